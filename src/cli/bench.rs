@@ -1,0 +1,229 @@
+//! `npuzzle bench`: many instances, checked against their known optimal lengths.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::{BenchArgs, CliError, Format, goal_spec};
+use crate::puzzle::parse::{Instance, parse_puzzles, read_source};
+use crate::puzzle::{Goal, GoalSpec};
+use crate::search::{Outcome, Problem, solve};
+
+#[derive(Serialize, Clone, Debug)]
+struct Row {
+    id: String,
+    line: usize,
+    solvable: bool,
+    moves: Option<usize>,
+    optimal: Option<u32>,
+    /// `Some(true)` when the length equals the file's, `None` when there is no reference or no answer.
+    matches: Option<bool>,
+    nodes_expanded: u64,
+    nodes_generated: u64,
+    seconds: f64,
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    summary: bool,
+    instances: usize,
+    solved: usize,
+    unsolvable: usize,
+    optimal: usize,
+    unchecked: usize,
+    mismatches: usize,
+    limits: usize,
+    algorithm: &'static str,
+    heuristic: &'static str,
+    jobs: usize,
+    seconds: f64,
+    wall_seconds: f64,
+    nodes: u64,
+    nodes_generated: u64,
+    nodes_per_second: f64,
+}
+
+/// Prints rows in file order as they complete.
+struct Printer {
+    rows: Vec<Option<Row>>,
+    next: usize,
+}
+
+pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
+    let (name, text) = read_source(&a.file)?;
+    let instances = parse_puzzles(&text, &name, a.opts.size)?;
+    let default_goal = goal_spec(&a.opts.goal)?;
+    let goals: Vec<Goal> = instances
+        .iter()
+        .map(|i| resolve(i, &default_goal, &name))
+        .collect::<Result<_, _>>()?;
+    let limits = a.opts.limits()?;
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let (algorithm, heuristic, note) = super::solve::choose(&a.opts, &instances[0].board);
+    if let Some(n) = note {
+        eprintln!("npuzzle: {n}");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| CliError::Other(format!("thread pool: {e}")))?;
+    let bar = indicatif::ProgressBar::new(instances.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let json = a.opts.format == Format::Json;
+    if !json {
+        bar.suspend(|| {
+            println!(
+                "{:<10} {:>6} {:>8} {:>8} {:>14} {:>14} {:>10}",
+                "id", "moves", "optimal", "match", "expanded", "generated", "seconds"
+            )
+        });
+    }
+    let printer = Mutex::new(Printer {
+        rows: vec![None; instances.len()],
+        next: 0,
+    });
+    let wall = Instant::now();
+    pool.install(|| {
+        instances
+            .par_iter()
+            .zip(goals.par_iter())
+            .enumerate()
+            .for_each(|(i, (inst, goal))| {
+                let problem = Problem {
+                    start: inst.board.clone(),
+                    goal: goal.clone(),
+                };
+                let algorithm = algorithm.resolve(inst.board.len());
+                let r = solve(&problem, algorithm, heuristic, &limits, &mut |_| {});
+                let mut row = Row {
+                    id: inst.id.clone(),
+                    line: inst.line,
+                    solvable: true,
+                    moves: None,
+                    optimal: inst.optimal,
+                    matches: None,
+                    nodes_expanded: 0,
+                    nodes_generated: 0,
+                    seconds: 0.0,
+                    error: None,
+                };
+                match r {
+                    Ok(Outcome::Solved(s)) => {
+                        row.moves = Some(s.moves.len());
+                        row.matches = inst.optimal.map(|o| o as usize == s.moves.len());
+                        row.nodes_expanded = s.stats.expanded;
+                        row.nodes_generated = s.stats.generated;
+                        row.seconds = s.stats.seconds;
+                    }
+                    Ok(Outcome::Unsolvable(_)) => row.solvable = false,
+                    Err(e) => row.error = Some(e.to_string()),
+                }
+                bar.inc(1);
+                let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
+                p.rows[i] = Some(row);
+                while let Some(Some(r)) = p.rows.get(p.next) {
+                    bar.suspend(|| print_row(r, json));
+                    p.next += 1;
+                }
+            });
+    });
+    bar.finish_and_clear();
+    let rows: Vec<Row> = printer
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .rows
+        .into_iter()
+        .flatten()
+        .collect();
+    let solved = rows.iter().filter(|r| r.moves.is_some()).count();
+    let mismatches = rows.iter().filter(|r| r.matches == Some(false)).count();
+    let limits_hit = rows.iter().filter(|r| r.error.is_some()).count();
+    let seconds: f64 = rows.iter().map(|r| r.seconds).sum();
+    let nodes: u64 = rows.iter().map(|r| r.nodes_expanded).sum();
+    let s = Summary {
+        summary: true,
+        instances: rows.len(),
+        solved,
+        unsolvable: rows.iter().filter(|r| !r.solvable).count(),
+        optimal: rows.iter().filter(|r| r.matches == Some(true)).count(),
+        unchecked: rows
+            .iter()
+            .filter(|r| r.moves.is_some() && r.matches.is_none())
+            .count(),
+        mismatches,
+        limits: limits_hit,
+        algorithm: algorithm.name(),
+        heuristic: heuristic.name(),
+        jobs,
+        seconds,
+        wall_seconds: wall.elapsed().as_secs_f64(),
+        nodes,
+        nodes_generated: rows.iter().map(|r| r.nodes_generated).sum(),
+        nodes_per_second: if seconds > 0.0 {
+            nodes as f64 / seconds
+        } else {
+            0.0
+        },
+    };
+    if json {
+        println!("{}", serde_json::to_string(&s).unwrap_or_default());
+    } else {
+        println!(
+            "instances {}, solved {}, unsolvable {}, optimal {} (checked against the file), unchecked {}, mismatches {}, limits reached {}",
+            s.instances, s.solved, s.unsolvable, s.optimal, s.unchecked, s.mismatches, s.limits
+        );
+        println!(
+            "{} + {}, {} jobs: {:.3} s of search ({:.3} s wall), {} nodes expanded, {} generated, {:.2} M expanded/s",
+            s.algorithm,
+            s.heuristic,
+            s.jobs,
+            s.seconds,
+            s.wall_seconds,
+            s.nodes,
+            s.nodes_generated,
+            s.nodes_per_second / 1e6
+        );
+    }
+    Ok(if mismatches > 0 {
+        1
+    } else if limits_hit > 0 {
+        3
+    } else {
+        0
+    })
+}
+
+fn resolve(inst: &Instance, default: &GoalSpec, name: &str) -> Result<Goal, CliError> {
+    let spec = inst.goal.as_ref().unwrap_or(default);
+    spec.resolve(inst.board.rows(), inst.board.cols())
+        .map_err(|e| CliError::Usage(format!("{name}:{}: goal: {e}", inst.line)))
+}
+
+fn print_row(r: &Row, json: bool) {
+    if json {
+        println!("{}", serde_json::to_string(r).unwrap_or_default());
+        return;
+    }
+    let opt = r.optimal.map_or("-".to_string(), |o| o.to_string());
+    let (moves, matches) = match (&r.error, r.solvable, r.moves, r.matches) {
+        (Some(e), _, _, _) => (format!("({e})"), "-"),
+        (None, false, _, _) => ("unsolvable".to_string(), "-"),
+        (None, true, Some(m), Some(true)) => (m.to_string(), "yes"),
+        (None, true, Some(m), Some(false)) => (m.to_string(), "MISMATCH"),
+        (None, true, Some(m), None) => (m.to_string(), "-"),
+        (None, true, None, _) => ("-".to_string(), "-"),
+    };
+    println!(
+        "{:<10} {:>6} {:>8} {:>8} {:>14} {:>14} {:>10.3}",
+        r.id, moves, opt, matches, r.nodes_expanded, r.nodes_generated, r.seconds
+    );
+}

@@ -1,0 +1,262 @@
+//! The command line: `npuzzle solve`, `npuzzle bench`, `npuzzle generate`.
+//!
+//! Exit codes: 0 solved or proven unsolvable; 1 a bench length disagreed with the file;
+//! 2 bad input or usage; 3 a limit was reached (time, memory, cancel).
+
+mod bench;
+mod generate;
+mod solve;
+
+use std::process::ExitCode;
+use std::str::FromStr;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::heuristic::HeuristicKind;
+use crate::puzzle::parse::{ParseError, goal_name, parse_board, read_source};
+use crate::puzzle::{Board, GoalSpec, Notation};
+use crate::search::{Algorithm, DEFAULT_MAX_MEMORY, Limits, SearchError};
+
+/// Optimal sliding-tile puzzle solver (8-, 15-, 24-puzzle, any rows×cols board).
+///
+/// Boards are row-major, 0 is the blank. Move letters U D L R say where the blank goes
+/// (--notation tile: where the moved tile goes). Without a command, solves the bundled
+/// default puzzle.
+#[derive(Parser, Debug)]
+#[command(name = "npuzzle", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve one board optimally.
+    Solve(SolveArgs),
+    /// Solve every board of a bench file and compare with the optimal lengths it gives.
+    Bench(BenchArgs),
+    /// Print random solvable boards, one per line in the one-line format.
+    Generate(GenerateArgs),
+}
+
+/// Options shared by `solve` and `bench`.
+#[derive(Args, Debug, Clone)]
+struct SearchOpts {
+    /// Goal: blank-last (1 2 … N-1 then blank), blank-first (blank then 1 2 …), or a file
+    /// holding a goal board of the same size.
+    #[arg(long, default_value = "blank-last")]
+    goal: String,
+    /// Search algorithm: auto (A* up to 3×3, IDA* above), bfs, astar, idastar.
+    #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
+    algorithm: Algorithm,
+    /// Heuristic: auto (the strongest available), hamming, manhattan, linear-conflict.
+    #[arg(long, default_value = "auto", value_parser = parse_heuristic)]
+    heuristic: HeuristicChoice,
+    /// Stop a search after this many seconds (exit code 3).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// Memory cap for BFS and A* tables, e.g. 512MiB, 4GiB (exit code 3 when reached).
+    #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(DEFAULT_MAX_MEMORY))]
+    max_memory: bytesize::ByteSize,
+    /// Board size RxC for bench-style lines of non-square boards, e.g. 3x4.
+    #[arg(long, value_name = "RxC", value_parser = parse_size)]
+    size: Option<(usize, usize)>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    /// Board file (Princeton, rectangular, one-line or a one-line bench file), or - for stdin.
+    #[arg(default_value = "-")]
+    file: String,
+    #[command(flatten)]
+    opts: SearchOpts,
+    /// Move letters: blank (where the blank goes) or tile (where the tile goes).
+    #[arg(long, value_enum, default_value_t = NotationArg::Blank)]
+    notation: NotationArg,
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// Bench file: lines `id t0 t1 … tN-1 [optimal]`, `#` comments.
+    file: String,
+    #[command(flatten)]
+    opts: SearchOpts,
+    /// Instances solved in parallel (default: all cores).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+struct GenerateArgs {
+    /// Board size RxC, e.g. 4x4 or 3x5.
+    #[arg(long, value_name = "RxC", value_parser = parse_size)]
+    size: (usize, usize),
+    /// Number of boards.
+    #[arg(long, default_value_t = 1)]
+    count: usize,
+    /// Seed: the same seed gives the same boards. Random when absent.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Instead of uniform boards, make K random moves from the goal (never undoing the last).
+    #[arg(long, value_name = "K")]
+    walk: Option<usize>,
+    /// Goal the boards must be able to reach (blank-last, blank-first or a file).
+    #[arg(long, default_value = "blank-last")]
+    goal: String,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum NotationArg {
+    Blank,
+    Tile,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Self {
+        match n {
+            NotationArg::Blank => Notation::Blank,
+            NotationArg::Tile => Notation::Tile,
+        }
+    }
+}
+
+/// `--heuristic`: a named heuristic, or `None` for auto.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct HeuristicChoice(Option<HeuristicKind>);
+
+fn parse_heuristic(s: &str) -> Result<HeuristicChoice, String> {
+    if s.eq_ignore_ascii_case("auto") {
+        return Ok(HeuristicChoice(None));
+    }
+    HeuristicKind::from_str(s)
+        .map(|k| HeuristicChoice(Some(k)))
+        .map_err(|e| e.to_string())
+}
+
+/// Parses `RxC` (also `R×C`, `RXC`).
+fn parse_size(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected a size like 4x4 or 3x5, got {s:?}");
+    let (r, c) = s.split_once(['x', 'X', '×']).ok_or_else(bad)?;
+    let (r, c) = (
+        r.trim().parse().map_err(|_| bad())?,
+        c.trim().parse().map_err(|_| bad())?,
+    );
+    crate::puzzle::check_size(r, c).map_err(|e| e.to_string())?;
+    Ok((r, c))
+}
+
+/// A failure of a command, with its exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad input file or board (exit 2).
+    #[error("{0}")]
+    Input(#[from] ParseError),
+    /// Bad usage (exit 2).
+    #[error("{0}")]
+    Usage(String),
+    /// A limit was reached (exit 3).
+    #[error("{0}")]
+    Limit(SearchError),
+    /// Anything else (exit 1).
+    #[error("{0}")]
+    Other(String),
+}
+
+impl CliError {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) | CliError::Usage(_) => 2,
+            CliError::Limit(_) => 3,
+            CliError::Other(_) => 1,
+        }
+    }
+}
+
+impl From<SearchError> for CliError {
+    fn from(e: SearchError) -> Self {
+        if e.is_limit() {
+            CliError::Limit(e)
+        } else {
+            CliError::Other(e.to_string())
+        }
+    }
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("npuzzle: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// Runs a parsed command line; returns the exit code on success.
+///
+/// # Errors
+/// [`CliError`] with its exit code.
+pub fn run(cli: Cli) -> Result<u8, CliError> {
+    match cli.command {
+        Some(Command::Solve(a)) => solve::run(&a),
+        Some(Command::Bench(a)) => bench::run(&a),
+        Some(Command::Generate(a)) => generate::run(&a),
+        None => {
+            eprintln!(
+                "npuzzle: the desktop app is not part of this build yet; solving the bundled default puzzle in the terminal (see `npuzzle --help`)"
+            );
+            solve::run_default()
+        }
+    }
+}
+
+/// Resolves a `--goal` value: a goal name or a board file.
+fn goal_spec(s: &str) -> Result<GoalSpec, CliError> {
+    if let Some(g) = goal_name(s) {
+        return Ok(g);
+    }
+    let (name, text) = read_source(s)?;
+    Ok(GoalSpec::Board(parse_board(&text, &name, None)?))
+}
+
+/// Reads one board from a file or `-`.
+fn read_board(path: &str, size: Option<(usize, usize)>) -> Result<Board, CliError> {
+    let (name, text) = read_source(path)?;
+    Ok(parse_board(&text, &name, size)?)
+}
+
+impl SearchOpts {
+    fn limits(&self) -> Result<Limits, CliError> {
+        let time_limit = match self.time_limit {
+            None => None,
+            Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),
+            Some(s) => {
+                return Err(CliError::Usage(format!(
+                    "--time-limit must be a positive number of seconds, got {s}"
+                )));
+            }
+        };
+        Ok(Limits {
+            time_limit,
+            max_memory: self.max_memory.as_u64(),
+            ..Limits::default()
+        })
+    }
+}
+
+/// The heuristic `auto` picks: the strongest one available.
+fn auto_heuristic() -> HeuristicKind {
+    HeuristicKind::LinearConflict
+}

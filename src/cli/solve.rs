@@ -1,0 +1,194 @@
+//! `npuzzle solve`.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::{CliError, Format, SearchOpts, SolveArgs, auto_heuristic, goal_spec, read_board};
+use crate::heuristic::HeuristicKind;
+use crate::puzzle::parse::parse_board;
+use crate::puzzle::{Board, Goal, Move, Notation, Solvability, format_moves};
+use crate::search::{Algorithm, Iteration, Outcome, Problem, Progress, solve};
+
+#[derive(Serialize)]
+struct SolveJson {
+    solvable: bool,
+    moves: Option<usize>,
+    solution: Option<String>,
+    tiles_moved: Option<Vec<u8>>,
+    notation: &'static str,
+    algorithm: &'static str,
+    heuristic: &'static str,
+    evaluator: &'static str,
+    adapter: Option<String>,
+    goal: &'static str,
+    start: String,
+    nodes_expanded: u64,
+    nodes_generated: u64,
+    peak_open: u64,
+    initial_h: u32,
+    iterations: Vec<Iteration>,
+    seconds: f64,
+    reason: String,
+    parity: Solvability,
+}
+
+pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
+    let start = read_board(&a.file, a.opts.size)?;
+    let goal = resolve_goal(&a.opts.goal, &start)?;
+    solve_and_print(start, goal, &a.opts, a.notation.into())
+}
+
+/// No command: the bundled default puzzle with default options.
+pub(super) fn run_default() -> Result<u8, CliError> {
+    let start = parse_board(crate::DEFAULT_PUZZLE, "assets/default.txt", None)?;
+    let opts = SearchOpts {
+        goal: "blank-last".into(),
+        algorithm: Algorithm::Auto,
+        heuristic: super::HeuristicChoice(None),
+        time_limit: None,
+        max_memory: bytesize::ByteSize(crate::search::DEFAULT_MAX_MEMORY),
+        size: None,
+        format: Format::Text,
+    };
+    let goal = resolve_goal(&opts.goal, &start)?;
+    solve_and_print(start, goal, &opts, Notation::Blank)
+}
+
+pub(super) fn resolve_goal(spec: &str, start: &Board) -> Result<Goal, CliError> {
+    goal_spec(spec)?
+        .resolve(start.rows(), start.cols())
+        .map_err(|e| CliError::Usage(format!("--goal {spec}: {e}")))
+}
+
+/// The algorithm and heuristic actually used, with a note when `auto` chose them.
+pub(super) fn choose(
+    opts: &SearchOpts,
+    start: &Board,
+) -> (Algorithm, HeuristicKind, Option<String>) {
+    let algorithm = opts.algorithm.resolve(start.len());
+    let heuristic = opts.heuristic.0.unwrap_or_else(auto_heuristic);
+    let note = (opts.algorithm == Algorithm::Auto || opts.heuristic.0.is_none()).then(|| {
+        format!(
+            "auto picked {algorithm} with {heuristic} for a {}×{} board",
+            start.rows(),
+            start.cols()
+        )
+    });
+    (algorithm, heuristic, note)
+}
+
+fn solve_and_print(
+    start: Board,
+    goal: Goal,
+    opts: &SearchOpts,
+    notation: Notation,
+) -> Result<u8, CliError> {
+    let (algorithm, heuristic, note) = choose(opts, &start);
+    if let Some(n) = note {
+        eprintln!("npuzzle: {n}");
+    }
+    let limits = opts.limits()?;
+    let spinner = indicatif::ProgressBar::new_spinner();
+    let mut on_progress = |p: &Progress| {
+        spinner.set_message(format!(
+            "{} · bound {} · {} nodes · {:.1} s",
+            algorithm, p.bound, p.generated, p.seconds
+        ));
+        spinner.tick();
+    };
+    let problem = Problem {
+        start: start.clone(),
+        goal: goal.clone(),
+    };
+    let outcome = solve(&problem, algorithm, heuristic, &limits, &mut on_progress);
+    spinner.finish_and_clear();
+    let outcome = outcome?;
+    let parity = Solvability::of(&start, &goal);
+    let mut out = std::io::stdout().lock();
+    let io = |e: std::io::Error| CliError::Other(format!("writing output: {e}"));
+    match (&outcome, opts.format) {
+        (Outcome::Unsolvable(v), Format::Text) => {
+            writeln!(out, "No solution possible").map_err(io)?;
+            eprintln!("npuzzle: {}", v.reason());
+        }
+        (Outcome::Solved(sol), Format::Text) => {
+            writeln!(out, "Minimum number of moves = {}", sol.moves.len()).map_err(io)?;
+            let tiles = tiles_moved(&start, &sol.moves);
+            let label = match notation {
+                Notation::Blank => "blank",
+                Notation::Tile => "tile",
+            };
+            writeln!(
+                out,
+                "Moves ({label} moves): {}",
+                format_moves(&sol.moves, notation)
+            )
+            .map_err(io)?;
+            writeln!(
+                out,
+                "Tiles moved: {}",
+                tiles
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+            .map_err(io)?;
+            let mut b = start.clone();
+            writeln!(out, "\n{}", b.to_block_string()).map_err(io)?;
+            for &m in &sol.moves {
+                b.apply(m);
+                writeln!(out, "{}", b.to_block_string()).map_err(io)?;
+            }
+            eprintln!(
+                "npuzzle: {algorithm} + {heuristic}: {} expanded, {} generated, {:.3} s",
+                sol.stats.expanded, sol.stats.generated, sol.stats.seconds
+            );
+        }
+        (_, Format::Json) => {
+            let (sol, reason) = match &outcome {
+                Outcome::Solved(s) => (Some(s), parity.reason()),
+                Outcome::Unsolvable(v) => (None, v.reason()),
+            };
+            if sol.is_none() {
+                eprintln!("npuzzle: {reason}");
+            }
+            let stats = sol.map(|s| s.stats.clone()).unwrap_or_default();
+            let j = SolveJson {
+                solvable: sol.is_some(),
+                moves: sol.map(|s| s.moves.len()),
+                solution: sol.map(|s| format_moves(&s.moves, notation)),
+                tiles_moved: sol.map(|s| tiles_moved(&start, &s.moves)),
+                notation: match notation {
+                    Notation::Blank => "blank",
+                    Notation::Tile => "tile",
+                },
+                algorithm: algorithm.name(),
+                heuristic: heuristic.name(),
+                evaluator: "cpu",
+                adapter: None,
+                goal: goal.name(),
+                start: start.to_string(),
+                nodes_expanded: stats.expanded,
+                nodes_generated: stats.generated,
+                peak_open: stats.peak_open,
+                initial_h: stats.initial_h,
+                iterations: stats.iterations,
+                seconds: stats.seconds,
+                reason,
+                parity: parity.clone(),
+            };
+            let s = serde_json::to_string_pretty(&j)
+                .map_err(|e| CliError::Other(format!("JSON: {e}")))?;
+            writeln!(out, "{s}").map_err(io)?;
+        }
+    }
+    Ok(0)
+}
+
+/// The tile numbers that slide, one per move.
+pub(super) fn tiles_moved(start: &Board, moves: &[Move]) -> Vec<u8> {
+    let mut b = start.clone();
+    moves.iter().filter_map(|&m| b.apply(m)).collect()
+}

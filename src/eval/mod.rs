@@ -1,0 +1,100 @@
+//! Batch heuristic evaluation: one interface for the CPU and (feature `gpu`) the GPU.
+//!
+//! A batch is `count` boards of the same size laid end to end, each `rows × cols` bytes,
+//! row-major, one byte per tile, `0` = blank. The evaluator writes one `h` (moves) per board.
+
+use crate::heuristic::{Heuristic, HeuristicKind};
+use crate::puzzle::Goal;
+use rayon::prelude::*;
+
+/// Why a batch could not be evaluated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// The batch length is not a multiple of the board size.
+    #[error("batch of {len} bytes is not a whole number of {cells}-cell boards")]
+    Ragged {
+        /// Bytes given.
+        len: usize,
+        /// Cells per board.
+        cells: usize,
+    },
+    /// A device error (GPU evaluators).
+    #[error("device error: {0}")]
+    Device(String),
+}
+
+/// Evaluates `h` for many boards at once.
+pub trait BatchEvaluator: Send {
+    /// `"cpu"` or `"gpu"`.
+    fn kind(&self) -> &'static str;
+
+    /// Human-readable description, e.g. `cpu (2 threads)` or the GPU adapter's name and backend.
+    fn describe(&self) -> String;
+
+    /// The heuristic computed.
+    fn heuristic(&self) -> HeuristicKind;
+
+    /// Writes `h` of each board of `boards` (see the module docs for the layout) into `out`,
+    /// which is cleared first.
+    ///
+    /// # Errors
+    /// [`EvalError::Ragged`] for a partial board; [`EvalError::Device`] from a GPU.
+    fn evaluate(&mut self, boards: &[u8], out: &mut Vec<u32>) -> Result<(), EvalError>;
+}
+
+/// The CPU evaluator, on one thread or on rayon's pool.
+pub struct CpuEvaluator {
+    h: Box<dyn Heuristic>,
+    cells: usize,
+    threads: usize,
+}
+
+impl CpuEvaluator {
+    /// An evaluator of `kind` for `goal`, using `threads` threads (1 = the calling thread only;
+    /// more = rayon's global pool).
+    pub fn new(kind: HeuristicKind, goal: &Goal, threads: usize) -> Self {
+        CpuEvaluator {
+            h: kind.build(goal),
+            cells: goal.board().len(),
+            threads: threads.max(1),
+        }
+    }
+}
+
+impl BatchEvaluator for CpuEvaluator {
+    fn kind(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "cpu ({} thread{})",
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        )
+    }
+
+    fn heuristic(&self) -> HeuristicKind {
+        self.h.kind()
+    }
+
+    fn evaluate(&mut self, boards: &[u8], out: &mut Vec<u32>) -> Result<(), EvalError> {
+        if boards.len() % self.cells != 0 {
+            return Err(EvalError::Ragged {
+                len: boards.len(),
+                cells: self.cells,
+            });
+        }
+        out.clear();
+        let h = self.h.as_ref();
+        if self.threads == 1 {
+            out.extend(boards.chunks_exact(self.cells).map(|b| h.estimate(b)));
+        } else {
+            boards
+                .par_chunks_exact(self.cells)
+                .map(|b| h.estimate(b))
+                .collect_into_vec(out);
+        }
+        Ok(())
+    }
+}

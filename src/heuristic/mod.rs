@@ -1,0 +1,158 @@
+//! Admissible heuristics: Hamming, Manhattan, Manhattan + linear conflict.
+//!
+//! All are relative to a [`Goal`], count moves, and never count the blank. Each implements
+//! [`Heuristic`] (evaluate a whole board) and [`Incremental`] (update `h` after one move in
+//! O(1) amortised), which IDA* uses in its inner loop.
+
+mod hamming;
+mod linear_conflict;
+mod manhattan;
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use hamming::Hamming;
+pub use linear_conflict::LinearConflict;
+pub use manhattan::Manhattan;
+
+use crate::puzzle::Goal;
+
+/// Estimates the number of moves from a board to the goal it was built for.
+pub trait Heuristic: Send + Sync {
+    /// `h` of a board given as tiles, row-major, `0` = blank, of the size the heuristic was
+    /// built for. Admissible: never more than the true distance, in moves.
+    fn estimate(&self, tiles: &[u8]) -> u32;
+
+    /// The heuristic's kind.
+    fn kind(&self) -> HeuristicKind;
+}
+
+/// A heuristic that can update its value after a single move instead of re-evaluating the board.
+pub trait Incremental: Heuristic {
+    /// Per-board bookkeeping kept between moves (e.g. linear-conflict line codes).
+    type State: Clone + Send;
+
+    /// Builds the state for a board and returns it with the board's `h`.
+    fn init(&self, tiles: &[u8]) -> (Self::State, u32);
+
+    /// Accounts for `tile` having slid from cell `from` to cell `to` (the blank went the other
+    /// way). `tiles` is the board *after* the move. Returns the change in `h`. Calling it again
+    /// with `from` and `to` swapped (on the board after the undo) restores the state.
+    fn apply(&self, state: &mut Self::State, tiles: &[u8], tile: u8, from: usize, to: usize)
+    -> i32;
+}
+
+/// The heuristics known by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HeuristicKind {
+    /// Number of misplaced tiles.
+    Hamming,
+    /// Sum of the tiles' Manhattan distances to their goal cells.
+    Manhattan,
+    /// Manhattan plus twice the minimum number of tiles that must leave each row and column to
+    /// resolve its linear conflicts (Hansson, Mayer & Yung 1992).
+    LinearConflict,
+}
+
+impl HeuristicKind {
+    /// All kinds, weakest first.
+    pub const ALL: [HeuristicKind; 3] = [
+        HeuristicKind::Hamming,
+        HeuristicKind::Manhattan,
+        HeuristicKind::LinearConflict,
+    ];
+
+    /// Name as used on the command line: `hamming`, `manhattan`, `linear-conflict`.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Hamming => "hamming",
+            HeuristicKind::Manhattan => "manhattan",
+            HeuristicKind::LinearConflict => "linear-conflict",
+        }
+    }
+
+    /// Builds the heuristic for `goal` (its size is the goal board's).
+    pub fn build(self, goal: &Goal) -> Box<dyn Heuristic> {
+        match self {
+            HeuristicKind::Hamming => Box::new(Hamming::new(goal)),
+            HeuristicKind::Manhattan => Box::new(Manhattan::new(goal)),
+            HeuristicKind::LinearConflict => Box::new(LinearConflict::new(goal)),
+        }
+    }
+}
+
+impl fmt::Display for HeuristicKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A heuristic name that is not known.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown heuristic {0:?} (expected hamming, manhattan or linear-conflict)")]
+pub struct UnknownHeuristic(pub String);
+
+impl FromStr for HeuristicKind {
+    type Err = UnknownHeuristic;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().replace('_', "-").as_str() {
+            "hamming" => Ok(HeuristicKind::Hamming),
+            "manhattan" => Ok(HeuristicKind::Manhattan),
+            "linear-conflict" | "lc" => Ok(HeuristicKind::LinearConflict),
+            _ => Err(UnknownHeuristic(s.to_string())),
+        }
+    }
+}
+
+/// Per-goal tables shared by the heuristics: goal cell of each tile and Manhattan distances.
+#[derive(Clone, Debug)]
+pub(crate) struct GoalTables {
+    pub rows: usize,
+    pub cols: usize,
+    /// `goal[t]` = goal cell of tile `t`.
+    pub goal: Vec<u8>,
+    /// `md[t * n + cell]` = Manhattan distance of tile `t` at `cell` from its goal cell; 0 for the blank.
+    pub md: Vec<u8>,
+}
+
+impl GoalTables {
+    pub fn new(goal: &Goal) -> Self {
+        let b = goal.board();
+        let (rows, cols, n) = (b.rows(), b.cols(), b.len());
+        let goal = goal.positions().to_vec();
+        let mut md = vec![0u8; n * n];
+        for t in 1..n {
+            let g = goal[t] as usize;
+            for cell in 0..n {
+                md[t * n + cell] =
+                    ((cell / cols).abs_diff(g / cols) + (cell % cols).abs_diff(g % cols)) as u8;
+            }
+        }
+        GoalTables {
+            rows,
+            cols,
+            goal,
+            md,
+        }
+    }
+
+    pub fn n(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    pub fn manhattan(&self, tiles: &[u8]) -> u32 {
+        let n = self.n();
+        tiles
+            .iter()
+            .enumerate()
+            .map(|(cell, &t)| u32::from(self.md[t as usize * n + cell]))
+            .sum()
+    }
+
+    #[inline]
+    pub fn md_delta(&self, tile: u8, from: usize, to: usize) -> i32 {
+        let base = tile as usize * self.n();
+        i32::from(self.md[base + to]) - i32::from(self.md[base + from])
+    }
+}

@@ -1,0 +1,24 @@
+//! # npuzzle
+//!
+//! Optimal solver for sliding-tile puzzles (8-, 15-, 24-puzzle, any `rows × cols` board from
+//! 2×2 to 16×16), with a command-line interface and (feature `gui`) a desktop app.
+//!
+//! Conventions used throughout:
+//! - A board is `rows × cols` cells, **row-major**; each cell holds a tile `1 ..= rows·cols−1`
+//!   or `0` for the **blank**.
+//! - A [`Move`](puzzle::Move) is the direction the **blank** goes (`U D L R`); the tile beside it
+//!   slides the opposite way.
+//! - Distances, `g`, `h` and `f` are counted in moves; times in seconds; memory in bytes.
+//!
+//! Layers (see `ARCHITECTURE.md`): [`puzzle`] (model, parsing, parity) → [`heuristic`] →
+//! [`search`] → [`eval`] (batch evaluation) → [`cli`]. The first four do no terminal I/O and
+//! know nothing of wgpu, winit or egui.
+
+pub mod cli;
+pub mod eval;
+pub mod heuristic;
+pub mod puzzle;
+pub mod search;
+
+/// The bundled default puzzle (a 15-puzzle, rectangular-format text), shown on first launch.
+pub const DEFAULT_PUZZLE: &str = include_str!("../assets/default.txt");

@@ -1,0 +1,446 @@
+//! Reading boards and bench files. Every format is auto-detected; errors name the source,
+//! the 1-based line and what is wrong, and never panic.
+//!
+//! Formats (`#` starts a comment anywhere; blank lines, tabs and CRLF are fine):
+//! - **Princeton**: a line `n`, then `n` rows of `n` tiles.
+//! - **Rectangular**: a line `rows cols`, then `rows` rows of `cols` tiles.
+//! - **One line**: rows separated by `/`, e.g. `8 6 7/2 5 4/3 0 1`. A file of such lines is a
+//!   bench file whose ids are the line numbers.
+//! - **Bench**: lines `id t0 t1 … tN-1 [optimal]`; `id` may be followed by a goal name
+//!   (`blank_last`, `blank-first`, …) that overrides the goal for that line. The board size is
+//!   inferred from the number of tiles when it is a square (9, 16, 25, …) or given as a hint.
+//!   A line of exactly a square number of tiles (no id) is accepted too.
+
+use std::fmt;
+use std::io::Read;
+
+use super::board::{Board, BoardError, MAX_CELLS, MAX_SIDE, MIN_SIDE, check_size};
+use super::goal::GoalSpec;
+
+/// Largest input accepted, in bytes (1 MiB).
+pub const MAX_INPUT_BYTES: u64 = 1 << 20;
+
+/// What went wrong while reading or parsing an input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseErrorKind {
+    /// The file could not be read.
+    #[error("cannot read: {0}")]
+    Io(String),
+    /// The input is larger than [`MAX_INPUT_BYTES`].
+    #[error("input is larger than the 1 MiB limit")]
+    TooLarge,
+    /// The bytes are not UTF-8 text.
+    #[error("not UTF-8 text")]
+    NotUtf8,
+    /// Nothing but whitespace and comments.
+    #[error("empty input: no board found")]
+    Empty,
+    /// A token where a number was expected.
+    #[error("{token:?} is not a number")]
+    NotANumber {
+        /// The token as written.
+        token: String,
+    },
+    /// A size line that is not 1 or 2 numbers in range.
+    #[error("bad size line: {0}")]
+    BadHeader(String),
+    /// A row with the wrong number of tiles.
+    #[error("row {row} has {found} tiles, expected {expected}")]
+    RowLength {
+        /// 1-based row number within the board.
+        row: usize,
+        /// Tiles found.
+        found: usize,
+        /// Tiles expected (the board's width).
+        expected: usize,
+    },
+    /// The input ended before all rows were read.
+    #[error("too few rows: expected {expected}, found {found}")]
+    TooFewRows {
+        /// Rows expected.
+        expected: usize,
+        /// Rows found.
+        found: usize,
+    },
+    /// Content after a complete board.
+    #[error("unexpected content after the board (a board file holds one board)")]
+    TrailingContent,
+    /// A bench line whose number of tiles does not fit the board size.
+    #[error("{0}")]
+    TileCount(String),
+    /// The tiles do not form a valid board.
+    #[error("{0}")]
+    Board(#[from] BoardError),
+    /// A single board was asked for but the input holds several.
+    #[error("holds {0} puzzles where one was expected (use `npuzzle bench` for many)")]
+    SeveralPuzzles(usize),
+}
+
+/// An input error: the source (file name or `<stdin>`), the 1-based line when known, and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// File name as given, `<stdin>` or `<string>`.
+    pub source: String,
+    /// 1-based line number, when the error belongs to a line.
+    pub line: Option<usize>,
+    /// What went wrong.
+    pub kind: ParseErrorKind,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{}: {}", self.source, l, self.kind),
+            None => write!(f, "{}: {}", self.source, self.kind),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// One puzzle of a bench file (or the single board of a board file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    /// The id from the file, or the line number when the line has none.
+    pub id: String,
+    /// The start board.
+    pub board: Board,
+    /// Optimal solution length in moves, when the file gives one.
+    pub optimal: Option<u32>,
+    /// A goal named on the line (`blank_last` / `blank_first`), overriding the command's.
+    pub goal: Option<GoalSpec>,
+    /// 1-based line where the instance starts.
+    pub line: usize,
+}
+
+/// Reads a whole input: a file path, or `-` for standard input. Returns the name to use in
+/// messages and the text.
+///
+/// # Errors
+/// [`ParseErrorKind::Io`] if it cannot be read, [`ParseErrorKind::TooLarge`] above
+/// [`MAX_INPUT_BYTES`], [`ParseErrorKind::NotUtf8`] for binary input.
+pub fn read_source(path: &str) -> Result<(String, String), ParseError> {
+    let (name, reader): (String, Box<dyn Read>) = if path == "-" {
+        ("<stdin>".to_string(), Box::new(std::io::stdin()))
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| ParseError {
+            source: path.to_string(),
+            line: None,
+            kind: ParseErrorKind::Io(e.to_string()),
+        })?;
+        (path.to_string(), Box::new(f))
+    };
+    let err = |kind| ParseError {
+        source: name.clone(),
+        line: None,
+        kind,
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| err(ParseErrorKind::Io(e.to_string())))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(err(ParseErrorKind::TooLarge));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| err(ParseErrorKind::NotUtf8))?;
+    Ok((name, text))
+}
+
+/// Parses exactly one board in any format.
+///
+/// `size` (`(rows, cols)`) is only needed for bench-style lines of a non-square board.
+///
+/// # Errors
+/// Any [`ParseErrorKind`]; [`ParseErrorKind::SeveralPuzzles`] if the text holds more than one.
+pub fn parse_board(
+    text: &str,
+    source: &str,
+    size: Option<(usize, usize)>,
+) -> Result<Board, ParseError> {
+    let mut all = parse_puzzles(text, source, size)?;
+    if all.len() > 1 {
+        return Err(ParseError {
+            source: source.to_string(),
+            line: None,
+            kind: ParseErrorKind::SeveralPuzzles(all.len()),
+        });
+    }
+    Ok(all.remove(0).board)
+}
+
+/// Parses one or more puzzles: a board file (one instance, id `1`), a file of one-line boards,
+/// or a bench file.
+///
+/// # Errors
+/// Any [`ParseErrorKind`], with the line it belongs to; [`ParseErrorKind::Empty`] if there is
+/// no board at all.
+pub fn parse_puzzles(
+    text: &str,
+    source: &str,
+    size: Option<(usize, usize)>,
+) -> Result<Vec<Instance>, ParseError> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    let p = Parser { source };
+    let Some(&(first_no, first)) = lines.first() else {
+        return Err(p.err(None, ParseErrorKind::Empty));
+    };
+    if first.contains('/') {
+        return lines
+            .iter()
+            .map(|&(no, l)| {
+                Ok(Instance {
+                    id: no.to_string(),
+                    board: p.slash_board(no, l)?,
+                    optimal: None,
+                    goal: None,
+                    line: no,
+                })
+            })
+            .collect();
+    }
+    let tokens: Vec<&str> = first.split_whitespace().collect();
+    match tokens.len() {
+        1 => {
+            let n = p.number(first_no, tokens[0])?;
+            if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
+                return Err(p.err(
+                    Some(first_no),
+                    ParseErrorKind::BadHeader(format!(
+                        "board side {n} is outside {MIN_SIDE}..={MAX_SIDE}"
+                    )),
+                ));
+            }
+            p.block_board(&lines, n, n).map(|b| vec![b])
+        }
+        2 => {
+            let rows = p.number(first_no, tokens[0])?;
+            let cols = p.number(first_no, tokens[1])?;
+            check_size(rows, cols)
+                .map_err(|e| p.err(Some(first_no), ParseErrorKind::BadHeader(e.to_string())))?;
+            p.block_board(&lines, rows, cols).map(|b| vec![b])
+        }
+        _ => lines
+            .iter()
+            .map(|&(no, l)| p.bench_line(no, l, size))
+            .collect(),
+    }
+}
+
+struct Parser<'a> {
+    source: &'a str,
+}
+
+impl Parser<'_> {
+    fn err(&self, line: Option<usize>, kind: ParseErrorKind) -> ParseError {
+        ParseError {
+            source: self.source.to_string(),
+            line,
+            kind,
+        }
+    }
+
+    fn number(&self, line: usize, token: &str) -> Result<usize, ParseError> {
+        token.parse::<usize>().map_err(|_| {
+            self.err(
+                Some(line),
+                ParseErrorKind::NotANumber {
+                    token: token.to_string(),
+                },
+            )
+        })
+    }
+
+    fn numbers(&self, line: usize, tokens: &[&str]) -> Result<Vec<usize>, ParseError> {
+        tokens.iter().map(|t| self.number(line, t)).collect()
+    }
+
+    fn board(
+        &self,
+        line: usize,
+        rows: usize,
+        cols: usize,
+        tiles: &[usize],
+    ) -> Result<Board, ParseError> {
+        Board::new(rows, cols, tiles).map_err(|e| self.err(Some(line), e.into()))
+    }
+
+    /// A size line already read, then `rows` lines of `cols` tiles.
+    fn block_board(
+        &self,
+        lines: &[(usize, &str)],
+        rows: usize,
+        cols: usize,
+    ) -> Result<Instance, ParseError> {
+        let body = &lines[1..];
+        if body.len() < rows {
+            let last = lines.last().map(|l| l.0);
+            return Err(self.err(
+                last,
+                ParseErrorKind::TooFewRows {
+                    expected: rows,
+                    found: body.len(),
+                },
+            ));
+        }
+        let mut tiles = Vec::with_capacity(rows * cols);
+        for (r, &(no, l)) in body[..rows].iter().enumerate() {
+            let toks: Vec<&str> = l.split_whitespace().collect();
+            let nums = self.numbers(no, &toks)?;
+            if nums.len() != cols {
+                return Err(self.err(
+                    Some(no),
+                    ParseErrorKind::RowLength {
+                        row: r + 1,
+                        found: nums.len(),
+                        expected: cols,
+                    },
+                ));
+            }
+            tiles.extend(nums);
+        }
+        if let Some(&(no, _)) = body.get(rows) {
+            return Err(self.err(Some(no), ParseErrorKind::TrailingContent));
+        }
+        let first_row_line = body[0].0;
+        Ok(Instance {
+            id: "1".to_string(),
+            board: self.board(first_row_line, rows, cols, &tiles)?,
+            optimal: None,
+            goal: None,
+            line: lines[0].0,
+        })
+    }
+
+    /// `a b c/d e f/g h i`.
+    fn slash_board(&self, no: usize, l: &str) -> Result<Board, ParseError> {
+        let rows: Vec<Vec<usize>> = l
+            .split('/')
+            .map(|r| self.numbers(no, &r.split_whitespace().collect::<Vec<_>>()))
+            .collect::<Result<_, _>>()?;
+        let cols = rows[0].len();
+        for (i, r) in rows.iter().enumerate() {
+            if r.len() != cols {
+                return Err(self.err(
+                    Some(no),
+                    ParseErrorKind::RowLength {
+                        row: i + 1,
+                        found: r.len(),
+                        expected: cols,
+                    },
+                ));
+            }
+        }
+        if rows.len() > MAX_SIDE || cols > MAX_SIDE || rows.len() < MIN_SIDE || cols < MIN_SIDE {
+            return Err(self.err(
+                Some(no),
+                BoardError::BadSize {
+                    rows: rows.len(),
+                    cols,
+                }
+                .into(),
+            ));
+        }
+        let tiles: Vec<usize> = rows.concat();
+        self.board(no, rows.len(), cols, &tiles)
+    }
+
+    /// `id [goal] t0 … tN-1 [optimal]`, or a bare square number of tiles.
+    fn bench_line(
+        &self,
+        no: usize,
+        l: &str,
+        size: Option<(usize, usize)>,
+    ) -> Result<Instance, ParseError> {
+        let mut toks: Vec<&str> = l.split_whitespace().collect();
+        let mut goal = None;
+        if toks.len() > 1
+            && let Some(g) = goal_name(toks[1])
+        {
+            goal = Some(g);
+            toks.remove(1);
+        }
+        let k = toks.len();
+        let first_is_number = toks[0].parse::<usize>().is_ok();
+        // (rows, cols, has_id, has_optimal)
+        let shape = match size {
+            Some((r, c)) => {
+                let n = r * c;
+                if k == n && first_is_number && goal.is_none() {
+                    Some((r, c, false, false))
+                } else if k == n + 1 {
+                    Some((r, c, true, false))
+                } else if k == n + 2 {
+                    Some((r, c, true, true))
+                } else {
+                    return Err(self.err(
+                        Some(no),
+                        ParseErrorKind::TileCount(format!(
+                            "found {} numbers, expected {n} tiles for a {r}×{c} board (plus an id and an optional optimal length)",
+                            k
+                        )),
+                    ));
+                }
+            }
+            None => {
+                let sq = |n: usize| {
+                    let s = (n as f64).sqrt().round() as usize;
+                    (s >= MIN_SIDE && s * s == n).then_some(s)
+                };
+                if let (Some(s), true, None) = (sq(k), first_is_number, &goal) {
+                    Some((s, s, false, false))
+                } else if let Some(s) = k.checked_sub(1).and_then(sq) {
+                    Some((s, s, true, false))
+                } else if let Some(s) = k.checked_sub(2).and_then(sq) {
+                    Some((s, s, true, true))
+                } else {
+                    None
+                }
+            }
+        };
+        let Some((rows, cols, has_id, has_opt)) = shape else {
+            return Err(self.err(
+                Some(no),
+                ParseErrorKind::TileCount(format!(
+                    "cannot tell the board size from {k} fields: expected `id t0 … tN-1 [optimal]` with N a square (9, 16, 25, …); give the size (--size RxC) for other shapes"
+                )),
+            ));
+        };
+        if rows * cols > MAX_CELLS || rows > MAX_SIDE || cols > MAX_SIDE {
+            return Err(self.err(Some(no), BoardError::BadSize { rows, cols }.into()));
+        }
+        let n = rows * cols;
+        let start = usize::from(has_id);
+        let tiles = self.numbers(no, &toks[start..start + n])?;
+        let optimal = if has_opt {
+            Some(self.number(no, toks[start + n])? as u32)
+        } else {
+            None
+        };
+        Ok(Instance {
+            id: if has_id {
+                toks[0].to_string()
+            } else {
+                no.to_string()
+            },
+            board: self.board(no, rows, cols, &tiles)?,
+            optimal,
+            goal,
+            line: no,
+        })
+    }
+}
+
+/// Goal names accepted on bench lines and on the command line.
+pub fn goal_name(s: &str) -> Option<GoalSpec> {
+    match s.to_ascii_lowercase().replace('_', "-").as_str() {
+        "blank-last" => Some(GoalSpec::BlankLast),
+        "blank-first" => Some(GoalSpec::BlankFirst),
+        _ => None,
+    }
+}

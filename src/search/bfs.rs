@@ -1,0 +1,166 @@
+//! Breadth-first search: optimal for unit-cost moves, exhaustive, memory-bound; for small
+//! boards and as an independent check of the heuristic searches.
+
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
+
+use super::key::{Key, with_key};
+use super::rank::{factorial, rank, unrank};
+use super::{
+    Algorithm, Control, Problem, Progress, ProgressFn, SearchError, SearchStats, Solution,
+};
+use crate::puzzle::{Goal, Move};
+
+/// Sentinel "no move" in the parent table.
+const ROOT: u8 = 4;
+
+/// Breadth-first search from the start until the goal is generated.
+///
+/// # Errors
+/// [`SearchError`] on cancel, time limit or memory cap.
+pub(crate) fn search(
+    problem: &Problem,
+    ctl: &mut Control<'_>,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Solution, SearchError> {
+    with_key!(problem.start.len(), K => run::<K>(problem, ctl, progress))
+}
+
+fn run<K: Key>(
+    problem: &Problem,
+    ctl: &mut Control<'_>,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Solution, SearchError> {
+    let (rows, cols) = (problem.start.rows(), problem.start.cols());
+    let n = rows * cols;
+    let goal_key = K::pack(problem.goal.board().tiles());
+    let start_key = K::pack(problem.start.tiles());
+    let mut stats = SearchStats::default();
+    let mut parent: FxHashMap<K, u8> = FxHashMap::default();
+    parent.insert(start_key.clone(), ROOT);
+    let mut queue: VecDeque<(K, u32)> = VecDeque::new();
+    queue.push_back((start_key.clone(), 0));
+    let entry = std::mem::size_of::<(K, u8)>() + 1 + K::heap_bytes(n);
+    let qentry = std::mem::size_of::<(K, u32)>() + K::heap_bytes(n);
+    let mut tiles = vec![0u8; n];
+    let mut found = start_key == goal_key;
+    while !found {
+        let Some((key, depth)) = queue.pop_front() else {
+            break;
+        };
+        key.unpack(&mut tiles);
+        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+        let last = parent.get(&key).copied().unwrap_or(ROOT);
+        stats.expanded += 1;
+        for m in Move::ALL {
+            if last != ROOT && m == Move::from_index(last as usize).inverse() {
+                continue;
+            }
+            let Some(to) = crate::puzzle::move_target(rows, cols, blank, m) else {
+                continue;
+            };
+            tiles.swap(blank, to);
+            let child = K::pack(&tiles);
+            tiles.swap(blank, to);
+            stats.generated += 1;
+            if parent.contains_key(&child) {
+                continue;
+            }
+            if parent.len() == parent.capacity() {
+                let projected = (3 * parent.capacity().max(16) * entry * 8 / 7
+                    + queue.capacity() * qentry) as u64;
+                if projected > ctl.limits().max_memory {
+                    return Err(ctl.memory_error(stats.expanded));
+                }
+            }
+            let is_goal = child == goal_key;
+            parent.insert(child.clone(), m as u8);
+            queue.push_back((child, depth + 1));
+            if is_goal {
+                found = true;
+                break;
+            }
+        }
+        stats.peak_open = stats.peak_open.max(queue.len() as u64);
+        if stats.expanded & 0x3FFF == 0 && ctl.check()? {
+            progress(&Progress {
+                algorithm: Some(Algorithm::Bfs),
+                seconds: ctl.elapsed(),
+                expanded: stats.expanded,
+                generated: stats.generated,
+                open: queue.len() as u64,
+                closed: parent.len() as u64,
+                bound: depth,
+                g: depth,
+                ..Progress::default()
+            });
+        }
+    }
+    if !found {
+        return Err(SearchError::BadSolution(
+            "breadth-first search exhausted the reachable boards without meeting the goal".into(),
+        ));
+    }
+    // Walk back from the goal.
+    let mut moves = Vec::new();
+    let mut key = goal_key;
+    tiles.copy_from_slice(problem.goal.board().tiles());
+    loop {
+        let m = parent.get(&key).copied().unwrap_or(ROOT);
+        if m == ROOT {
+            break;
+        }
+        let m = Move::from_index(m as usize);
+        moves.push(m);
+        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+        let back = crate::puzzle::move_target(rows, cols, blank, m.inverse())
+            .ok_or_else(|| SearchError::BadSolution("broken parent chain".into()))?;
+        tiles.swap(blank, back);
+        key = K::pack(&tiles);
+    }
+    moves.reverse();
+    stats.closed = parent.len() as u64;
+    stats.peak_memory = (parent.capacity() * entry * 8 / 7 + queue.capacity() * qentry) as u64;
+    stats.seconds = ctl.elapsed();
+    Ok(Solution { moves, stats })
+}
+
+/// Largest board (in cells) for [`distance_table`]: 10! = 3,628,800 entries.
+pub const MAX_TABLE_CELLS: usize = 10;
+
+/// Exact distance, in moves, from every board to `goal`, by one breadth-first search from the
+/// goal. Indexed by [`rank`](super::rank::rank) of the board's tiles (row-major, `0` = blank);
+/// `u8::MAX` marks boards that cannot reach the goal (the other parity class).
+///
+/// Returns `None` for boards of more than [`MAX_TABLE_CELLS`] cells.
+pub fn distance_table(goal: &Goal) -> Option<Vec<u8>> {
+    let b = goal.board();
+    let (rows, cols, n) = (b.rows(), b.cols(), b.len());
+    if n > MAX_TABLE_CELLS {
+        return None;
+    }
+    let mut dist = vec![u8::MAX; factorial(n) as usize];
+    let mut queue = VecDeque::new();
+    let r0 = rank(b.tiles());
+    dist[r0 as usize] = 0;
+    queue.push_back(r0);
+    let mut tiles = vec![0u8; n];
+    while let Some(r) = queue.pop_front() {
+        unrank(r, &mut tiles);
+        let d = dist[r as usize];
+        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+        for m in Move::ALL {
+            if let Some(to) = crate::puzzle::move_target(rows, cols, blank, m) {
+                tiles.swap(blank, to);
+                let c = rank(&tiles) as usize;
+                tiles.swap(blank, to);
+                if dist[c] == u8::MAX {
+                    dist[c] = d + 1;
+                    queue.push_back(c as u64);
+                }
+            }
+        }
+    }
+    Some(dist)
+}

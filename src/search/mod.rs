@@ -1,0 +1,329 @@
+//! Optimal searches: breadth-first search, A*, IDA*.
+//!
+//! Every search is cancellable (a shared flag), obeys a time limit and (for the searches that
+//! store nodes) a memory cap, reports progress through a callback, and returns the optimal
+//! move sequence with its statistics. [`solve`] is the entry point: it checks solvability
+//! first, runs the chosen search and replays the solution on the start board before returning
+//! it. The searches do no I/O.
+
+pub mod astar;
+pub mod bfs;
+pub mod idastar;
+mod key;
+mod progress;
+pub mod rank;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+pub use progress::{GhHistogram, Progress, ProgressFn};
+
+use crate::heuristic::HeuristicKind;
+use crate::puzzle::{Board, Goal, Move, Solvability};
+
+/// Default memory cap for searches that store nodes: 4 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+
+/// The search algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Pick by board size: A* up to 3×3 (9 cells), IDA* above.
+    Auto,
+    /// Breadth-first search (small boards; bounded by the memory cap).
+    Bfs,
+    /// A* with a closed set (Hart, Nilsson & Raphael 1968).
+    AStar,
+    /// Iterative-deepening A* (Korf 1985).
+    IdaStar,
+}
+
+impl Algorithm {
+    /// Name as used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Auto => "auto",
+            Algorithm::Bfs => "bfs",
+            Algorithm::AStar => "astar",
+            Algorithm::IdaStar => "idastar",
+        }
+    }
+
+    /// Resolves `Auto` for a board of `cells` cells; other values are returned unchanged.
+    pub fn resolve(self, cells: usize) -> Algorithm {
+        match self {
+            Algorithm::Auto if cells <= 9 => Algorithm::AStar,
+            Algorithm::Auto => Algorithm::IdaStar,
+            a => a,
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
+            "auto" => Ok(Algorithm::Auto),
+            "bfs" => Ok(Algorithm::Bfs),
+            "astar" | "a*" => Ok(Algorithm::AStar),
+            "idastar" | "ida*" | "ida" => Ok(Algorithm::IdaStar),
+            _ => Err(format!(
+                "unknown algorithm {s:?} (expected auto, bfs, astar or idastar)"
+            )),
+        }
+    }
+}
+
+/// Limits a search must respect.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Wall-clock limit, measured from the start of the search.
+    pub time_limit: Option<Duration>,
+    /// Cap on the memory the search's own tables may take, in bytes (estimated from their
+    /// capacities; checked before each table grows).
+    pub max_memory: u64,
+    /// Set to `true` from another thread to stop the search.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Collect the per-(g, h) histogram for progress reports (costs a little speed in IDA*).
+    pub histogram: bool,
+    /// Minimum interval between progress reports.
+    pub progress_interval: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time_limit: None,
+            max_memory: DEFAULT_MAX_MEMORY,
+            cancel: None,
+            histogram: false,
+            progress_interval: Duration::from_millis(100),
+        }
+    }
+}
+
+/// Why a search stopped without an answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SearchError {
+    /// The cancel flag was set.
+    #[error("search cancelled")]
+    Cancelled,
+    /// The time limit passed.
+    #[error("time limit of {0:.1} s reached")]
+    TimeLimit(f64),
+    /// The memory cap would have been exceeded.
+    #[error(
+        "memory cap of {} reached after {expanded} expansions; raise --max-memory or use IDA* (--algorithm idastar), which needs almost no memory",
+        bytesize::ByteSize(*cap).display().iec()
+    )]
+    MemoryLimit {
+        /// The cap, in bytes.
+        cap: u64,
+        /// Nodes expanded before stopping.
+        expanded: u64,
+    },
+    /// Start and goal have different sizes.
+    #[error("start is {0}×{1} but the goal is {2}×{3}")]
+    SizeMismatch(usize, usize, usize, usize),
+    /// The search claimed a solution that does not replay to the goal (a bug).
+    #[error("internal error: solution failed to replay: {0}")]
+    BadSolution(String),
+}
+
+impl SearchError {
+    /// Whether this is a limit (time, memory, cancel) rather than a fault.
+    pub fn is_limit(&self) -> bool {
+        matches!(
+            self,
+            SearchError::Cancelled | SearchError::TimeLimit(_) | SearchError::MemoryLimit { .. }
+        )
+    }
+}
+
+/// One IDA* iteration: its threshold and the work it did.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Iteration {
+    /// f bound of the iteration, in moves.
+    pub threshold: u32,
+    /// Nodes expanded in the iteration.
+    pub expanded: u64,
+    /// Nodes generated in the iteration.
+    pub generated: u64,
+}
+
+/// Statistics of a finished search.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SearchStats {
+    /// Nodes whose successors were generated.
+    pub expanded: u64,
+    /// Successor nodes generated (after "never undo the last move" pruning).
+    pub generated: u64,
+    /// Largest open-list (frontier) size; 0 for IDA*.
+    pub peak_open: u64,
+    /// Closed-set size at the end; 0 for IDA*.
+    pub closed: u64,
+    /// IDA* iterations, in order; empty for other searches.
+    pub iterations: Vec<Iteration>,
+    /// Estimated peak memory of the search's tables, in bytes.
+    pub peak_memory: u64,
+    /// Wall-clock time of the search, in seconds.
+    pub seconds: f64,
+    /// h of the start board, in moves.
+    pub initial_h: u32,
+}
+
+/// An optimal solution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// Moves of the blank, first move first.
+    pub moves: Vec<Move>,
+    /// How the search got there.
+    pub stats: SearchStats,
+}
+
+/// The answer to a [`Problem`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// An optimal solution.
+    Solved(Solution),
+    /// The goal cannot be reached; the parity numbers say why.
+    Unsolvable(Solvability),
+}
+
+/// A start board and the goal to reach.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// The board to solve.
+    pub start: Board,
+    /// The goal (same size as `start`).
+    pub goal: Goal,
+}
+
+/// Solves `problem` optimally with `algorithm` (`Auto` is resolved by size) and `heuristic`
+/// (ignored by BFS).
+///
+/// Checks solvability first (unsolvable boards are answered without searching) and replays the
+/// solution on the start board before returning it.
+///
+/// # Errors
+/// [`SearchError`] when a limit is reached, the sizes differ, or (a bug) the solution does not
+/// replay.
+pub fn solve(
+    problem: &Problem,
+    algorithm: Algorithm,
+    heuristic: HeuristicKind,
+    limits: &Limits,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Outcome, SearchError> {
+    let (s, g) = (&problem.start, problem.goal.board());
+    if s.rows() != g.rows() || s.cols() != g.cols() {
+        return Err(SearchError::SizeMismatch(
+            s.rows(),
+            s.cols(),
+            g.rows(),
+            g.cols(),
+        ));
+    }
+    let verdict = Solvability::of(s, &problem.goal);
+    if !verdict.solvable {
+        return Ok(Outcome::Unsolvable(verdict));
+    }
+    let mut ctl = Control::new(limits);
+    let solution = match algorithm.resolve(s.len()) {
+        Algorithm::Bfs => bfs::search(problem, &mut ctl, progress)?,
+        Algorithm::AStar => astar::search(problem, heuristic, &mut ctl, progress)?,
+        Algorithm::IdaStar | Algorithm::Auto => {
+            idastar::search(problem, heuristic, &mut ctl, progress)?
+        }
+    };
+    replay(&problem.start, problem.goal.board(), &solution.moves)?;
+    Ok(Outcome::Solved(solution))
+}
+
+/// Replays `moves` on `start`; checks every move is legal and the result is `goal`.
+///
+/// # Errors
+/// [`SearchError::BadSolution`] naming the first illegal move or the wrong final board.
+pub fn replay(start: &Board, goal: &Board, moves: &[Move]) -> Result<(), SearchError> {
+    let mut b = start.clone();
+    for (i, &m) in moves.iter().enumerate() {
+        if b.apply(m).is_none() {
+            return Err(SearchError::BadSolution(format!(
+                "move {} ({m}) leaves the board",
+                i + 1
+            )));
+        }
+    }
+    if &b != goal {
+        return Err(SearchError::BadSolution(format!(
+            "ends on {b}, not the goal {goal}"
+        )));
+    }
+    Ok(())
+}
+
+/// Shared limit checking for the searches.
+pub(crate) struct Control<'a> {
+    limits: &'a Limits,
+    start: Instant,
+    deadline: Option<Instant>,
+    last_report: Instant,
+}
+
+impl<'a> Control<'a> {
+    pub(crate) fn new(limits: &'a Limits) -> Self {
+        let start = Instant::now();
+        Control {
+            limits,
+            start,
+            deadline: limits.time_limit.map(|d| start + d),
+            last_report: start,
+        }
+    }
+
+    pub(crate) fn limits(&self) -> &Limits {
+        self.limits
+    }
+
+    pub(crate) fn elapsed(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+
+    /// Checks cancel and time; returns whether a progress report is due.
+    pub(crate) fn check(&mut self) -> Result<bool, SearchError> {
+        if let Some(c) = &self.limits.cancel
+            && c.load(Ordering::Relaxed)
+        {
+            return Err(SearchError::Cancelled);
+        }
+        let now = Instant::now();
+        if let Some(d) = self.deadline
+            && now >= d
+        {
+            return Err(SearchError::TimeLimit(
+                self.limits.time_limit.unwrap_or_default().as_secs_f64(),
+            ));
+        }
+        if now.duration_since(self.last_report) >= self.limits.progress_interval {
+            self.last_report = now;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    pub(crate) fn memory_error(&self, expanded: u64) -> SearchError {
+        SearchError::MemoryLimit {
+            cap: self.limits.max_memory,
+            expanded,
+        }
+    }
+}

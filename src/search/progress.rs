@@ -1,0 +1,132 @@
+use super::Algorithm;
+
+/// A progress callback: called from the search's thread at most every
+/// [`Limits::progress_interval`](super::Limits::progress_interval), and at the end of each IDA*
+/// iteration. To stop the search, set the cancel flag in [`Limits`](super::Limits).
+pub type ProgressFn<'a> = dyn FnMut(&Progress) + 'a;
+
+/// A snapshot of a running search.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// The algorithm running.
+    pub algorithm: Option<Algorithm>,
+    /// Seconds since the search started.
+    pub seconds: f64,
+    /// Nodes expanded so far.
+    pub expanded: u64,
+    /// Nodes generated so far.
+    pub generated: u64,
+    /// Open-list (frontier) size; 0 for IDA*.
+    pub open: u64,
+    /// Closed-set size; 0 for IDA*.
+    pub closed: u64,
+    /// Current f bound: the IDA* threshold, the f of the last A* expansion, or the BFS depth.
+    pub bound: u32,
+    /// IDA* iteration number (1-based); 0 for other searches.
+    pub iteration: u32,
+    /// g of the node being expanded (A*), or the deepest g reached (IDA*).
+    pub g: u32,
+    /// h of the node being expanded (A*) or of the start (IDA*).
+    pub h: u32,
+    /// Per-(g, h) counts: of the open list (A*), or of nodes generated in this iteration (IDA*).
+    /// Present when [`Limits::histogram`](super::Limits::histogram) is set.
+    pub histogram: Option<GhHistogram>,
+    /// Whether this is the last report of an IDA* iteration.
+    pub iteration_done: bool,
+}
+
+/// Counts of nodes by `(g, h)`, both in moves; grows as needed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GhHistogram {
+    g_len: usize,
+    h_len: usize,
+    counts: Vec<u64>,
+}
+
+impl GhHistogram {
+    /// An empty histogram.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty histogram with room for `g < g_len`, `h < h_len`.
+    pub fn with_size(g_len: usize, h_len: usize) -> Self {
+        GhHistogram {
+            g_len,
+            h_len,
+            counts: vec![0; g_len * h_len],
+        }
+    }
+
+    /// Number of g values covered (`0 .. g_len`).
+    pub fn g_len(&self) -> usize {
+        self.g_len
+    }
+
+    /// Number of h values covered (`0 .. h_len`).
+    pub fn h_len(&self) -> usize {
+        self.h_len
+    }
+
+    /// Count at `(g, h)`; 0 outside the covered range.
+    pub fn get(&self, g: usize, h: usize) -> u64 {
+        if g < self.g_len && h < self.h_len {
+            self.counts[g * self.h_len + h]
+        } else {
+            0
+        }
+    }
+
+    /// Adds one node at `(g, h)`.
+    #[inline]
+    pub fn add(&mut self, g: usize, h: usize) {
+        if g >= self.g_len || h >= self.h_len {
+            self.grow(g + 1, h + 1);
+        }
+        self.counts[g * self.h_len + h] += 1;
+    }
+
+    /// Removes one node at `(g, h)` (saturating at 0).
+    #[inline]
+    pub fn remove(&mut self, g: usize, h: usize) {
+        if g < self.g_len && h < self.h_len {
+            let c = &mut self.counts[g * self.h_len + h];
+            *c = c.saturating_sub(1);
+        }
+    }
+
+    /// Sets every count to 0, keeping the size.
+    pub fn clear(&mut self) {
+        self.counts.iter_mut().for_each(|c| *c = 0);
+    }
+
+    /// Sum of all counts.
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Non-zero cells as `(g, h, count)`.
+    pub fn cells(&self) -> impl Iterator<Item = (usize, usize, u64)> + '_ {
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(i, &c)| (i / self.h_len, i % self.h_len, c))
+    }
+
+    fn grow(&mut self, g_need: usize, h_need: usize) {
+        let g_len = g_need.max(self.g_len).next_power_of_two().max(16);
+        let h_len = h_need.max(self.h_len).next_power_of_two().max(16);
+        let mut counts = vec![0; g_len * h_len];
+        for g in 0..self.g_len {
+            for h in 0..self.h_len {
+                counts[g * h_len + h] = self.counts[g * self.h_len + h];
+            }
+        }
+        *self = GhHistogram {
+            g_len,
+            h_len,
+            counts,
+        };
+    }
+}
