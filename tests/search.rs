@@ -1,0 +1,247 @@
+//! Search behaviour beyond optimal lengths: limits, cancellation, progress, unsolvable boards,
+//! batch evaluation.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use common::{board, goal};
+use npuzzle::eval::{BatchEvaluator, CpuEvaluator, EvalError};
+use npuzzle::heuristic::HeuristicKind;
+use npuzzle::puzzle::random::random_solvable;
+use npuzzle::puzzle::{Board, GoalSpec};
+use npuzzle::search::{Algorithm, Limits, Outcome, Problem, Progress, SearchError, solve};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// The 80-move 15-puzzle (blank-last goal): far beyond what a test can finish.
+const HARD: &str = "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1";
+
+fn problem(s: &str, spec: GoalSpec) -> Problem {
+    let start: Board = s.parse().unwrap();
+    let goal = goal(&spec, start.rows(), start.cols());
+    Problem { start, goal }
+}
+
+#[test]
+fn astar_stops_at_the_memory_cap() {
+    let limits = Limits {
+        max_memory: 1 << 20,
+        ..Limits::default()
+    };
+    for algo in [Algorithm::AStar, Algorithm::Bfs] {
+        let r = solve(
+            &problem(HARD, GoalSpec::BlankLast),
+            algo,
+            HeuristicKind::Manhattan,
+            &limits,
+            &mut |_| {},
+        );
+        match r {
+            Err(SearchError::MemoryLimit { cap, expanded }) => {
+                assert_eq!(cap, 1 << 20);
+                assert!(expanded > 0);
+            }
+            other => panic!("{algo}: expected the memory cap, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn time_limit_stops_ida() {
+    let limits = Limits {
+        time_limit: Some(Duration::from_millis(50)),
+        ..Limits::default()
+    };
+    let r = solve(
+        &problem(HARD, GoalSpec::BlankLast),
+        Algorithm::IdaStar,
+        HeuristicKind::Hamming,
+        &limits,
+        &mut |_| {},
+    );
+    assert!(matches!(r, Err(SearchError::TimeLimit(_))), "{r:?}");
+}
+
+#[test]
+fn cancel_flag_stops_every_search() {
+    for algo in [Algorithm::IdaStar, Algorithm::AStar, Algorithm::Bfs] {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let limits = Limits {
+            cancel: Some(cancel.clone()),
+            progress_interval: Duration::ZERO,
+            ..Limits::default()
+        };
+        let mut reports = 0;
+        let r = solve(
+            &problem(HARD, GoalSpec::BlankLast),
+            algo,
+            HeuristicKind::Manhattan,
+            &limits,
+            &mut |_p: &Progress| {
+                reports += 1;
+                cancel.store(true, Ordering::Relaxed);
+            },
+        );
+        assert_eq!(r, Err(SearchError::Cancelled), "{algo}");
+        assert_eq!(reports, 1, "{algo}");
+    }
+}
+
+#[test]
+fn ida_progress_reports_iterations_and_histogram() {
+    // Korf #9 (46 moves, blank-first goal).
+    let p = problem(
+        "7 6 8 1/11 5 14 10/3 4 9 13/15 2 0 12",
+        GoalSpec::BlankFirst,
+    );
+    let limits = Limits {
+        histogram: true,
+        ..Limits::default()
+    };
+    let mut done: Vec<Progress> = Vec::new();
+    let r = solve(
+        &p,
+        Algorithm::IdaStar,
+        HeuristicKind::LinearConflict,
+        &limits,
+        &mut |p: &Progress| {
+            if p.iteration_done {
+                done.push(p.clone());
+            }
+        },
+    );
+    let Ok(Outcome::Solved(s)) = r else {
+        panic!("{r:?}")
+    };
+    assert_eq!(s.moves.len(), 46);
+    assert_eq!(done.len(), s.stats.iterations.len());
+    for (rep, it) in done.iter().zip(&s.stats.iterations) {
+        assert_eq!(rep.bound, it.threshold);
+        let hist = rep.histogram.as_ref().unwrap();
+        // The root plus every generated node, each counted once at its (g, h).
+        assert_eq!(hist.total(), it.generated + 1);
+        // Nothing generated beyond f = bound + 2 (children of nodes with f ≤ bound).
+        assert!(
+            hist.cells()
+                .all(|(g, h, _)| (g + h) as u32 <= it.threshold + 2)
+        );
+    }
+    assert_eq!(done.last().unwrap().expanded, s.stats.expanded);
+}
+
+#[test]
+fn astar_histogram_tracks_the_open_list() {
+    let p = problem("8 6 7/2 5 4/3 0 1", GoalSpec::BlankLast);
+    let limits = Limits {
+        histogram: true,
+        progress_interval: Duration::ZERO,
+        ..Limits::default()
+    };
+    let mut last: Option<Progress> = None;
+    let r = solve(
+        &p,
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+        &limits,
+        &mut |p| last = Some(p.clone()),
+    );
+    assert!(matches!(r, Ok(Outcome::Solved(ref s)) if s.moves.len() == 31));
+    let last = last.expect("at least one report on a 31-move 3×3 with Manhattan");
+    assert_eq!(last.histogram.unwrap().total(), last.open);
+}
+
+#[test]
+fn unsolvable_boards_are_answered_without_search() {
+    let p = problem("1 2 3/4 5 6/8 7 0", GoalSpec::BlankLast);
+    for algo in [Algorithm::Bfs, Algorithm::AStar, Algorithm::IdaStar] {
+        match solve(
+            &p,
+            algo,
+            HeuristicKind::Manhattan,
+            &Limits::default(),
+            &mut |_| {},
+        ) {
+            Ok(Outcome::Unsolvable(v)) => {
+                assert!(!v.solvable);
+                assert_eq!(v.start_inversions, 1);
+                assert!(v.reason().contains("unsolvable"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn goal_board_needs_zero_moves() {
+    let p = problem("1 2 3/4 5 6/7 8 0", GoalSpec::BlankLast);
+    for algo in [Algorithm::Bfs, Algorithm::AStar, Algorithm::IdaStar] {
+        let r = solve(
+            &p,
+            algo,
+            HeuristicKind::LinearConflict,
+            &Limits::default(),
+            &mut |_| {},
+        );
+        assert!(
+            matches!(r, Ok(Outcome::Solved(ref s)) if s.moves.is_empty()),
+            "{algo}"
+        );
+    }
+}
+
+#[test]
+fn size_mismatch_is_an_error() {
+    let start: Board = "1 2 3/4 5 6/7 8 0".parse().unwrap();
+    let goal = goal(&GoalSpec::BlankLast, 4, 4);
+    let r = solve(
+        &Problem { start, goal },
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+        &Limits::default(),
+        &mut |_| {},
+    );
+    assert!(matches!(r, Err(SearchError::SizeMismatch(3, 3, 4, 4))));
+}
+
+#[test]
+fn replay_rejects_wrong_solutions() {
+    use npuzzle::puzzle::Move;
+    let start: Board = "1 2 3/4 5 6/7 0 8".parse().unwrap();
+    let goal: Board = "1 2 3/4 5 6/7 8 0".parse().unwrap();
+    assert!(npuzzle::search::replay(&start, &goal, &[Move::Right]).is_ok());
+    assert!(npuzzle::search::replay(&start, &goal, &[Move::Left]).is_err());
+    assert!(npuzzle::search::replay(&start, &goal, &[Move::Down]).is_err());
+}
+
+#[test]
+fn cpu_batch_evaluator_equals_direct_evaluation() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    for (r, c) in [(3, 3), (4, 4), (5, 5), (3, 5)] {
+        let g = goal(&GoalSpec::BlankFirst, r, c);
+        let boards: Vec<Board> = (0..1001).map(|_| random_solvable(&g, &mut rng)).collect();
+        let flat: Vec<u8> = boards.iter().flat_map(|b| b.tiles().to_vec()).collect();
+        for kind in HeuristicKind::ALL {
+            let h = kind.build(&g);
+            let expect: Vec<u32> = boards.iter().map(|b| h.estimate(b.tiles())).collect();
+            for threads in [1, 2] {
+                let mut e = CpuEvaluator::new(kind, &g, threads);
+                let mut out = vec![7; 3];
+                e.evaluate(&flat, &mut out).unwrap();
+                assert_eq!(out, expect, "{kind} {threads} threads");
+                assert_eq!(e.kind(), "cpu");
+            }
+        }
+        let mut e = CpuEvaluator::new(HeuristicKind::Manhattan, &g, 1);
+        let mut out = Vec::new();
+        assert!(matches!(
+            e.evaluate(&flat[..flat.len() - 1], &mut out),
+            Err(EvalError::Ragged { .. })
+        ));
+        e.evaluate(&[], &mut out).unwrap();
+        assert!(out.is_empty());
+    }
+    let _ = board(2, 2, &[1, 2, 3, 0]);
+}
