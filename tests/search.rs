@@ -94,7 +94,7 @@ fn cancel_flag_stops_every_search() {
 fn ida_progress_reports_iterations_and_histogram() {
     // Korf #9 (46 moves, blank-first goal).
     let p = problem(
-        "7 6 8 1/11 5 14 10/3 4 9 13/15 2 0 12",
+        "3 14 9 11/5 4 8 2/13 12 6 7/10 1 15 0",
         GoalSpec::BlankFirst,
     );
     let limits = Limits {

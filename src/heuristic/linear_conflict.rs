@@ -28,6 +28,9 @@ pub struct LinearConflict {
     t: GoalTables,
     goal_row: Vec<u8>,
     goal_col: Vec<u8>,
+    /// Row and column of each cell.
+    row_of: Vec<u8>,
+    col_of: Vec<u8>,
     /// `row_contrib[t * n + cell]`: tile `t`'s digit in its row's code at `cell` (0 if it does
     /// not belong in that row); likewise for columns.
     row_contrib: Vec<u32>,
@@ -72,6 +75,8 @@ impl LinearConflict {
             t,
             goal_row,
             goal_col,
+            row_of: (0..n).map(|c| (c / cols) as u8).collect(),
+            col_of: (0..n).map(|c| (c % cols) as u8).collect(),
             row_contrib,
             col_contrib,
             row_table: (cols <= MAX_TABLE_LINE).then(|| line_table(cols)),
@@ -148,18 +153,21 @@ impl Incremental for LinearConflict {
         (st, self.estimate(tiles))
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply(&self, st: &mut LcState, tiles: &[u8], tile: u8, from: usize, to: usize) -> i32 {
-        let cols = self.t.cols;
         let n = self.t.n();
         let ti = tile as usize;
         let (fidx, tidx) = (ti * n + from, ti * n + to);
-        let mut d = self.t.md_delta(tile, from, to);
-        let (fr, fc, tr) = (from / cols, from % cols, to / cols);
-        if fc == to % cols {
-            // Vertical slide: the tile's order within its column is unchanged; its row changes.
-            st.col_code[fc] = st.col_code[fc] + self.col_contrib[tidx] - self.col_contrib[fidx];
-            let gr = self.goal_row[ti] as usize;
+        let mut d = i32::from(self.t.md[tidx]) - i32::from(self.t.md[fidx]);
+        let (gr, gc) = (self.goal_row[ti] as usize, self.goal_col[ti] as usize);
+        let (fr, fc) = (self.row_of[from] as usize, self.col_of[from] as usize);
+        let (tr, tc) = (self.row_of[to] as usize, self.col_of[to] as usize);
+        if fc == tc {
+            // Vertical slide: the tile's order within its column is unchanged (only the code
+            // moves); its row changes, which matters only if one of the two is its goal row.
+            if gc == fc {
+                st.col_code[fc] = st.col_code[fc] + self.col_contrib[tidx] - self.col_contrib[fidx];
+            }
             if gr == fr || gr == tr {
                 let new = match &self.row_table {
                     Some(table) => {
@@ -175,9 +183,9 @@ impl Incremental for LinearConflict {
             }
         } else {
             // Horizontal slide: the row order is unchanged; the column changes.
-            st.row_code[fr] = st.row_code[fr] + self.row_contrib[tidx] - self.row_contrib[fidx];
-            let gc = self.goal_col[ti] as usize;
-            let tc = to % cols;
+            if gr == fr {
+                st.row_code[fr] = st.row_code[fr] + self.row_contrib[tidx] - self.row_contrib[fidx];
+            }
             if gc == fc || gc == tc {
                 let new = match &self.col_table {
                     Some(table) => {

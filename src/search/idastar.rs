@@ -79,6 +79,7 @@ pub(crate) fn run<H: Incremental>(
         iteration: 1,
         max_g: 0,
         h0,
+        stop: None,
     };
     let mut stats = SearchStats {
         initial_h: h0,
@@ -92,7 +93,11 @@ pub(crate) fn run<H: Incremental>(
             hh.clear();
             hh.add(0, h0 as usize);
         }
-        let found = ida.dfs(0, h0, NONE)?;
+        let found = match ida.dfs(0, h0, NONE) {
+            Step::Found => true,
+            Step::Continue => false,
+            Step::Stop => return Err(ida.stop.take().unwrap_or(SearchError::Cancelled)),
+        };
         stats.iterations.push(Iteration {
             threshold: ida.bound,
             expanded: ida.expanded,
@@ -104,6 +109,7 @@ pub(crate) fn run<H: Incremental>(
         if found {
             break;
         }
+        ida.ctl.check()?;
         if ida.next_bound == u32::MAX {
             return Err(SearchError::BadSolution(
                 "IDA* exhausted the search space without reaching the goal".into(),
@@ -120,6 +126,17 @@ pub(crate) fn run<H: Incremental>(
         moves: ida.path.clone(),
         stats,
     })
+}
+
+/// Result of a depth-first probe.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Goal not found below this node.
+    Continue,
+    /// Goal found; the path holds the moves.
+    Found,
+    /// A limit was reached; the error is in `Ida::stop`.
+    Stop,
 }
 
 /// Nodes between checks of the cancel flag, the clock and the progress interval.
@@ -146,22 +163,28 @@ struct Ida<'a, 'c, 'l, 'p, H: Incremental> {
     iteration: u32,
     max_g: u32,
     h0: u32,
+    stop: Option<SearchError>,
 }
 
 impl<H: Incremental> Ida<'_, '_, '_, '_, H> {
     /// Depth-first search below the current bound from the current board (`g` moves from the
     /// start, heuristic `h`), having arrived by move index `prev` (`NONE` at the root).
-    fn dfs(&mut self, g: u32, h: u32, prev: u8) -> Result<bool, SearchError> {
+    fn dfs(&mut self, g: u32, h: u32, prev: u8) -> Step {
         if h == 0 && self.tiles == self.goal {
-            return Ok(true);
+            return Step::Found;
         }
         self.expanded += 1;
         self.countdown -= 1;
         if self.countdown == 0 {
             self.countdown = CHECK_EVERY;
             self.max_g = self.max_g.max(g);
-            if self.ctl.check()? {
-                self.report(false);
+            match self.ctl.check() {
+                Ok(true) => self.report(false),
+                Ok(false) => {}
+                Err(e) => {
+                    self.stop = Some(e);
+                    return Step::Stop;
+                }
             }
         }
         let blank = self.blank;
@@ -189,9 +212,9 @@ impl<H: Incremental> Ida<'_, '_, '_, '_, H> {
             if f2 <= self.bound {
                 self.blank = to;
                 self.path.push(Move::from_index(mi as usize));
-                let found = self.dfs(g + 1, h2, mi);
-                if !matches!(found, Ok(false)) {
-                    return found;
+                let step = self.dfs(g + 1, h2, mi);
+                if step != Step::Continue {
+                    return step;
                 }
                 self.path.pop();
                 self.blank = blank;
@@ -202,7 +225,7 @@ impl<H: Incremental> Ida<'_, '_, '_, '_, H> {
             self.tiles[blank] = 0;
             self.h.apply(&mut self.state, &self.tiles, tile, blank, to);
         }
-        Ok(false)
+        Step::Continue
     }
 
     fn report(&mut self, iteration_done: bool) {
