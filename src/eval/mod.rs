@@ -79,7 +79,7 @@ impl BatchEvaluator for CpuEvaluator {
     }
 
     fn evaluate(&mut self, boards: &[u8], out: &mut Vec<u32>) -> Result<(), EvalError> {
-        if boards.len() % self.cells != 0 {
+        if !boards.len().is_multiple_of(self.cells) {
             return Err(EvalError::Ragged {
                 len: boards.len(),
                 cells: self.cells,

@@ -125,6 +125,25 @@ impl LinearConflict {
 
 impl Heuristic for LinearConflict {
     fn estimate(&self, tiles: &[u8]) -> u32 {
+        if let (Some(rt), Some(ct)) = (&self.row_table, &self.col_table) {
+            // Table mode: one pass builds every line's code.
+            let (rows, cols, n) = (self.t.rows, self.t.cols, self.t.n());
+            let mut row_code = [0u32; crate::puzzle::MAX_SIDE];
+            let mut col_code = [0u32; crate::puzzle::MAX_SIDE];
+            let mut md = 0u32;
+            for (cell, &tile) in tiles.iter().enumerate() {
+                let i = tile as usize * n + cell;
+                md += u32::from(self.t.md[i]);
+                row_code[self.row_of[cell] as usize] += self.row_contrib[i];
+                col_code[self.col_of[cell] as usize] += self.col_contrib[i];
+            }
+            let lines: u32 = row_code[..rows]
+                .iter()
+                .map(|&c| u32::from(rt[c as usize]))
+                .chain(col_code[..cols].iter().map(|&c| u32::from(ct[c as usize])))
+                .sum();
+            return md + 2 * lines;
+        }
         self.t.manhattan(tiles) + self.conflicts(tiles)
     }
 
@@ -144,11 +163,19 @@ impl Incremental for LinearConflict {
             row_code[cell / cols] += self.row_contrib[tile as usize * n + cell];
             col_code[cell % cols] += self.col_contrib[tile as usize * n + cell];
         }
+        let row_lc = match &self.row_table {
+            Some(t) => row_code.iter().map(|&c| t[c as usize]).collect(),
+            None => (0..rows).map(|r| self.row_lc(tiles, r)).collect(),
+        };
+        let col_lc = match &self.col_table {
+            Some(t) => col_code.iter().map(|&c| t[c as usize]).collect(),
+            None => (0..cols).map(|c| self.col_lc(tiles, c)).collect(),
+        };
         let st = LcState {
             row_code,
             col_code,
-            row_lc: (0..rows).map(|r| self.row_lc(tiles, r)).collect(),
-            col_lc: (0..cols).map(|c| self.col_lc(tiles, c)).collect(),
+            row_lc,
+            col_lc,
         };
         (st, self.estimate(tiles))
     }

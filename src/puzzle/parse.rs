@@ -396,10 +396,8 @@ impl Parser<'_> {
                     Some((s, s, false, false))
                 } else if let Some(s) = k.checked_sub(1).and_then(sq) {
                     Some((s, s, true, false))
-                } else if let Some(s) = k.checked_sub(2).and_then(sq) {
-                    Some((s, s, true, true))
                 } else {
-                    None
+                    k.checked_sub(2).and_then(sq).map(|s| (s, s, true, true))
                 }
             }
         };

@@ -130,7 +130,7 @@ fn run<K: Key>(
 pub const MAX_TABLE_CELLS: usize = 10;
 
 /// Exact distance, in moves, from every board to `goal`, by one breadth-first search from the
-/// goal. Indexed by [`rank`](super::rank::rank) of the board's tiles (row-major, `0` = blank);
+/// goal. Indexed by [`rank`](super::rank::rank()) of the board's tiles (row-major, `0` = blank);
 /// `u8::MAX` marks boards that cannot reach the goal (the other parity class).
 ///
 /// Returns `None` for boards of more than [`MAX_TABLE_CELLS`] cells.
