@@ -62,7 +62,7 @@ fn row_from_bottom_rule(b: &Board) -> bool {
         .collect();
     let inv = npuzzle::puzzle::parity::count_inversions(&tiles);
     if b.cols() % 2 == 1 {
-        inv % 2 == 0
+        inv.is_multiple_of(2)
     } else {
         let from_bottom = b.rows() - b.blank() / b.cols();
         (inv + from_bottom as u64) % 2 == 1

@@ -50,6 +50,8 @@ struct Summary {
 struct Printer {
     rows: Vec<Option<Row>>,
     next: usize,
+    /// First output error, reported at the end.
+    failed: Option<CliError>,
 }
 
 pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
@@ -81,15 +83,16 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
     let json = a.opts.format == Format::Json;
     if !json {
         bar.suspend(|| {
-            println!(
+            super::emit(&format!(
                 "{:<10} {:>6} {:>8} {:>8} {:>14} {:>14} {:>10}",
                 "id", "moves", "optimal", "match", "expanded", "generated", "seconds"
-            )
-        });
+            ))
+        })?;
     }
     let printer = Mutex::new(Printer {
         rows: vec![None; instances.len()],
         next: 0,
+        failed: None,
     });
     let wall = Instant::now();
     pool.install(|| {
@@ -102,7 +105,8 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
                     start: inst.board.clone(),
                     goal: goal.clone(),
                 };
-                let algorithm = algorithm.resolve(inst.board.len());
+                // `auto` is resolved per instance: files may mix sizes.
+                let algorithm = a.opts.algorithm.resolve(inst.board.len());
                 let r = solve(&problem, algorithm, heuristic, &limits, &mut |_| {});
                 let mut row = Row {
                     id: inst.id.clone(),
@@ -131,19 +135,22 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
                 let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
                 p.rows[i] = Some(row);
                 while let Some(Some(r)) = p.rows.get(p.next) {
-                    bar.suspend(|| print_row(r, json));
+                    let line = format_row(r, json);
+                    if p.failed.is_none()
+                        && let Err(e) = bar.suspend(|| super::emit(&line))
+                    {
+                        p.failed = Some(e);
+                    }
                     p.next += 1;
                 }
             });
     });
     bar.finish_and_clear();
-    let rows: Vec<Row> = printer
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .rows
-        .into_iter()
-        .flatten()
-        .collect();
+    let printer = printer.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = printer.failed {
+        return Err(e);
+    }
+    let rows: Vec<Row> = printer.rows.into_iter().flatten().collect();
     let solved = rows.iter().filter(|r| r.moves.is_some()).count();
     let mismatches = rows.iter().filter(|r| r.matches == Some(false)).count();
     let limits_hit = rows.iter().filter(|r| r.error.is_some()).count();
@@ -175,13 +182,13 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
         },
     };
     if json {
-        println!("{}", serde_json::to_string(&s).unwrap_or_default());
+        super::emit(&serde_json::to_string(&s).unwrap_or_default())?;
     } else {
-        println!(
+        super::emit(&format!(
             "instances {}, solved {}, unsolvable {}, optimal {} (checked against the file), unchecked {}, mismatches {}, limits reached {}",
             s.instances, s.solved, s.unsolvable, s.optimal, s.unchecked, s.mismatches, s.limits
-        );
-        println!(
+        ))?;
+        super::emit(&format!(
             "{} + {}, {} jobs: {:.3} s of search ({:.3} s wall), {} nodes expanded, {} generated, {:.2} M expanded/s",
             s.algorithm,
             s.heuristic,
@@ -191,7 +198,7 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
             s.nodes,
             s.nodes_generated,
             s.nodes_per_second / 1e6
-        );
+        ))?;
     }
     Ok(if mismatches > 0 {
         1
@@ -208,10 +215,9 @@ fn resolve(inst: &Instance, default: &GoalSpec, name: &str) -> Result<Goal, CliE
         .map_err(|e| CliError::Usage(format!("{name}:{}: goal: {e}", inst.line)))
 }
 
-fn print_row(r: &Row, json: bool) {
+fn format_row(r: &Row, json: bool) -> String {
     if json {
-        println!("{}", serde_json::to_string(r).unwrap_or_default());
-        return;
+        return serde_json::to_string(r).unwrap_or_default();
     }
     let opt = r.optimal.map_or("-".to_string(), |o| o.to_string());
     let (moves, matches) = match (&r.error, r.solvable, r.moves, r.matches) {
@@ -222,8 +228,8 @@ fn print_row(r: &Row, json: bool) {
         (None, true, Some(m), None) => (m.to_string(), "-"),
         (None, true, None, _) => ("-".to_string(), "-"),
     };
-    println!(
+    format!(
         "{:<10} {:>6} {:>8} {:>8} {:>14} {:>14} {:>10.3}",
         r.id, moves, opt, matches, r.nodes_expanded, r.nodes_generated, r.seconds
-    );
+    )
 }

@@ -1,7 +1,5 @@
 //! `npuzzle generate`.
 
-use std::io::Write;
-
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -15,13 +13,12 @@ pub(super) fn run(a: &GenerateArgs) -> Result<u8, CliError> {
         .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
     let seed = a.seed.unwrap_or_else(rand::random);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut out = std::io::stdout().lock();
     for _ in 0..a.count {
         let b = match a.walk {
             Some(k) => random_walk(&goal, k, &mut rng),
             None => random_solvable(&goal, &mut rng),
         };
-        writeln!(out, "{b}").map_err(|e| CliError::Other(format!("writing output: {e}")))?;
+        super::emit(&b.to_string())?;
     }
     Ok(0)
 }

@@ -169,6 +169,9 @@ pub enum CliError {
     /// Anything else (exit 1).
     #[error("{0}")]
     Other(String),
+    /// Standard output was closed by its reader (e.g. `| head`): stop quietly (exit 0).
+    #[error("output closed")]
+    Closed,
 }
 
 impl CliError {
@@ -178,6 +181,7 @@ impl CliError {
             CliError::Input(_) | CliError::Usage(_) => 2,
             CliError::Limit(_) => 3,
             CliError::Other(_) => 1,
+            CliError::Closed => 0,
         }
     }
 }
@@ -197,6 +201,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(code),
+        Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("npuzzle: {e}");
             ExitCode::from(e.exit_code())
@@ -220,6 +225,21 @@ pub fn run(cli: Cli) -> Result<u8, CliError> {
             solve::run_default()
         }
     }
+}
+
+/// Writes one line to standard output.
+///
+/// # Errors
+/// [`CliError::Closed`] when the reader went away (broken pipe), [`CliError::Other`] otherwise.
+pub(crate) fn emit(line: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    writeln!(std::io::stdout().lock(), "{line}").map_err(|e| {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            CliError::Closed
+        } else {
+            CliError::Other(format!("writing output: {e}"))
+        }
+    })
 }
 
 /// Resolves a `--goal` value: a goal name or a board file.

@@ -1,6 +1,6 @@
 //! `npuzzle solve`.
 
-use std::io::Write;
+use std::fmt::Write;
 
 use serde::Serialize;
 
@@ -68,13 +68,18 @@ pub(super) fn choose(
 ) -> (Algorithm, HeuristicKind, Option<String>) {
     let algorithm = opts.algorithm.resolve(start.len());
     let heuristic = opts.heuristic.0.unwrap_or_else(auto_heuristic);
-    let note = (opts.algorithm == Algorithm::Auto || opts.heuristic.0.is_none()).then(|| {
-        format!(
-            "auto picked {algorithm} with {heuristic} for a {}×{} board",
-            start.rows(),
-            start.cols()
-        )
-    });
+    let size = format!("{}×{}", start.rows(), start.cols());
+    let auto_algo = opts.algorithm == Algorithm::Auto;
+    // BFS uses no heuristic, so there is nothing to say about one.
+    let auto_h = opts.heuristic.0.is_none() && algorithm != Algorithm::Bfs;
+    let note = match (auto_algo, auto_h) {
+        (true, true) => Some(format!(
+            "auto picked {algorithm} with {heuristic} for a {size} board"
+        )),
+        (true, false) => Some(format!("auto picked {algorithm} for a {size} board")),
+        (false, true) => Some(format!("auto picked the {heuristic} heuristic")),
+        (false, false) => None,
+    };
     (algorithm, heuristic, note)
 }
 
@@ -105,15 +110,14 @@ fn solve_and_print(
     spinner.finish_and_clear();
     let outcome = outcome?;
     let parity = Solvability::of(&start, &goal);
-    let mut out = std::io::stdout().lock();
-    let io = |e: std::io::Error| CliError::Other(format!("writing output: {e}"));
+    let mut out = String::new();
     match (&outcome, opts.format) {
         (Outcome::Unsolvable(v), Format::Text) => {
-            writeln!(out, "No solution possible").map_err(io)?;
+            writeln!(out, "No solution possible").ok();
             eprintln!("npuzzle: {}", v.reason());
         }
         (Outcome::Solved(sol), Format::Text) => {
-            writeln!(out, "Minimum number of moves = {}", sol.moves.len()).map_err(io)?;
+            writeln!(out, "Minimum number of moves = {}", sol.moves.len()).ok();
             let tiles = tiles_moved(&start, &sol.moves);
             let label = match notation {
                 Notation::Blank => "blank",
@@ -124,7 +128,7 @@ fn solve_and_print(
                 "Moves ({label} moves): {}",
                 format_moves(&sol.moves, notation)
             )
-            .map_err(io)?;
+            .ok();
             writeln!(
                 out,
                 "Tiles moved: {}",
@@ -134,12 +138,12 @@ fn solve_and_print(
                     .collect::<Vec<_>>()
                     .join(" ")
             )
-            .map_err(io)?;
+            .ok();
             let mut b = start.clone();
-            writeln!(out, "\n{}", b.to_block_string()).map_err(io)?;
+            writeln!(out, "\n{}", b.to_block_string()).ok();
             for &m in &sol.moves {
                 b.apply(m);
-                writeln!(out, "{}", b.to_block_string()).map_err(io)?;
+                writeln!(out, "{}", b.to_block_string()).ok();
             }
             eprintln!(
                 "npuzzle: {algorithm} + {heuristic}: {} expanded, {} generated, {:.3} s",
@@ -181,9 +185,10 @@ fn solve_and_print(
             };
             let s = serde_json::to_string_pretty(&j)
                 .map_err(|e| CliError::Other(format!("JSON: {e}")))?;
-            writeln!(out, "{s}").map_err(io)?;
+            writeln!(out, "{s}").ok();
         }
     }
+    super::emit(out.trim_end_matches('\n'))?;
     Ok(0)
 }
 

@@ -47,9 +47,13 @@ pub enum BoardError {
         /// Largest allowed tile, `rows × cols − 1`.
         max: usize,
     },
-    /// A tile number appears more than once.
-    #[error("tile {tile} appears twice (cells {first} and {second}, counted row-major from 0)")]
+    /// A tile number appears more than once (so another one is missing).
+    #[error(
+        "tile {tile} appears twice (cells {first} and {second}, counted row-major from 0), so tile {missing} is missing"
+    )]
     Duplicate {
+        /// The smallest tile that does not appear.
+        missing: usize,
         /// The repeated tile.
         tile: usize,
         /// First cell holding it.
@@ -57,15 +61,9 @@ pub enum BoardError {
         /// Second cell holding it.
         second: usize,
     },
-    /// There is no `0` on the board.
+    /// There is no `0` on the board (checked before the range, so `1 … 9` on a 3×3 says this).
     #[error("no blank: one cell must hold 0")]
     NoBlank,
-    /// A tile number in range does not appear (reported only when no other error applies).
-    #[error("tile {tile} is missing")]
-    Missing {
-        /// The missing tile.
-        tile: usize,
-    },
 }
 
 /// A sliding-tile board: `rows × cols` cells, row-major, `0` = blank.
@@ -97,7 +95,11 @@ impl Board {
                 found: tiles.len(),
             });
         }
+        if !tiles.contains(&0) {
+            return Err(BoardError::NoBlank);
+        }
         let mut seen = vec![usize::MAX; n];
+        let mut duplicate = None;
         for (cell, &t) in tiles.iter().enumerate() {
             if t >= n {
                 return Err(BoardError::OutOfRange {
@@ -108,20 +110,19 @@ impl Board {
                 });
             }
             if seen[t] != usize::MAX {
-                return Err(BoardError::Duplicate {
-                    tile: t,
-                    first: seen[t],
-                    second: cell,
-                });
+                duplicate = duplicate.or(Some((t, seen[t], cell)));
+            } else {
+                seen[t] = cell;
             }
-            seen[t] = cell;
         }
-        // With n distinct values in 0..n every tile is present; kept for clarity of errors.
-        if seen[0] == usize::MAX {
-            return Err(BoardError::NoBlank);
-        }
-        if let Some(tile) = seen.iter().position(|&c| c == usize::MAX) {
-            return Err(BoardError::Missing { tile });
+        if let Some((tile, first, second)) = duplicate {
+            let missing = seen.iter().position(|&c| c == usize::MAX).unwrap_or(0);
+            return Err(BoardError::Duplicate {
+                tile,
+                first,
+                second,
+                missing,
+            });
         }
         Ok(Board {
             rows: rows as u8,
@@ -284,7 +285,16 @@ impl fmt::Display for Board {
     }
 }
 
-/// Parses the one-line form (`8 6 7/2 5 4/3 0 1`); see [`crate::puzzle::parse`] for all formats.
+/// Parses any single-board format; see [`crate::puzzle::parse`].
+///
+/// ```
+/// use npuzzle::puzzle::{Board, Move};
+/// let mut b: Board = "1 2 3/4 5 6/7 0 8".parse().unwrap();
+/// assert_eq!((b.rows(), b.cols(), b.blank()), (3, 3, 7));
+/// assert_eq!(b.apply(Move::Right), Some(8)); // the blank goes right, tile 8 slides left
+/// assert_eq!(b.to_string(), "1 2 3/4 5 6/7 8 0");
+/// assert!("1 2 3/4 5 6/7 8 8".parse::<Board>().is_err());
+/// ```
 impl FromStr for Board {
     type Err = super::parse::ParseError;
 

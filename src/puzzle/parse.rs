@@ -180,8 +180,10 @@ pub fn parse_puzzles(
     source: &str,
     size: Option<(usize, usize)>,
 ) -> Result<Vec<Instance>, ParseError> {
+    // Lines end in LF or CRLF; a file with CR alone (old Mac) is split on CR.
+    let separator = if text.contains('\n') { '\n' } else { '\r' };
     let lines: Vec<(usize, &str)> = text
-        .lines()
+        .split(separator)
         .enumerate()
         .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
         .filter(|(_, l)| !l.is_empty())
@@ -246,14 +248,19 @@ impl Parser<'_> {
     }
 
     fn number(&self, line: usize, token: &str) -> Result<usize, ParseError> {
-        token.parse::<usize>().map_err(|_| {
-            self.err(
-                Some(line),
-                ParseErrorKind::NotANumber {
-                    token: token.to_string(),
-                },
-            )
-        })
+        let digits = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
+        token
+            .parse::<usize>()
+            .ok()
+            .filter(|_| digits)
+            .ok_or_else(|| {
+                self.err(
+                    Some(line),
+                    ParseErrorKind::NotANumber {
+                        token: token.to_string(),
+                    },
+                )
+            })
     }
 
     fn numbers(&self, line: usize, tokens: &[&str]) -> Result<Vec<usize>, ParseError> {
@@ -307,10 +314,18 @@ impl Parser<'_> {
         if let Some(&(no, _)) = body.get(rows) {
             return Err(self.err(Some(no), ParseErrorKind::TrailingContent));
         }
-        let first_row_line = body[0].0;
+        let board = Board::new(rows, cols, &tiles).map_err(|e| {
+            let cell = match &e {
+                BoardError::Duplicate { second, .. } => Some(*second),
+                BoardError::OutOfRange { tile, .. } => tiles.iter().position(|t| t == tile),
+                _ => None,
+            };
+            let row = cell.map_or(0, |c| c / cols);
+            self.err(Some(body[row].0), e.into())
+        })?;
         Ok(Instance {
             id: "1".to_string(),
-            board: self.board(first_row_line, rows, cols, &tiles)?,
+            board,
             optimal: None,
             goal: None,
             line: lines[0].0,
@@ -370,6 +385,7 @@ impl Parser<'_> {
         // (rows, cols, has_id, has_optimal)
         let shape = match size {
             Some((r, c)) => {
+                check_size(r, c).map_err(|e| self.err(Some(no), e.into()))?;
                 let n = r * c;
                 if k == n && first_is_number && goal.is_none() {
                     Some((r, c, false, false))
@@ -416,7 +432,16 @@ impl Parser<'_> {
         let start = usize::from(has_id);
         let tiles = self.numbers(no, &toks[start..start + n])?;
         let optimal = if has_opt {
-            Some(self.number(no, toks[start + n])? as u32)
+            let token = toks[start + n];
+            let o = self.number(no, token)?;
+            Some(u32::try_from(o).map_err(|_| {
+                self.err(
+                    Some(no),
+                    ParseErrorKind::NotANumber {
+                        token: token.to_string(),
+                    },
+                )
+            })?)
         } else {
             None
         };

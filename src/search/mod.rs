@@ -118,7 +118,7 @@ pub enum SearchError {
     #[error("search cancelled")]
     Cancelled,
     /// The time limit passed.
-    #[error("time limit of {0:.1} s reached")]
+    #[error("time limit of {0} s reached")]
     TimeLimit(f64),
     /// The memory cap would have been exceeded.
     #[error(
@@ -217,6 +217,22 @@ pub struct Problem {
 /// # Errors
 /// [`SearchError`] when a limit is reached, the sizes differ, or (a bug) the solution does not
 /// replay.
+///
+/// # Example
+/// ```
+/// use npuzzle::heuristic::HeuristicKind;
+/// use npuzzle::puzzle::{Board, GoalSpec};
+/// use npuzzle::search::{solve, Algorithm, Limits, Outcome, Problem};
+///
+/// let start: Board = "8 6 7/2 5 4/3 0 1".parse()?;
+/// let goal = GoalSpec::BlankLast.resolve(3, 3)?;
+/// let problem = Problem { start, goal };
+/// let outcome = solve(&problem, Algorithm::IdaStar, HeuristicKind::LinearConflict,
+///                     &Limits::default(), &mut |_| {})?;
+/// let Outcome::Solved(solution) = outcome else { panic!("solvable") };
+/// assert_eq!(solution.moves.len(), 31);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve(
     problem: &Problem,
     algorithm: Algorithm,

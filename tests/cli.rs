@@ -1,0 +1,906 @@
+//! End-to-end tests of the `npuzzle` binary: `solve`, `bench`, `generate`, exit codes.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use npuzzle::puzzle::parse::parse_board;
+use npuzzle::puzzle::{Board, GoalSpec, Solvability};
+use serde_json::Value;
+use tempfile::NamedTempFile;
+
+const HARD8_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/hard8.txt");
+const DEFAULT_PUZZLE_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/default.txt");
+
+/// The 31-move 8-puzzle (blank-last goal).
+const HARD8: &str = "8 6 7/2 5 4/3 0 1";
+/// 26 moves from blank-last.
+const EASY8: &str = "7 8 0/6 5 4/1 2 3";
+/// Korf's instance 12 (45 moves to the blank-first goal).
+const KORF12: &str = "14 1 9 6/4 8 12 5/7 2 3 0/10 11 13 15";
+/// Korf's instance 9 (46 moves to the blank-first goal).
+const KORF9: &str = "3 14 9 11/5 4 8 2/13 12 6 7/10 1 15 0";
+
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary with `args`, feeding `stdin` when given.
+fn npuzzle(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    cmd.args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn npuzzle");
+    if let Some(text) = stdin {
+        let mut pipe = child.stdin.take().expect("stdin pipe");
+        // The program may exit before reading (usage errors): a broken pipe is fine.
+        if let Err(e) = pipe.write_all(text.as_bytes()) {
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+        }
+    }
+    let out = child.wait_with_output().expect("wait for npuzzle");
+    Output {
+        code: out
+            .status
+            .code()
+            .expect("exit code (not killed by a signal)"),
+        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    }
+}
+
+fn temp_file(text: &str) -> NamedTempFile {
+    let mut f = NamedTempFile::new().expect("temp file");
+    f.write_all(text.as_bytes()).expect("write temp file");
+    f.flush().expect("flush temp file");
+    f
+}
+
+fn path_of(f: &NamedTempFile) -> String {
+    f.path().to_str().expect("utf-8 temp path").to_string()
+}
+
+fn board(text: &str) -> Board {
+    parse_board(text, "<test>", None).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+}
+
+fn goal_board(spec: &GoalSpec, b: &Board) -> Board {
+    spec.resolve(b.rows(), b.cols())
+        .expect("goal")
+        .board()
+        .clone()
+}
+
+/// Solves with `--format json` plus `extra` flags; the board goes through stdin.
+fn solve_json(start: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["solve", "-", "--format", "json"];
+    args.extend_from_slice(extra);
+    let out = npuzzle(&args, Some(start));
+    assert_eq!(out.code, 0, "{args:?} on {start}: {}", out.stderr);
+    serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", out.stdout))
+}
+
+/// Applies move letters to `start`; `tile_notation` inverts them first (the tile's direction).
+/// Returns every board on the way, start included, and the tiles that slid. Panics on a move
+/// off the board or on a letter other than U, D, L, R.
+fn replay(start: &Board, letters: &str, tile_notation: bool) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let (rows, cols) = (start.rows() as isize, start.cols() as isize);
+    let mut tiles = start.tiles().to_vec();
+    let mut blank = tiles.iter().position(|&t| t == 0).expect("blank");
+    let mut boards = vec![tiles.clone()];
+    let mut slid = Vec::new();
+    for (i, c) in letters.chars().enumerate() {
+        let c = if tile_notation {
+            match c {
+                'U' => 'D',
+                'D' => 'U',
+                'L' => 'R',
+                'R' => 'L',
+                other => other,
+            }
+        } else {
+            c
+        };
+        let (dr, dc) = match c {
+            'U' => (-1, 0),
+            'D' => (1, 0),
+            'L' => (0, -1),
+            'R' => (0, 1),
+            other => panic!("bad move letter {other:?} at {i} in {letters}"),
+        };
+        let (r, col) = (blank as isize / cols + dr, blank as isize % cols + dc);
+        assert!(
+            (0..rows).contains(&r) && (0..cols).contains(&col),
+            "move {i} ({c}) of {letters} leaves the board"
+        );
+        let to = (r * cols + col) as usize;
+        slid.push(tiles[to]);
+        tiles.swap(blank, to);
+        blank = to;
+        boards.push(tiles.clone());
+    }
+    (boards, slid)
+}
+
+/// Exact distance from `start` to `goal` by breadth-first search (small boards only), or
+/// `None` if the goal is unreachable.
+fn bfs_distance(start: &Board, goal: &Board) -> Option<u32> {
+    let cols = start.cols();
+    let rows = start.rows();
+    let target = goal.tiles().to_vec();
+    let mut seen: HashMap<Vec<u8>, u32> = HashMap::new();
+    let mut queue = VecDeque::new();
+    seen.insert(start.tiles().to_vec(), 0);
+    queue.push_back(start.tiles().to_vec());
+    while let Some(t) = queue.pop_front() {
+        let d = seen[&t];
+        if t == target {
+            return Some(d);
+        }
+        let b = t.iter().position(|&x| x == 0).expect("blank");
+        let (r, c) = (b / cols, b % cols);
+        let mut next = Vec::with_capacity(4);
+        if r > 0 {
+            next.push(b - cols);
+        }
+        if r + 1 < rows {
+            next.push(b + cols);
+        }
+        if c > 0 {
+            next.push(b - 1);
+        }
+        if c + 1 < cols {
+            next.push(b + 1);
+        }
+        for to in next {
+            let mut u = t.clone();
+            u.swap(b, to);
+            if !seen.contains_key(&u) {
+                seen.insert(u.clone(), d + 1);
+                queue.push_back(u);
+            }
+        }
+    }
+    None
+}
+
+/// Checks a JSON solution: length, letters, replay to `goal`, tiles moved.
+fn check_solution(j: &Value, start: &Board, goal: &Board, expected_moves: usize) {
+    assert_eq!(j["solvable"], Value::Bool(true), "{j}");
+    assert_eq!(j["moves"].as_u64(), Some(expected_moves as u64), "{j}");
+    let sol = j["solution"].as_str().expect("solution string");
+    assert_eq!(sol.len(), expected_moves, "{sol}");
+    assert!(sol.chars().all(|c| "UDLR".contains(c)), "{sol}");
+    let tile = j["notation"].as_str() == Some("tile");
+    let (boards, slid) = replay(start, sol, tile);
+    assert_eq!(
+        boards.last().expect("boards").as_slice(),
+        goal.tiles(),
+        "{sol} does not reach the goal"
+    );
+    let tiles_moved: Vec<u8> = j["tiles_moved"]
+        .as_array()
+        .expect("tiles_moved array")
+        .iter()
+        .map(|v| v.as_u64().expect("tile number") as u8)
+        .collect();
+    assert_eq!(tiles_moved, slid);
+    assert_eq!(j["start"].as_str(), Some(start.to_string().as_str()));
+}
+
+/// The boards a text-mode solve prints after its three header lines, parsed.
+fn printed_boards(stdout: &str) -> Vec<Board> {
+    let rest: Vec<&str> = stdout.lines().skip(3).collect();
+    rest.split(|l| l.trim().is_empty())
+        .filter(|chunk| !chunk.is_empty())
+        .map(|chunk| board(&chunk.join("\n")))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// solve, text output
+// ---------------------------------------------------------------------------------------------
+
+fn check_text_solve(out: &Output, start: &Board, goal: &Board, n: usize) {
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[0], format!("Minimum number of moves = {n}"));
+    let moves = lines[1]
+        .strip_prefix("Moves (blank moves): ")
+        .unwrap_or_else(|| panic!("second line {:?}", lines[1]));
+    assert_eq!(moves.len(), n);
+    let tiles = lines[2]
+        .strip_prefix("Tiles moved:")
+        .unwrap_or_else(|| panic!("third line {:?}", lines[2]));
+    assert_eq!(tiles.split_whitespace().count(), n);
+    let boards = printed_boards(&out.stdout);
+    assert_eq!(boards.len(), n + 1, "{}", out.stdout);
+    assert_eq!(&boards[0], start);
+    assert_eq!(boards.last(), Some(goal));
+    // The printed boards are the replay of the printed moves.
+    let (replayed, slid) = replay(start, moves, false);
+    for (b, r) in boards.iter().zip(&replayed) {
+        assert_eq!(b.tiles(), r.as_slice());
+    }
+    let slid: Vec<String> = slid.iter().map(|t| t.to_string()).collect();
+    assert_eq!(tiles.split_whitespace().collect::<Vec<_>>(), slid);
+}
+
+#[test]
+fn solve_file_prints_moves_and_boards() {
+    let f = temp_file(&format!("{HARD8}\n"));
+    let out = npuzzle(&["solve", &path_of(&f)], None);
+    let start = board(HARD8);
+    check_text_solve(&out, &start, &goal_board(&GoalSpec::BlankLast, &start), 31);
+}
+
+#[test]
+fn solve_stdin_prints_moves_and_boards() {
+    let start = board(EASY8);
+    let goal = goal_board(&GoalSpec::BlankLast, &start);
+    let out = npuzzle(&["solve", "-"], Some(EASY8));
+    check_text_solve(&out, &start, &goal, 26);
+    // Without a file argument, solve reads stdin too; Princeton format with CRLF.
+    let out = npuzzle(&["solve"], Some("3\r\n7 8 0\r\n6 5 4\r\n1 2 3\r\n"));
+    check_text_solve(&out, &start, &goal, 26);
+}
+
+#[test]
+fn solve_board_already_at_goal() {
+    let start = board("1 2 3/4 5 6/7 8 0");
+    let out = npuzzle(&["solve", "-"], Some("1 2 3/4 5 6/7 8 0"));
+    check_text_solve(&out, &start, &start, 0);
+}
+
+#[test]
+fn solve_unsolvable_board() {
+    let out = npuzzle(&["solve", "-"], Some("1 2 3/4 5 6/8 7 0"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().next(), Some("No solution possible"));
+    assert_eq!(out.stdout.trim(), "No solution possible");
+    assert!(out.stderr.contains("inversions"), "{}", out.stderr);
+    assert!(out.stderr.contains("unsolvable"), "{}", out.stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// solve, JSON output and notation
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn solve_json_fields() {
+    let j = solve_json(HARD8, &[]);
+    let start = board(HARD8);
+    check_solution(&j, &start, &goal_board(&GoalSpec::BlankLast, &start), 31);
+    assert_eq!(j["notation"], "blank");
+    assert_eq!(j["algorithm"], "astar");
+    assert_eq!(j["heuristic"], "linear-conflict");
+    assert_eq!(j["evaluator"], "cpu");
+    assert_eq!(j["goal"], "blank-last");
+    let expanded = j["nodes_expanded"].as_u64().expect("nodes_expanded");
+    let generated = j["nodes_generated"].as_u64().expect("nodes_generated");
+    assert!(expanded >= 31, "{expanded}");
+    assert!(generated >= expanded, "{generated} < {expanded}");
+    let seconds = j["seconds"].as_f64().expect("seconds");
+    assert!(seconds >= 0.0 && seconds.is_finite());
+    assert_eq!(j["parity"]["solvable"], Value::Bool(true));
+
+    let j = solve_json(KORF12, &["--goal", "blank-first"]);
+    assert_eq!(j["algorithm"], "idastar");
+    assert_eq!(j["goal"], "blank-first");
+}
+
+#[test]
+fn solve_json_unsolvable() {
+    let out = npuzzle(
+        &["solve", "-", "--format", "json"],
+        Some("1 2 3/4 5 6/8 7 0"),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let j: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert_eq!(j["solvable"], Value::Bool(false));
+    assert!(j["moves"].is_null(), "{j}");
+    assert!(j["solution"].is_null(), "{j}");
+    assert!(j["tiles_moved"].is_null(), "{j}");
+    assert_eq!(j["evaluator"], "cpu");
+    assert_eq!(j["parity"]["solvable"], Value::Bool(false));
+    assert!(
+        j["reason"].as_str().expect("reason").contains("inversions"),
+        "{j}"
+    );
+    assert!(out.stderr.contains("inversions"), "{}", out.stderr);
+}
+
+#[test]
+fn tile_notation_is_the_inverse_of_blank_notation() {
+    for (start, goal) in [
+        (HARD8, "blank-last"),
+        (EASY8, "blank-last"),
+        (KORF12, "blank-first"),
+    ] {
+        let blank = solve_json(start, &["--goal", goal]);
+        let tile = solve_json(start, &["--goal", goal, "--notation", "tile"]);
+        assert_eq!(tile["notation"], "tile");
+        let b = blank["solution"].as_str().expect("solution");
+        let t = tile["solution"].as_str().expect("solution");
+        assert_eq!(b.len(), t.len());
+        let inverted: String = b
+            .chars()
+            .map(|c| match c {
+                'U' => 'D',
+                'D' => 'U',
+                'L' => 'R',
+                'R' => 'L',
+                other => panic!("letter {other:?}"),
+            })
+            .collect();
+        assert_eq!(t, inverted, "{start}");
+        let s = board(start);
+        let spec = if goal == "blank-first" {
+            GoalSpec::BlankFirst
+        } else {
+            GoalSpec::BlankLast
+        };
+        check_solution(&tile, &s, &goal_board(&spec, &s), b.len());
+    }
+}
+
+#[test]
+fn replay_reaches_both_goals() {
+    let cases = [
+        (HARD8, GoalSpec::BlankLast, "blank-last", 31),
+        (EASY8, GoalSpec::BlankLast, "blank-last", 26),
+        ("8 7 6/0 4 1/2 5 3", GoalSpec::BlankFirst, "blank-first", 31),
+        ("8 0 6/5 4 7/2 3 1", GoalSpec::BlankFirst, "blank-first", 31),
+        (KORF12, GoalSpec::BlankFirst, "blank-first", 45),
+        (KORF9, GoalSpec::BlankFirst, "blank-first", 46),
+        (
+            "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15",
+            GoalSpec::BlankLast,
+            "blank-last",
+            1,
+        ),
+    ];
+    for (start, spec, name, n) in cases {
+        let j = solve_json(start, &["--goal", name]);
+        let s = board(start);
+        check_solution(&j, &s, &goal_board(&spec, &s), n);
+        assert_eq!(j["goal"], name);
+    }
+    // 3×3 lengths cross-checked against a breadth-first search in the test.
+    for start in [
+        "1 2 3/4 0 5/7 8 6",
+        "2 8 3/1 6 4/7 0 5",
+        "0 1 3/4 2 5/7 8 6",
+    ] {
+        let s = board(start);
+        for (spec, name) in [
+            (GoalSpec::BlankLast, "blank-last"),
+            (GoalSpec::BlankFirst, "blank-first"),
+        ] {
+            let g = goal_board(&spec, &s);
+            let j = solve_json(start, &["--goal", name]);
+            match bfs_distance(&s, &g) {
+                Some(d) => check_solution(&j, &s, &g, d as usize),
+                None => assert_eq!(j["solvable"], Value::Bool(false), "{start} {name}"),
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Custom goal files
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn custom_goal_file() {
+    // The "snail" goal of many textbooks.
+    let goal_text = "3\n1 2 3\n8 0 4\n7 6 5\n";
+    let g = temp_file(goal_text);
+    let goal = board(goal_text);
+    let mut solvable = 0;
+    for start in [
+        "2 8 3/1 6 4/7 0 5",
+        "1 2 3/0 8 4/7 6 5",
+        "5 6 7/4 0 8/3 2 1",
+        "1 2 3/4 5 6/7 8 0",
+        HARD8,
+    ] {
+        let s = board(start);
+        let j = solve_json(start, &["--goal", &path_of(&g)]);
+        assert_eq!(j["goal"], "custom");
+        match bfs_distance(&s, &goal) {
+            Some(d) => {
+                solvable += 1;
+                check_solution(&j, &s, &goal, d as usize);
+            }
+            None => {
+                assert_eq!(j["solvable"], Value::Bool(false), "{start}");
+                assert!(j["moves"].is_null());
+            }
+        }
+    }
+    assert!(solvable >= 2, "the cases should include solvable boards");
+    assert!(solvable < 5, "the cases should include unsolvable boards");
+    // Text output ends at the custom goal.
+    let out = npuzzle(
+        &["solve", "-", "--goal", &path_of(&g)],
+        Some("2 8 3/1 6 4/7 0 5"),
+    );
+    check_text_solve(&out, &board("2 8 3/1 6 4/7 0 5"), &goal, 5);
+}
+
+#[test]
+fn custom_goal_file_of_wrong_size_is_exit_2() {
+    let g = temp_file("1 2 3 4/5 6 7 8/9 10 11 0\n");
+    let out = npuzzle(&["solve", "-", "--goal", &path_of(&g)], Some(HARD8));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    assert!(out.stderr.contains("--goal"), "{}", out.stderr);
+    // A goal file that is not a board at all.
+    let bad = temp_file("3\n1 2 3\n");
+    let out = npuzzle(&["solve", "-", "--goal", &path_of(&bad)], Some(HARD8));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!("{}:2:", path_of(&bad))),
+        "{}",
+        out.stderr
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exit codes
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn bad_input_file_is_exit_2_with_file_and_line() {
+    let f = temp_file("3\n1 2 3\n4 x 6\n7 8 0\n");
+    let path = path_of(&f);
+    let out = npuzzle(&["solve", &path], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    assert!(
+        out.stderr.contains(&format!("{path}:3: ")),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("\"x\""), "{}", out.stderr);
+
+    let f = temp_file("# dup\n\n1 2 3/4 5 6/7 8 8\n");
+    let path = path_of(&f);
+    let out = npuzzle(&["solve", &path], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!("{path}:3: ")),
+        "{}",
+        out.stderr
+    );
+
+    let out = npuzzle(&["solve", "-"], Some("1 2 3/4 5/6 7 0"));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("<stdin>:1: "), "{}", out.stderr);
+
+    let out = npuzzle(&["solve", "-"], Some("# nothing\n"));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("<stdin>: "), "{}", out.stderr);
+}
+
+#[test]
+fn missing_file_is_exit_2() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("nope.txt");
+    let path = path.to_str().expect("utf-8");
+    let out = npuzzle(&["solve", path], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains(path), "{}", out.stderr);
+    let out = npuzzle(&["bench", path], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains(path), "{}", out.stderr);
+}
+
+#[test]
+fn usage_errors_are_exit_2() {
+    for args in [
+        &["solve", "-", "--bogus"][..],
+        &["--bogus"][..],
+        &["frobnicate"][..],
+        &["solve", "-", "--algorithm", "dfs"][..],
+        &["solve", "-", "--heuristic", "nope"][..],
+        &["solve", "-", "--format", "xml"][..],
+        &["solve", "-", "--time-limit", "0"][..],
+        &["solve", "-", "--time-limit", "-1"][..],
+        &["generate"][..],
+        &["generate", "--size", "1x3"][..],
+        &["generate", "--size", "17x2"][..],
+        &["generate", "--size", "three"][..],
+        &["bench"][..],
+    ] {
+        let out = npuzzle(args, Some(HARD8));
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(!out.stderr.is_empty(), "{args:?}");
+        assert!(
+            !out.stdout.contains("Minimum number of moves"),
+            "{args:?}: {}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn time_limit_is_exit_3() {
+    let out = npuzzle(
+        &[
+            "solve",
+            "-",
+            "--time-limit",
+            "0.01",
+            "--algorithm",
+            "idastar",
+            "--heuristic",
+            "hamming",
+        ],
+        Some("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"),
+    );
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(out.stderr.contains("time limit"), "{}", out.stderr);
+    assert!(
+        !out.stdout.contains("Minimum number of moves"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn bfs_memory_cap_is_exit_3() {
+    let out = npuzzle(
+        &[
+            "solve",
+            "-",
+            "--goal",
+            "blank-first",
+            "--algorithm",
+            "bfs",
+            "--max-memory",
+            "1MiB",
+        ],
+        Some(KORF12),
+    );
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(out.stderr.contains("memory cap"), "{}", out.stderr);
+    assert!(out.stderr.contains("1.0 MiB"), "{}", out.stderr);
+    assert!(
+        !out.stdout.contains("Minimum number of moves"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn every_algorithm_solves_a_3x3() {
+    let start = board(HARD8);
+    let goal = goal_board(&GoalSpec::BlankLast, &start);
+    for alg in ["astar", "idastar", "bfs"] {
+        let j = solve_json(HARD8, &["--algorithm", alg]);
+        assert_eq!(j["algorithm"], alg);
+        check_solution(&j, &start, &goal, 31);
+    }
+    for h in ["hamming", "manhattan", "linear-conflict"] {
+        let j = solve_json(EASY8, &["--algorithm", "astar", "--heuristic", h]);
+        assert_eq!(j["heuristic"], h);
+        let s = board(EASY8);
+        check_solution(&j, &s, &goal_board(&GoalSpec::BlankLast, &s), 26);
+    }
+    let out = npuzzle(&["solve", "-", "--algorithm", "astar"], Some(HARD8));
+    check_text_solve(&out, &start, &goal, 31);
+}
+
+// ---------------------------------------------------------------------------------------------
+// bench
+// ---------------------------------------------------------------------------------------------
+
+const BENCH_STARTS: [(&str, &str); 3] = [
+    ("e1", "1 2 3 4 5 6 7 0 8"),
+    ("e2", "7 8 0 6 5 4 1 2 3"),
+    ("e3", "0 1 3 4 2 5 7 8 6"),
+];
+
+/// A bench file with the three instances and their optimal lengths (from the test's own BFS),
+/// the `wrong` one off by two.
+fn bench_file(wrong: Option<usize>) -> (NamedTempFile, Vec<u32>) {
+    let mut text = "# id tiles optimal\n".to_string();
+    let mut lengths = Vec::new();
+    for (i, (id, tiles)) in BENCH_STARTS.iter().enumerate() {
+        let s = board(tiles);
+        let d = bfs_distance(&s, &goal_board(&GoalSpec::BlankLast, &s)).expect("solvable");
+        lengths.push(d);
+        let written = if wrong == Some(i) { d + 2 } else { d };
+        text.push_str(&format!("{id} {tiles} {written}\n"));
+    }
+    (temp_file(&text), lengths)
+}
+
+fn row_of<'a>(stdout: &'a str, id: &str) -> &'a str {
+    stdout
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(id))
+        .unwrap_or_else(|| panic!("no row for {id} in {stdout}"))
+}
+
+#[test]
+fn bench_all_optimal() {
+    let (f, lengths) = bench_file(None);
+    assert_eq!(lengths[1], 26);
+    let out = npuzzle(&["bench", &path_of(&f)], None);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    for ((id, _), d) in BENCH_STARTS.iter().zip(&lengths) {
+        let row: Vec<&str> = row_of(&out.stdout, id).split_whitespace().collect();
+        assert_eq!(row[1], d.to_string(), "{row:?}");
+        assert_eq!(row[2], d.to_string(), "{row:?}");
+        assert_eq!(row[3], "yes", "{row:?}");
+    }
+    assert!(
+        out.stdout
+            .contains("instances 3, solved 3, unsolvable 0, optimal 3"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("mismatches 0"), "{}", out.stdout);
+    assert!(!out.stdout.contains("MISMATCH"), "{}", out.stdout);
+}
+
+#[test]
+fn bench_mismatch_is_exit_1() {
+    let (f, lengths) = bench_file(Some(1));
+    let out = npuzzle(&["bench", &path_of(&f)], None);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    let row: Vec<&str> = row_of(&out.stdout, "e2").split_whitespace().collect();
+    assert_eq!(row[1], lengths[1].to_string(), "{row:?}");
+    assert_eq!(row[2], (lengths[1] + 2).to_string(), "{row:?}");
+    assert_eq!(row[3], "MISMATCH", "{row:?}");
+    assert!(row_of(&out.stdout, "e1").contains(" yes "));
+    assert!(row_of(&out.stdout, "e3").contains(" yes "));
+    assert!(out.stdout.contains("optimal 2"), "{}", out.stdout);
+    assert!(out.stdout.contains("mismatches 1"), "{}", out.stdout);
+}
+
+#[test]
+fn bench_json_lines() {
+    let (f, lengths) = bench_file(Some(2));
+    let out = npuzzle(&["bench", &path_of(&f), "--format", "json"], None);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    let objs: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}")))
+        .collect();
+    assert_eq!(objs.len(), 4, "{}", out.stdout);
+    for (i, ((id, _), d)) in BENCH_STARTS.iter().zip(&lengths).enumerate() {
+        let r = &objs[i];
+        assert!(r.is_object());
+        assert_eq!(r["id"], *id);
+        assert_eq!(r["line"].as_u64(), Some(i as u64 + 2));
+        assert_eq!(r["moves"].as_u64(), Some(u64::from(*d)));
+        assert_eq!(r["solvable"], Value::Bool(true));
+        assert_eq!(r["matches"], Value::Bool(i != 2), "{r}");
+        assert!(r.get("summary").is_none(), "{r}");
+    }
+    let s = &objs[3];
+    assert_eq!(s["summary"], Value::Bool(true));
+    assert_eq!(s["instances"].as_u64(), Some(3));
+    assert_eq!(s["solved"].as_u64(), Some(3));
+    assert_eq!(s["optimal"].as_u64(), Some(2));
+    assert_eq!(s["mismatches"].as_u64(), Some(1));
+    assert!(s["seconds"].as_f64().expect("seconds") >= 0.0);
+    let nodes: u64 = objs[..3]
+        .iter()
+        .map(|r| r["nodes_expanded"].as_u64().expect("nodes_expanded"))
+        .sum();
+    assert_eq!(s["nodes"].as_u64(), Some(nodes));
+    assert!(nodes > 0);
+}
+
+#[test]
+fn bench_hard8_file() {
+    let out = npuzzle(&["bench", HARD8_FILE], None);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    for id in ["hard8_A", "hard8_B", "hard8_C", "hard8_D"] {
+        let row: Vec<&str> = row_of(&out.stdout, id).split_whitespace().collect();
+        assert_eq!(&row[1..4], &["31", "31", "yes"], "{row:?}");
+    }
+    assert!(
+        out.stdout
+            .contains("instances 4, solved 4, unsolvable 0, optimal 4"),
+        "{}",
+        out.stdout
+    );
+    let out = npuzzle(&["bench", HARD8_FILE, "--format", "json", "-j", "1"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let last: Value = serde_json::from_str(out.stdout.lines().last().expect("summary line"))
+        .expect("JSON summary");
+    assert_eq!(last["summary"], Value::Bool(true));
+    assert_eq!(last["instances"].as_u64(), Some(4));
+    assert_eq!(last["optimal"].as_u64(), Some(4));
+    assert_eq!(last["mismatches"].as_u64(), Some(0));
+    assert_eq!(last["jobs"].as_u64(), Some(1));
+}
+
+#[test]
+fn bench_with_size_hint_and_unsolvable() {
+    // Non-square lines need --size; the second line is unsolvable (two tiles swapped).
+    let f = temp_file("r1 1 2 3 4 5 6 7 8 9 10 0 11 1\nr2 1 2 3 4 5 6 7 8 9 11 10 0 5\n");
+    let out = npuzzle(&["bench", &path_of(&f)], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!("{}:1: ", path_of(&f))),
+        "{}",
+        out.stderr
+    );
+    let out = npuzzle(&["bench", &path_of(&f), "--size", "3x4"], None);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        row_of(&out.stdout, "r1").contains(" yes "),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        row_of(&out.stdout, "r2").contains("unsolvable"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("solved 1, unsolvable 1, optimal 1"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn bench_auto_resolves_the_algorithm_per_instance() {
+    // `--algorithm auto` means A* up to 3×3 and IDA* above, for each instance. A 4×4 line after
+    // a 3×3 line must still be searched with IDA*: its node counts must equal those of
+    // `solve` with auto (IDA*), which differ from A*'s on this board.
+    let k12 = "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15";
+    let ida = solve_json(KORF12, &["--goal", "blank-first"]);
+    let astar = solve_json(KORF12, &["--goal", "blank-first", "--algorithm", "astar"]);
+    assert_eq!(ida["algorithm"], "idastar");
+    let ida_nodes = ida["nodes_expanded"].as_u64().expect("nodes");
+    assert_ne!(ida_nodes, astar["nodes_expanded"].as_u64().expect("nodes"));
+    for text in [
+        format!("a 1 2 3 4 5 6 7 0 8 1\nk12 blank_first {k12} 45\n"),
+        format!("k12 blank_first {k12} 45\na 1 2 3 4 5 6 7 0 8 1\n"),
+    ] {
+        let f = temp_file(&text);
+        let out = npuzzle(&["bench", &path_of(&f), "--format", "json"], None);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let row: Value = out
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("JSON line"))
+            .find(|r| r["id"] == "k12")
+            .expect("k12 row");
+        assert_eq!(row["moves"].as_u64(), Some(45));
+        assert_eq!(
+            row["nodes_expanded"].as_u64(),
+            Some(ida_nodes),
+            "k12 was not searched with IDA* in:\n{text}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// generate
+// ---------------------------------------------------------------------------------------------
+
+fn generate(args: &[&str]) -> Vec<String> {
+    let mut all = vec!["generate"];
+    all.extend_from_slice(args);
+    let out = npuzzle(&all, None);
+    assert_eq!(out.code, 0, "{all:?}: {}", out.stderr);
+    out.stdout.lines().map(str::to_string).collect()
+}
+
+fn assert_solvable_lines(lines: &[String], rows: usize, cols: usize, spec: &GoalSpec) {
+    let goal = spec.resolve(rows, cols).expect("goal");
+    for l in lines {
+        let b = board(l);
+        assert_eq!((b.rows(), b.cols()), (rows, cols), "{l}");
+        assert!(Solvability::of(&b, &goal).solvable, "{l} is not solvable");
+    }
+}
+
+#[test]
+fn generate_is_seeded_and_solvable() {
+    let a = generate(&["--size", "3x3", "--count", "5", "--seed", "7"]);
+    let b = generate(&["--size", "3x3", "--count", "5", "--seed", "7"]);
+    let c = generate(&["--size", "3x3", "--count", "5", "--seed", "8"]);
+    assert_eq!(a.len(), 5);
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    assert_solvable_lines(&a, 3, 3, &GoalSpec::BlankLast);
+    assert_solvable_lines(&c, 3, 3, &GoalSpec::BlankLast);
+    // The first boards really are solvable: the solver finds a solution that replays.
+    for l in &a[..2] {
+        let s = board(l);
+        let g = goal_board(&GoalSpec::BlankLast, &s);
+        let d = bfs_distance(&s, &g).expect("reachable");
+        check_solution(&solve_json(l, &[]), &s, &g, d as usize);
+    }
+    let f = generate(&[
+        "--size",
+        "3x3",
+        "--count",
+        "5",
+        "--seed",
+        "7",
+        "--goal",
+        "blank-first",
+    ]);
+    assert_eq!(f.len(), 5);
+    assert_solvable_lines(&f, 3, 3, &GoalSpec::BlankFirst);
+}
+
+#[test]
+fn generate_walk_4x4() {
+    let lines = generate(&[
+        "--size", "4x4", "--count", "4", "--seed", "3", "--walk", "10",
+    ]);
+    assert_eq!(lines.len(), 4);
+    assert_solvable_lines(&lines, 4, 4, &GoalSpec::BlankLast);
+    for l in &lines {
+        let j = solve_json(l, &[]);
+        let s = board(l);
+        let m = j["moves"].as_u64().expect("moves") as usize;
+        // Ten moves from the goal: at most ten back, and of the same parity.
+        assert!(m <= 10 && m.is_multiple_of(2), "{l}: {m} moves");
+        check_solution(&j, &s, &goal_board(&GoalSpec::BlankLast, &s), m);
+    }
+}
+
+#[test]
+fn generate_rectangular() {
+    let lines = generate(&["--size", "3x5", "--count", "4", "--seed", "11"]);
+    assert_eq!(lines.len(), 4);
+    assert_solvable_lines(&lines, 3, 5, &GoalSpec::BlankLast);
+    let lines = generate(&["--size", "2x4", "--count", "3", "--seed", "5"]);
+    assert_solvable_lines(&lines, 2, 4, &GoalSpec::BlankLast);
+    // A 2×4 board is small enough to check against BFS end to end.
+    let s = board(&lines[0]);
+    let g = goal_board(&GoalSpec::BlankLast, &s);
+    let d = bfs_distance(&s, &g).expect("reachable");
+    check_solution(&solve_json(&lines[0], &[]), &s, &g, d as usize);
+}
+
+// ---------------------------------------------------------------------------------------------
+// No subcommand
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn no_subcommand_solves_the_default_puzzle() {
+    let out = npuzzle(&[], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let first = out.stdout.lines().next().expect("output");
+    assert!(
+        first.starts_with("Minimum number of moves = "),
+        "{}",
+        out.stdout
+    );
+    // Same answer as solving the bundled file explicitly.
+    let explicit = npuzzle(&["solve", DEFAULT_PUZZLE_FILE], None);
+    assert_eq!(explicit.code, 0, "{}", explicit.stderr);
+    assert_eq!(out.stdout, explicit.stdout);
+    let start = board(&std::fs::read_to_string(DEFAULT_PUZZLE_FILE).expect("asset"));
+    let n: usize = first
+        .rsplit(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("move count");
+    check_text_solve(&out, &start, &goal_board(&GoalSpec::BlankLast, &start), n);
+}
