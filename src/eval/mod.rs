@@ -3,6 +3,9 @@
 //! A batch is `count` boards of the same size laid end to end, each `rows × cols` bytes,
 //! row-major, one byte per tile, `0` = blank. The evaluator writes one `h` (moves) per board.
 
+#[cfg(feature = "gpu")]
+pub mod gpu;
+
 use crate::heuristic::{Heuristic, HeuristicKind};
 use crate::puzzle::Goal;
 use rayon::prelude::*;

@@ -1,0 +1,421 @@
+//! The GPU batch evaluator: a wgpu compute shader (`shaders/heuristic.wgsl`), one invocation
+//! per board.
+//!
+//! Packed layout sent to the GPU: each board takes `words` u32 words; tile `i` (row-major,
+//! `0` = blank) sits at bits `[b·(i mod 32/b), +b)` of word `i / (32/b)`, with `b = 4` for
+//! boards of at most 16 cells (8 bytes a board) and `b = 8` above. Boards up to 8×8 (sides at
+//! most [`GPU_MAX_SIDE`]) are supported. Buffers and the pipeline are created once and grown
+//! when a larger batch arrives; batches larger than the device's storage-binding limit are
+//! split into several dispatches.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::{BatchEvaluator, EvalError};
+use crate::heuristic::HeuristicKind;
+use crate::puzzle::Goal;
+
+/// Largest board side the GPU evaluator takes (its linear-conflict pass keeps one line in
+/// registers).
+pub const GPU_MAX_SIDE: usize = 8;
+
+const WORKGROUP: u32 = 64;
+/// Most workgroups in one dispatch dimension (the WebGPU minimum limit).
+const MAX_GROUPS_X: u32 = 65_535;
+
+/// Why the GPU evaluator is not available.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GpuError {
+    /// No wgpu adapter (no Vulkan/Metal/DX12/GL driver).
+    #[error("no GPU adapter found: {0}")]
+    NoAdapter(String),
+    /// The adapter refused to create a device.
+    #[error("GPU device could not be created: {0}")]
+    Device(String),
+    /// The board is larger than the shader supports.
+    #[error(
+        "the GPU evaluator supports boards up to {GPU_MAX_SIDE}×{GPU_MAX_SIDE}; this one is {0}×{1}"
+    )]
+    TooLarge(usize, usize),
+}
+
+/// A wgpu device and queue with the adapter's description, shared by evaluators and the app.
+pub struct GpuContext {
+    /// The device.
+    pub device: wgpu::Device,
+    /// Its queue.
+    pub queue: wgpu::Queue,
+    /// The adapter it came from.
+    pub info: wgpu::AdapterInfo,
+}
+
+impl GpuContext {
+    /// Picks the default high-performance adapter (on machines without a GPU this may be a
+    /// software one such as Mesa's lavapipe) and creates a device with the adapter's limits.
+    ///
+    /// # Errors
+    /// [`GpuError::NoAdapter`] when there is none, [`GpuError::Device`] when it fails.
+    pub fn new() -> Result<Arc<GpuContext>, GpuError> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            force_fallback_adapter: false,
+            compatible_surface: None,
+            apply_limit_buckets: false,
+        }))
+        .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
+        Self::from_adapter(&adapter)
+    }
+
+    /// Creates a device on `adapter` with its full limits.
+    ///
+    /// # Errors
+    /// [`GpuError::Device`] when the adapter refuses.
+    pub fn from_adapter(adapter: &wgpu::Adapter) -> Result<Arc<GpuContext>, GpuError> {
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("npuzzle"),
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| GpuError::Device(e.to_string()))?;
+        Ok(Arc::new(GpuContext {
+            device,
+            queue,
+            info: adapter.get_info(),
+        }))
+    }
+
+    /// `name / backend`, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) / Vulkan`.
+    pub fn describe(&self) -> String {
+        format!("{} / {:?}", self.info.name, self.info.backend)
+    }
+}
+
+/// Buffers sized for a number of boards.
+struct Buffers {
+    capacity: usize,
+    input: wgpu::Buffer,
+    output: wgpu::Buffer,
+    staging: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+}
+
+/// Evaluates Hamming, Manhattan or linear conflict for batches of boards on the GPU.
+pub struct GpuEvaluator {
+    ctx: Arc<GpuContext>,
+    kind: HeuristicKind,
+    cells: usize,
+    rows: usize,
+    cols: usize,
+    bits: u32,
+    words: usize,
+    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+    params: wgpu::Buffer,
+    tables: wgpu::Buffer,
+    buffers: Option<Buffers>,
+    /// Most boards one dispatch may take (storage-binding limit).
+    max_chunk: usize,
+    packed: Vec<u32>,
+    last_seconds: f64,
+}
+
+impl GpuEvaluator {
+    /// An evaluator of `kind` towards `goal` on `ctx`'s device.
+    ///
+    /// # Errors
+    /// [`GpuError::TooLarge`] for boards with a side above [`GPU_MAX_SIDE`].
+    pub fn new(
+        ctx: Arc<GpuContext>,
+        kind: HeuristicKind,
+        goal: &Goal,
+    ) -> Result<GpuEvaluator, GpuError> {
+        let b = goal.board();
+        let (rows, cols, n) = (b.rows(), b.cols(), b.len());
+        if rows > GPU_MAX_SIDE || cols > GPU_MAX_SIDE {
+            return Err(GpuError::TooLarge(rows, cols));
+        }
+        let bits: u32 = if n <= 16 { 4 } else { 8 };
+        let words = n.div_ceil((32 / bits) as usize);
+        let device = &ctx.device;
+        let module =
+            device.create_shader_module(wgpu::include_wgsl!("../../shaders/heuristic.wgsl"));
+        let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("heuristic"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+                storage(1, true),
+                storage(2, true),
+                storage(3, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("heuristic"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("heuristic"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        // Tables: goal row, goal column of each tile, then Manhattan distance by (tile, cell).
+        let pos = goal.positions();
+        let mut tables: Vec<u32> = Vec::with_capacity(2 * n + n * n);
+        tables.extend(pos.iter().map(|&p| p as u32 / cols as u32));
+        tables.extend(pos.iter().map(|&p| p as u32 % cols as u32));
+        for t in 0..n {
+            let (gr, gc) = (pos[t] as usize / cols, pos[t] as usize % cols);
+            for cell in 0..n {
+                let d = if t == 0 {
+                    0
+                } else {
+                    (cell / cols).abs_diff(gr) + (cell % cols).abs_diff(gc)
+                };
+                tables.push(d as u32);
+            }
+        }
+        let tables_buf = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("tables"),
+            size: (tables.len() * 4) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        ctx.queue
+            .write_buffer(&tables_buf, 0, bytemuck::cast_slice(&tables));
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("params"),
+            size: 32,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let limits = device.limits();
+        let per_board = (words * 4).max(4) as u64;
+        let max_binding =
+            u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size);
+        let max_chunk = (max_binding / per_board)
+            .min(u64::from(MAX_GROUPS_X) * u64::from(MAX_GROUPS_X) * u64::from(WORKGROUP))
+            .min(1 << 24) as usize;
+        Ok(GpuEvaluator {
+            ctx,
+            kind,
+            cells: n,
+            rows,
+            cols,
+            bits,
+            words,
+            pipeline,
+            layout,
+            params,
+            tables: tables_buf,
+            buffers: None,
+            max_chunk,
+            packed: Vec::new(),
+            last_seconds: 0.0,
+        })
+    }
+
+    /// Seconds the last [`evaluate`](BatchEvaluator::evaluate) spent from upload to readback.
+    pub fn last_seconds(&self) -> f64 {
+        self.last_seconds
+    }
+
+    fn ensure_capacity(&mut self, boards: usize) {
+        if self.buffers.as_ref().is_some_and(|b| b.capacity >= boards) {
+            return;
+        }
+        let capacity = boards
+            .next_power_of_two()
+            .max(1024)
+            .min(self.max_chunk.max(1));
+        let device = &self.ctx.device;
+        let input = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("boards"),
+            size: (capacity * self.words * 4) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let out_size = (capacity * 4) as u64;
+        let output = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("h"),
+            size: out_size,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("h staging"),
+            size: out_size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("heuristic"),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: self.params.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: input.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: self.tables.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: output.as_entire_binding(),
+                },
+            ],
+        });
+        self.buffers = Some(Buffers {
+            capacity,
+            input,
+            output,
+            staging,
+            bind_group,
+        });
+    }
+
+    /// Packs `boards` (one byte a tile) into `self.packed`.
+    fn pack(&mut self, boards: &[u8]) {
+        let per_word = (32 / self.bits) as usize;
+        self.packed.clear();
+        self.packed.reserve(boards.len() / self.cells * self.words);
+        for b in boards.chunks_exact(self.cells) {
+            for w in b.chunks(per_word) {
+                let mut word = 0u32;
+                for (i, &t) in w.iter().enumerate() {
+                    word |= u32::from(t) << (i as u32 * self.bits);
+                }
+                self.packed.push(word);
+            }
+        }
+    }
+
+    fn run_chunk(&mut self, count: usize, out: &mut Vec<u32>) -> Result<(), EvalError> {
+        let params: [u32; 8] = [
+            count as u32,
+            self.cells as u32,
+            self.rows as u32,
+            self.cols as u32,
+            self.words as u32,
+            self.bits,
+            match self.kind {
+                HeuristicKind::Hamming => 0,
+                HeuristicKind::Manhattan => 1,
+                HeuristicKind::LinearConflict => 2,
+            },
+            0,
+        ];
+        let ctx = &self.ctx;
+        let Some(bufs) = &self.buffers else {
+            return Err(EvalError::Device("buffers not allocated".into()));
+        };
+        ctx.queue
+            .write_buffer(&self.params, 0, bytemuck::cast_slice(&params));
+        ctx.queue
+            .write_buffer(&bufs.input, 0, bytemuck::cast_slice(&self.packed));
+        let groups = (count as u32).div_ceil(WORKGROUP);
+        let (gx, gy) = if groups <= MAX_GROUPS_X {
+            (groups, 1)
+        } else {
+            (MAX_GROUPS_X, groups.div_ceil(MAX_GROUPS_X))
+        };
+        let mut enc = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("heuristic"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bufs.bind_group, &[]);
+            pass.dispatch_workgroups(gx, gy, 1);
+        }
+        let bytes = (count * 4) as u64;
+        enc.copy_buffer_to_buffer(&bufs.output, 0, &bufs.staging, 0, bytes);
+        ctx.queue.submit(Some(enc.finish()));
+        let slice = bufs.staging.slice(0..bytes);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        ctx.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| EvalError::Device(e.to_string()))?;
+        rx.recv()
+            .map_err(|e| EvalError::Device(e.to_string()))?
+            .map_err(|e| EvalError::Device(e.to_string()))?;
+        {
+            let view = slice
+                .get_mapped_range()
+                .map_err(|e| EvalError::Device(e.to_string()))?;
+            out.extend_from_slice(bytemuck::cast_slice(&view));
+        }
+        bufs.staging.unmap();
+        Ok(())
+    }
+}
+
+impl BatchEvaluator for GpuEvaluator {
+    fn kind(&self) -> &'static str {
+        "gpu"
+    }
+
+    fn describe(&self) -> String {
+        self.ctx.describe()
+    }
+
+    fn heuristic(&self) -> HeuristicKind {
+        self.kind
+    }
+
+    fn evaluate(&mut self, boards: &[u8], out: &mut Vec<u32>) -> Result<(), EvalError> {
+        if !boards.len().is_multiple_of(self.cells) {
+            return Err(EvalError::Ragged {
+                len: boards.len(),
+                cells: self.cells,
+            });
+        }
+        let started = Instant::now();
+        out.clear();
+        let count = boards.len() / self.cells;
+        let chunk = self.max_chunk.max(1);
+        for part in boards.chunks(chunk * self.cells) {
+            let n = part.len() / self.cells;
+            self.ensure_capacity(n);
+            self.pack(part);
+            self.run_chunk(n, out)?;
+        }
+        debug_assert_eq!(out.len(), count);
+        self.last_seconds = started.elapsed().as_secs_f64();
+        Ok(())
+    }
+}
