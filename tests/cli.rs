@@ -904,3 +904,114 @@ fn no_subcommand_solves_the_default_puzzle() {
         .expect("move count");
     check_text_solve(&out, &start, &goal_board(&GoalSpec::BlankLast, &start), n);
 }
+
+/// Runs the binary with extra environment variables.
+fn npuzzle_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    cmd.args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn npuzzle");
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes());
+    let out = child.wait_with_output().expect("wait");
+    Output {
+        code: out.status.code().expect("exit code"),
+        stdout: String::from_utf8(out.stdout).expect("utf-8"),
+        stderr: String::from_utf8(out.stderr).expect("utf-8"),
+    }
+}
+
+#[test]
+fn batched_astar_json_names_the_evaluator() {
+    let start = board(HARD8);
+    let goal = goal_board(&GoalSpec::BlankLast, &start);
+    let j = solve_json(
+        HARD8,
+        &["--algorithm", "batched-astar", "--evaluator", "cpu"],
+    );
+    check_solution(&j, &start, &goal, 31);
+    assert_eq!(j["algorithm"], "batched-astar");
+    assert_eq!(j["evaluator"], "cpu");
+    assert!(j["adapter"].is_null());
+    assert!(j["rounds"].as_u64().unwrap() > 0);
+    // auto: the GPU when there is an adapter (then `adapter` names it), else the CPU.
+    let j = solve_json(
+        HARD8,
+        &["--algorithm", "batched-astar", "--batch-size", "100"],
+    );
+    check_solution(&j, &start, &goal, 31);
+    match j["evaluator"].as_str() {
+        Some("gpu") => assert!(
+            j["adapter"].as_str().is_some_and(|a| a.contains(" / ")),
+            "{j}"
+        ),
+        Some("cpu") => assert!(j["adapter"].is_null()),
+        other => panic!("evaluator {other:?}"),
+    }
+}
+
+#[test]
+fn gpu_evaluator_without_adapter_is_exit_3_and_auto_falls_back() {
+    // WGPU_BACKEND=none leaves wgpu no backend, hence no adapter.
+    let none = [("WGPU_BACKEND", "none")];
+    let args = [
+        "solve",
+        "-",
+        "--algorithm",
+        "batched-astar",
+        "--evaluator",
+        "gpu",
+    ];
+    let out = npuzzle_env(&args, HARD8, &none);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(out.stderr.contains("no GPU adapter"), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    // Unsolvable boards are answered before any GPU work: no adapter needed.
+    let out = npuzzle_env(&args, "1 2 3/4 5 6/8 7 0", &none);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().next(), Some("No solution possible"));
+    // auto says it falls back, and solves on the CPU.
+    let args = [
+        "solve",
+        "-",
+        "--algorithm",
+        "batched-astar",
+        "--format",
+        "json",
+    ];
+    let out = npuzzle_env(&args, HARD8, &none);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("using the CPU evaluator"),
+        "{}",
+        out.stderr
+    );
+    let j: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(j["evaluator"], "cpu");
+    assert_eq!(j["moves"], 31);
+}
+
+#[test]
+fn bench_with_batched_astar() {
+    let out = npuzzle(
+        &[
+            "bench",
+            HARD8_FILE,
+            "--algorithm",
+            "batched-astar",
+            "--evaluator",
+            "cpu",
+            "--batch-size",
+            "64",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("optimal 4"), "{}", out.stdout);
+}

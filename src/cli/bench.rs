@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::{BenchArgs, CliError, Format, goal_spec};
 use crate::puzzle::parse::{Instance, parse_puzzles, read_source};
 use crate::puzzle::{Goal, GoalSpec};
-use crate::search::{Outcome, Problem, solve};
+use crate::search::{Batch, Outcome, Problem, SearchError, solve, solve_batched};
 
 #[derive(Serialize, Clone, Debug)]
 struct Row {
@@ -71,6 +71,11 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
     if let Some(n) = note {
         eprintln!("npuzzle: {n}");
     }
+    let evaluators = if a.opts.algorithm == crate::search::Algorithm::BatchedAStar {
+        Some(super::evaluator::Evaluators::open(a.opts.evaluator)?)
+    } else {
+        None
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -107,7 +112,19 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
                 };
                 // `auto` is resolved per instance: files may mix sizes.
                 let algorithm = a.opts.algorithm.resolve(inst.board.len());
-                let r = solve(&problem, algorithm, heuristic, &limits, &mut |_| {});
+                let r = match &evaluators {
+                    Some(ev) => ev
+                        .make(heuristic, goal)
+                        .map_err(|e| SearchError::Evaluator(e.to_string()))
+                        .and_then(|mut e| {
+                            let batch = Batch {
+                                evaluator: e.as_mut(),
+                                size: a.opts.batch_size,
+                            };
+                            solve_batched(&problem, batch, &limits, &mut |_| {})
+                        }),
+                    None => solve(&problem, algorithm, heuristic, &limits, &mut |_| {}),
+                };
                 let mut row = Row {
                     id: inst.id.clone(),
                     line: inst.line,

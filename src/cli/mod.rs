@@ -4,6 +4,7 @@
 //! 2 bad input or usage; 3 a limit was reached (time, memory, cancel).
 
 mod bench;
+mod evaluator;
 mod generate;
 mod solve;
 
@@ -46,7 +47,9 @@ struct SearchOpts {
     /// holding a goal board of the same size.
     #[arg(long, default_value = "blank-last")]
     goal: String,
-    /// Search algorithm: auto (A* up to 3×3, IDA* above), bfs, astar, idastar.
+    /// Search algorithm: auto (A* up to 3×3, IDA* above), bfs, astar, idastar, batched-astar
+    /// (expands --batch-size nodes a round and evaluates their successors in one batch, on the
+    /// GPU with --evaluator gpu).
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     algorithm: Algorithm,
     /// Heuristic: auto (the strongest available), hamming, manhattan, linear-conflict.
@@ -58,6 +61,12 @@ struct SearchOpts {
     /// Memory cap for BFS and A* tables, e.g. 512MiB, 4GiB (exit code 3 when reached).
     #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(DEFAULT_MAX_MEMORY))]
     max_memory: bytesize::ByteSize,
+    /// Batch evaluator for batched-astar: auto (a GPU adapter if any, else the CPU), gpu, cpu.
+    #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
+    evaluator: evaluator::EvaluatorArg,
+    /// Nodes batched-astar expands per round.
+    #[arg(long, value_name = "B", default_value_t = crate::search::batched_astar::DEFAULT_BATCH_SIZE, value_parser = clap::value_parser!(usize))]
+    batch_size: usize,
     /// Board size RxC for bench-style lines of non-square boards, e.g. 3x4.
     #[arg(long, value_name = "RxC", value_parser = parse_size)]
     size: Option<(usize, usize)>,
@@ -169,6 +178,9 @@ pub enum CliError {
     /// Anything else (exit 1).
     #[error("{0}")]
     Other(String),
+    /// A device or feature asked for is not available (exit 3).
+    #[error("{0}")]
+    Unavailable(String),
     /// Standard output was closed by its reader (e.g. `| head`): stop quietly (exit 0).
     #[error("output closed")]
     Closed,
@@ -179,7 +191,7 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Input(_) | CliError::Usage(_) => 2,
-            CliError::Limit(_) => 3,
+            CliError::Limit(_) | CliError::Unavailable(_) => 3,
             CliError::Other(_) => 1,
             CliError::Closed => 0,
         }

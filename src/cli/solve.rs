@@ -4,11 +4,14 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use super::evaluator::Evaluators;
 use super::{CliError, Format, SearchOpts, SolveArgs, auto_heuristic, goal_spec, read_board};
 use crate::heuristic::HeuristicKind;
 use crate::puzzle::parse::parse_board;
 use crate::puzzle::{Board, Goal, Move, Notation, Solvability, format_moves};
-use crate::search::{Algorithm, Iteration, Outcome, Problem, Progress, solve};
+use crate::search::{
+    Algorithm, Batch, Iteration, Outcome, Problem, Progress, solve, solve_batched,
+};
 
 #[derive(Serialize)]
 struct SolveJson {
@@ -28,6 +31,9 @@ struct SolveJson {
     peak_open: u64,
     initial_h: u32,
     iterations: Vec<Iteration>,
+    rounds: u64,
+    boards_evaluated: u64,
+    eval_seconds: f64,
     seconds: f64,
     reason: String,
     parity: Solvability,
@@ -50,6 +56,8 @@ pub(super) fn run_default() -> Result<u8, CliError> {
         max_memory: bytesize::ByteSize(crate::search::DEFAULT_MAX_MEMORY),
         size: None,
         format: Format::Text,
+        evaluator: super::evaluator::EvaluatorArg::Auto,
+        batch_size: crate::search::batched_astar::DEFAULT_BATCH_SIZE,
     };
     let goal = resolve_goal(&opts.goal, &start)?;
     solve_and_print(start, goal, &opts, Notation::Blank)
@@ -106,10 +114,24 @@ fn solve_and_print(
         start: start.clone(),
         goal: goal.clone(),
     };
-    let outcome = solve(&problem, algorithm, heuristic, &limits, &mut on_progress);
+    let parity = Solvability::of(&start, &goal);
+    let (mut evaluator_kind, mut adapter) = ("cpu", None);
+    let outcome = if algorithm == Algorithm::BatchedAStar && parity.solvable {
+        // Unsolvable boards are answered before any GPU work.
+        let evaluators = Evaluators::open(opts.evaluator)?;
+        let mut e = evaluators.make(heuristic, &goal)?;
+        evaluator_kind = e.kind();
+        adapter = (evaluator_kind == "gpu").then(|| e.describe());
+        let batch = Batch {
+            evaluator: e.as_mut(),
+            size: opts.batch_size,
+        };
+        solve_batched(&problem, batch, &limits, &mut on_progress)
+    } else {
+        solve(&problem, algorithm, heuristic, &limits, &mut on_progress)
+    };
     spinner.finish_and_clear();
     let outcome = outcome?;
-    let parity = Solvability::of(&start, &goal);
     let mut out = String::new();
     match (&outcome, opts.format) {
         (Outcome::Unsolvable(v), Format::Text) => {
@@ -149,6 +171,12 @@ fn solve_and_print(
                 "npuzzle: {algorithm} + {heuristic}: {} expanded, {} generated, {:.3} s",
                 sol.stats.expanded, sol.stats.generated, sol.stats.seconds
             );
+            if algorithm == Algorithm::BatchedAStar {
+                eprintln!(
+                    "npuzzle: {} rounds, {} boards evaluated on the {evaluator_kind} in {:.3} s",
+                    sol.stats.rounds, sol.stats.evaluated, sol.stats.eval_seconds
+                );
+            }
         }
         (_, Format::Json) => {
             let (sol, reason) = match &outcome {
@@ -170,8 +198,8 @@ fn solve_and_print(
                 },
                 algorithm: algorithm.name(),
                 heuristic: heuristic.name(),
-                evaluator: "cpu",
-                adapter: None,
+                evaluator: evaluator_kind,
+                adapter,
                 goal: goal.name(),
                 start: start.to_string(),
                 nodes_expanded: stats.expanded,
@@ -179,6 +207,9 @@ fn solve_and_print(
                 peak_open: stats.peak_open,
                 initial_h: stats.initial_h,
                 iterations: stats.iterations,
+                rounds: stats.rounds,
+                boards_evaluated: stats.evaluated,
+                eval_seconds: stats.eval_seconds,
                 seconds: stats.seconds,
                 reason,
                 parity: parity.clone(),

@@ -187,8 +187,8 @@ impl GpuEvaluator {
         let mut tables: Vec<u32> = Vec::with_capacity(2 * n + n * n);
         tables.extend(pos.iter().map(|&p| p as u32 / cols as u32));
         tables.extend(pos.iter().map(|&p| p as u32 % cols as u32));
-        for t in 0..n {
-            let (gr, gc) = (pos[t] as usize / cols, pos[t] as usize % cols);
+        for (t, &p) in pos.iter().enumerate() {
+            let (gr, gc) = (p as usize / cols, p as usize % cols);
             for cell in 0..n {
                 let d = if t == 0 {
                     0
@@ -214,8 +214,9 @@ impl GpuEvaluator {
         });
         let limits = device.limits();
         let per_board = (words * 4).max(4) as u64;
-        let max_binding =
-            u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size);
+        let max_binding = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
         let max_chunk = (max_binding / per_board)
             .min(u64::from(MAX_GROUPS_X) * u64::from(MAX_GROUPS_X) * u64::from(WORKGROUP))
             .min(1 << 24) as usize;

@@ -20,21 +20,21 @@ use super::{
 use crate::heuristic::{Heuristic, HeuristicKind};
 use crate::puzzle::{Move, move_target};
 
-const ROOT: u8 = 4;
+pub(crate) const ROOT: u8 = 4;
 
 /// What the closed set knows of a board: best g so far, the move that reached it, whether it
 /// has been expanded.
 #[derive(Clone, Copy)]
-struct Info {
-    g: u32,
-    mv: u8,
-    closed: bool,
+pub(crate) struct Info {
+    pub g: u32,
+    pub mv: u8,
+    pub closed: bool,
 }
 
-struct Open<K> {
-    f: u32,
-    g: u32,
-    key: K,
+pub(crate) struct Open<K> {
+    pub f: u32,
+    pub g: u32,
+    pub key: K,
 }
 
 impl<K> PartialEq for Open<K> {
@@ -197,10 +197,21 @@ fn run<K: Key>(
             });
         }
     }
-    // Walk back from the goal.
+    let moves = walk_back(problem, &map)?;
+    stats.peak_memory = memory(&open, map.capacity());
+    stats.seconds = ctl.elapsed();
+    Ok(Solution { moves, stats })
+}
+
+/// The moves from the start to the goal, read back through the closed set's parent moves.
+pub(crate) fn walk_back<K: Key>(
+    problem: &Problem,
+    map: &FxHashMap<K, Info>,
+) -> Result<Vec<Move>, SearchError> {
+    let (rows, cols) = (problem.start.rows(), problem.start.cols());
+    let mut tiles = problem.goal.board().tiles().to_vec();
+    let mut key = K::pack(&tiles);
     let mut moves = Vec::new();
-    tiles.copy_from_slice(problem.goal.board().tiles());
-    let mut key = goal_key;
     while let Some(info) = map.get(&key).filter(|i| i.mv != ROOT) {
         let m = Move::from_index(info.mv as usize);
         moves.push(m);
@@ -209,9 +220,10 @@ fn run<K: Key>(
             .ok_or_else(|| SearchError::BadSolution("broken parent chain".into()))?;
         tiles.swap(blank, back);
         key = K::pack(&tiles);
+        if moves.len() > map.len() {
+            return Err(SearchError::BadSolution("cycle in the parent chain".into()));
+        }
     }
     moves.reverse();
-    stats.peak_memory = memory(&open, map.capacity());
-    stats.seconds = ctl.elapsed();
-    Ok(Solution { moves, stats })
+    Ok(moves)
 }

@@ -7,6 +7,7 @@
 //! it. The searches do no I/O.
 
 pub mod astar;
+pub mod batched_astar;
 pub mod bfs;
 pub mod idastar;
 mod key;
@@ -38,6 +39,9 @@ pub enum Algorithm {
     AStar,
     /// Iterative-deepening A* (Korf 1985).
     IdaStar,
+    /// A* expanding a batch of nodes per round, their successors evaluated in one
+    /// [`BatchEvaluator`](crate::eval::BatchEvaluator) call (GPU or CPU).
+    BatchedAStar,
 }
 
 impl Algorithm {
@@ -48,6 +52,7 @@ impl Algorithm {
             Algorithm::Bfs => "bfs",
             Algorithm::AStar => "astar",
             Algorithm::IdaStar => "idastar",
+            Algorithm::BatchedAStar => "batched-astar",
         }
     }
 
@@ -76,8 +81,9 @@ impl FromStr for Algorithm {
             "bfs" => Ok(Algorithm::Bfs),
             "astar" | "a*" => Ok(Algorithm::AStar),
             "idastar" | "ida*" | "ida" => Ok(Algorithm::IdaStar),
+            "batchedastar" | "batched" => Ok(Algorithm::BatchedAStar),
             _ => Err(format!(
-                "unknown algorithm {s:?} (expected auto, bfs, astar or idastar)"
+                "unknown algorithm {s:?} (expected auto, bfs, astar, idastar or batched-astar)"
             )),
         }
     }
@@ -134,6 +140,9 @@ pub enum SearchError {
     /// Start and goal have different sizes.
     #[error("start is {0}×{1} but the goal is {2}×{3}")]
     SizeMismatch(usize, usize, usize, usize),
+    /// The batch evaluator failed (e.g. a GPU device error).
+    #[error("batch evaluator failed: {0}")]
+    Evaluator(String),
     /// The search claimed a solution that does not replay to the goal (a bug).
     #[error("internal error: solution failed to replay: {0}")]
     BadSolution(String),
@@ -179,6 +188,12 @@ pub struct SearchStats {
     pub seconds: f64,
     /// h of the start board, in moves.
     pub initial_h: u32,
+    /// Batched A*: rounds (batches).
+    pub rounds: u64,
+    /// Batched A*: boards evaluated by the batch evaluator.
+    pub evaluated: u64,
+    /// Batched A*: seconds spent in the batch evaluator.
+    pub eval_seconds: f64,
 }
 
 /// An optimal solution.
@@ -240,6 +255,56 @@ pub fn solve(
     limits: &Limits,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Outcome, SearchError> {
+    if algorithm == Algorithm::BatchedAStar {
+        let mut cpu = crate::eval::CpuEvaluator::new(heuristic, &problem.goal, 1);
+        let batch = Batch {
+            evaluator: &mut cpu,
+            size: batched_astar::DEFAULT_BATCH_SIZE,
+        };
+        return solve_batched(problem, batch, limits, progress);
+    }
+    checked(problem, limits, |ctl| {
+        match algorithm.resolve(problem.start.len()) {
+            Algorithm::Bfs => bfs::search(problem, ctl, progress),
+            Algorithm::AStar => astar::search(problem, heuristic, ctl, progress),
+            Algorithm::BatchedAStar => unreachable!("handled above"),
+            Algorithm::IdaStar | Algorithm::Auto => {
+                idastar::search(problem, heuristic, ctl, progress)
+            }
+        }
+    })
+}
+
+/// A batch evaluator and the number of nodes batched A* expands per round.
+pub struct Batch<'e> {
+    /// Evaluates the heuristic of each round's successors (its heuristic is the search's).
+    pub evaluator: &'e mut dyn crate::eval::BatchEvaluator,
+    /// Nodes expanded per round; [`batched_astar::DEFAULT_BATCH_SIZE`] is a good start.
+    pub size: usize,
+}
+
+/// Solves `problem` with batched A* (see [`batched_astar`]), evaluating each round's successors
+/// with `batch.evaluator`. Like [`solve`]: solvability first, solution replayed.
+///
+/// # Errors
+/// As [`solve`], plus [`SearchError::Evaluator`] when the evaluator fails.
+pub fn solve_batched(
+    problem: &Problem,
+    batch: Batch<'_>,
+    limits: &Limits,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Outcome, SearchError> {
+    checked(problem, limits, |ctl| {
+        batched_astar::search(problem, batch.evaluator, batch.size, ctl, progress)
+    })
+}
+
+/// Size check, solvability, the search itself, then replay.
+fn checked(
+    problem: &Problem,
+    limits: &Limits,
+    search: impl FnOnce(&mut Control<'_>) -> Result<Solution, SearchError>,
+) -> Result<Outcome, SearchError> {
     let (s, g) = (&problem.start, problem.goal.board());
     if s.rows() != g.rows() || s.cols() != g.cols() {
         return Err(SearchError::SizeMismatch(
@@ -254,13 +319,7 @@ pub fn solve(
         return Ok(Outcome::Unsolvable(verdict));
     }
     let mut ctl = Control::new(limits);
-    let solution = match algorithm.resolve(s.len()) {
-        Algorithm::Bfs => bfs::search(problem, &mut ctl, progress)?,
-        Algorithm::AStar => astar::search(problem, heuristic, &mut ctl, progress)?,
-        Algorithm::IdaStar | Algorithm::Auto => {
-            idastar::search(problem, heuristic, &mut ctl, progress)?
-        }
-    };
+    let solution = search(&mut ctl)?;
     replay(&problem.start, problem.goal.board(), &solution.moves)?;
     Ok(Outcome::Solved(solution))
 }

@@ -33,6 +33,14 @@ pub struct Progress {
     pub histogram: Option<GhHistogram>,
     /// Whether this is the last report of an IDA* iteration.
     pub iteration_done: bool,
+    /// Batched A*: rounds so far.
+    pub round: u64,
+    /// Batched A*: boards evaluated in the last round's batch.
+    pub batch_boards: u64,
+    /// Batched A*: seconds the last batch's evaluation took (GPU upload, dispatch, readback).
+    pub eval_seconds: f64,
+    /// Batched A*: boards evaluated per second of evaluation time, so far.
+    pub boards_per_second: f64,
 }
 
 /// Counts of nodes by `(g, h)`, both in moves; grows as needed.

@@ -1,0 +1,104 @@
+//! `--evaluator gpu|cpu|auto`: which batch evaluator batched A* uses.
+
+#[cfg(feature = "gpu")]
+use std::sync::Arc;
+
+use clap::ValueEnum;
+
+use super::CliError;
+use crate::eval::{BatchEvaluator, CpuEvaluator};
+use crate::heuristic::HeuristicKind;
+use crate::puzzle::Goal;
+
+/// The `--evaluator` choice.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum EvaluatorArg {
+    /// A GPU adapter when there is one (a software one such as lavapipe counts), else the CPU.
+    Auto,
+    /// The GPU; fails with exit code 3 when there is no adapter.
+    Gpu,
+    /// The CPU, on all cores.
+    Cpu,
+}
+
+/// Opened once per command; makes one evaluator per problem.
+pub(super) struct Evaluators {
+    #[cfg(feature = "gpu")]
+    ctx: Option<Arc<crate::eval::gpu::GpuContext>>,
+    /// Fall back to the CPU for boards the GPU cannot take (auto only).
+    fallback: bool,
+    threads: usize,
+}
+
+impl Evaluators {
+    /// Opens the GPU for `gpu` and `auto`, saying on stderr what is used.
+    ///
+    /// # Errors
+    /// [`CliError::Unavailable`] for `gpu` without an adapter (or without the `gpu` feature).
+    pub(super) fn open(choice: EvaluatorArg) -> Result<Evaluators, CliError> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cpu = Evaluators {
+            #[cfg(feature = "gpu")]
+            ctx: None,
+            fallback: true,
+            threads,
+        };
+        if choice == EvaluatorArg::Cpu {
+            eprintln!("npuzzle: evaluator: cpu ({threads} threads)");
+            return Ok(cpu);
+        }
+        #[cfg(feature = "gpu")]
+        {
+            match crate::eval::gpu::GpuContext::new() {
+                Ok(ctx) => {
+                    eprintln!("npuzzle: evaluator: gpu ({})", ctx.describe());
+                    Ok(Evaluators {
+                        ctx: Some(ctx),
+                        fallback: choice == EvaluatorArg::Auto,
+                        threads,
+                    })
+                }
+                Err(e) if choice == EvaluatorArg::Auto => {
+                    eprintln!("npuzzle: {e}; using the CPU evaluator ({threads} threads)");
+                    Ok(cpu)
+                }
+                Err(e) => Err(CliError::Unavailable(format!("--evaluator gpu: {e}"))),
+            }
+        }
+        #[cfg(not(feature = "gpu"))]
+        {
+            if choice == EvaluatorArg::Auto {
+                eprintln!(
+                    "npuzzle: built without the gpu feature; using the CPU evaluator ({threads} threads)"
+                );
+                Ok(cpu)
+            } else {
+                Err(CliError::Unavailable(
+                    "--evaluator gpu: this build has no GPU support (feature \"gpu\")".into(),
+                ))
+            }
+        }
+    }
+
+    /// An evaluator of `kind` for `goal`.
+    ///
+    /// # Errors
+    /// [`CliError::Unavailable`] when `--evaluator gpu` was asked for a board the GPU cannot take.
+    pub(super) fn make(
+        &self,
+        kind: HeuristicKind,
+        goal: &Goal,
+    ) -> Result<Box<dyn BatchEvaluator>, CliError> {
+        #[cfg(feature = "gpu")]
+        if let Some(ctx) = &self.ctx {
+            match crate::eval::gpu::GpuEvaluator::new(ctx.clone(), kind, goal) {
+                Ok(e) => return Ok(Box::new(e)),
+                Err(e) if self.fallback => {
+                    eprintln!("npuzzle: {e}; using the CPU evaluator");
+                }
+                Err(e) => return Err(CliError::Unavailable(e.to_string())),
+            }
+        }
+        Ok(Box::new(CpuEvaluator::new(kind, goal, self.threads)))
+    }
+}
