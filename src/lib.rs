@@ -14,6 +14,8 @@
 //! [`search`] → [`eval`] (batch evaluation) → [`cli`]. The first four do no terminal I/O and
 //! know nothing of wgpu, winit or egui.
 
+#[cfg(feature = "gui")]
+pub mod app;
 pub mod cli;
 pub mod eval;
 pub mod heuristic;

@@ -11,9 +11,10 @@ use crate::heuristic::HeuristicKind;
 use crate::puzzle::Goal;
 
 /// The `--evaluator` choice.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(super) enum EvaluatorArg {
     /// A GPU adapter when there is one (a software one such as lavapipe counts), else the CPU.
+    #[default]
     Auto,
     /// The GPU; fails with exit code 3 when there is no adapter.
     Gpu,

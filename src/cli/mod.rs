@@ -38,6 +38,36 @@ enum Command {
     Bench(BenchArgs),
     /// Print random solvable boards, one per line in the one-line format.
     Generate(GenerateArgs),
+    /// Open the desktop app on a puzzle file (the bundled default puzzle without one).
+    Gui(GuiArgs),
+}
+
+#[derive(Args, Debug, Default)]
+struct GuiArgs {
+    /// Board file (any format); the bundled default puzzle when absent.
+    file: Option<String>,
+    /// Goal: blank-last, blank-first, or a goal board file.
+    #[arg(long, default_value = "blank-last")]
+    goal: String,
+    /// Algorithm: auto (batched A*), bfs, astar, idastar, batched-astar.
+    #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
+    algorithm: Option<Algorithm>,
+    /// Heuristic: auto (linear conflict), hamming, manhattan, linear-conflict.
+    #[arg(long, default_value = "auto", value_parser = parse_heuristic)]
+    heuristic: Option<HeuristicChoice>,
+    /// Batch evaluator for batched A*: auto (GPU if any), gpu, cpu.
+    #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
+    evaluator: evaluator::EvaluatorArg,
+    /// Nodes batched A* expands per round.
+    #[arg(long, value_name = "B", default_value_t = 1024)]
+    batch_size: usize,
+    /// Start solving at once.
+    #[arg(long)]
+    solve: bool,
+    /// When the solve has ended, save a PNG of the window to PATH and exit
+    /// (0 on success, non-zero with a message on failure).
+    #[arg(long, value_name = "PATH.png")]
+    screenshot: Option<std::path::PathBuf>,
 }
 
 /// Options shared by `solve` and `bench`.
@@ -139,7 +169,7 @@ impl From<NotationArg> for Notation {
 }
 
 /// `--heuristic`: a named heuristic, or `None` for auto.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 struct HeuristicChoice(Option<HeuristicKind>);
 
 fn parse_heuristic(s: &str) -> Result<HeuristicChoice, String> {
@@ -230,13 +260,85 @@ pub fn run(cli: Cli) -> Result<u8, CliError> {
         Some(Command::Solve(a)) => solve::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Generate(a)) => generate::run(&a),
-        None => {
-            eprintln!(
-                "npuzzle: the desktop app is not part of this build yet; solving the bundled default puzzle in the terminal (see `npuzzle --help`)"
-            );
-            solve::run_default()
+        Some(Command::Gui(a)) => gui(&a),
+        None => gui(&GuiArgs {
+            goal: "blank-last".into(),
+            batch_size: 1024,
+            ..GuiArgs::default()
+        }),
+    }
+}
+
+/// Opens the app; without a display or graphics adapter (or without the `gui` feature), solves
+/// the puzzle in the terminal instead and says so.
+fn gui(a: &GuiArgs) -> Result<u8, CliError> {
+    let (board, source) = match &a.file {
+        Some(f) => (read_board(f, None)?, f.clone()),
+        None => (
+            crate::puzzle::parse::parse_board(crate::DEFAULT_PUZZLE, "assets/default.txt", None)?,
+            "assets/default.txt (bundled)".to_string(),
+        ),
+    };
+    let goal = goal_spec(&a.goal)?;
+    goal.resolve(board.rows(), board.cols())
+        .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
+    let algorithm = a.algorithm.unwrap_or(Algorithm::Auto);
+    let heuristic = a.heuristic.and_then(|h| h.0).unwrap_or_else(auto_heuristic);
+    #[cfg(feature = "gui")]
+    {
+        use crate::app::{AppError, AppOptions, EvaluatorChoice};
+        let opts = AppOptions {
+            board: board.clone(),
+            source,
+            goal: goal.clone(),
+            algorithm,
+            heuristic,
+            evaluator: match a.evaluator {
+                evaluator::EvaluatorArg::Cpu => EvaluatorChoice::Cpu,
+                _ => EvaluatorChoice::Gpu,
+            },
+            batch_size: a.batch_size.max(1),
+            solve: a.solve,
+            screenshot: a.screenshot.clone(),
+        };
+        match crate::app::run(opts) {
+            Ok(()) => return Ok(0),
+            Err(e @ (AppError::Window(_) | AppError::NoAdapter(_))) => {
+                eprintln!("npuzzle: {e}; solving in the terminal instead");
+                if a.screenshot.is_some() {
+                    return Err(CliError::Unavailable(format!(
+                        "--screenshot needs a window: {e}"
+                    )));
+                }
+            }
+            Err(e) => return Err(CliError::Other(e.to_string())),
         }
     }
+    #[cfg(not(feature = "gui"))]
+    {
+        let _ = source;
+        eprintln!(
+            "npuzzle: this build has no desktop app (feature \"gui\"); solving in the terminal"
+        );
+    }
+    let goal = goal
+        .resolve(board.rows(), board.cols())
+        .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
+    let opts = SearchOpts {
+        goal: a.goal.clone(),
+        algorithm: match algorithm {
+            Algorithm::BatchedAStar | Algorithm::Auto => Algorithm::Auto,
+            x => x,
+        },
+        heuristic: HeuristicChoice(Some(heuristic)),
+        time_limit: None,
+        max_memory: bytesize::ByteSize(DEFAULT_MAX_MEMORY),
+        size: None,
+        format: Format::Text,
+        evaluator: a.evaluator,
+        batch_size: a.batch_size,
+    };
+    solve::solve_and_print(board, goal, &opts, Notation::Blank)
 }
 
 /// Writes one line to standard output.

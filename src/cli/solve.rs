@@ -7,7 +7,6 @@ use serde::Serialize;
 use super::evaluator::Evaluators;
 use super::{CliError, Format, SearchOpts, SolveArgs, auto_heuristic, goal_spec, read_board};
 use crate::heuristic::HeuristicKind;
-use crate::puzzle::parse::parse_board;
 use crate::puzzle::{Board, Goal, Move, Notation, Solvability, format_moves};
 use crate::search::{
     Algorithm, Batch, Iteration, Outcome, Problem, Progress, solve, solve_batched,
@@ -45,24 +44,6 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     solve_and_print(start, goal, &a.opts, a.notation.into())
 }
 
-/// No command: the bundled default puzzle with default options.
-pub(super) fn run_default() -> Result<u8, CliError> {
-    let start = parse_board(crate::DEFAULT_PUZZLE, "assets/default.txt", None)?;
-    let opts = SearchOpts {
-        goal: "blank-last".into(),
-        algorithm: Algorithm::Auto,
-        heuristic: super::HeuristicChoice(None),
-        time_limit: None,
-        max_memory: bytesize::ByteSize(crate::search::DEFAULT_MAX_MEMORY),
-        size: None,
-        format: Format::Text,
-        evaluator: super::evaluator::EvaluatorArg::Auto,
-        batch_size: crate::search::batched_astar::DEFAULT_BATCH_SIZE,
-    };
-    let goal = resolve_goal(&opts.goal, &start)?;
-    solve_and_print(start, goal, &opts, Notation::Blank)
-}
-
 pub(super) fn resolve_goal(spec: &str, start: &Board) -> Result<Goal, CliError> {
     goal_spec(spec)?
         .resolve(start.rows(), start.cols())
@@ -91,7 +72,7 @@ pub(super) fn choose(
     (algorithm, heuristic, note)
 }
 
-fn solve_and_print(
+pub(super) fn solve_and_print(
     start: Board,
     goal: Goal,
     opts: &SearchOpts,

@@ -82,6 +82,10 @@ fn run<K: Key>(
     let mut map: FxHashMap<K, Info> = FxHashMap::default();
     let mut open: BinaryHeap<Open<K>> = BinaryHeap::new();
     let mut hist = ctl.limits().histogram.then(GhHistogram::new);
+    let mut cells = ctl
+        .limits()
+        .histogram
+        .then(|| super::CellSampler::new(problem.goal.board().tiles(), 8));
     let entry = std::mem::size_of::<(K, Info)>() + 1 + K::heap_bytes(n);
     let oentry = std::mem::size_of::<Open<K>>() + K::heap_bytes(n);
     let memory = |open: &BinaryHeap<Open<K>>, map_cap: usize| {
@@ -172,6 +176,9 @@ fn run<K: Key>(
                 if let Some(hh) = &mut hist {
                     hh.add(g2 as usize, hc as usize);
                 }
+                if let Some(c) = &mut cells {
+                    c.offer(&tiles);
+                }
                 open.push(Open {
                     f: g2 + hc,
                     g: g2,
@@ -193,6 +200,8 @@ fn run<K: Key>(
                 g: last_g,
                 h: last_f - last_g,
                 histogram: hist.clone(),
+                misplaced: cells.as_mut().and_then(|c| c.take()),
+                memory: memory(&open, map.capacity()),
                 ..Progress::default()
             });
         }

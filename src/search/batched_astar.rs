@@ -63,6 +63,10 @@ fn run<K: Key>(
     let mut map: FxHashMap<K, Info> = FxHashMap::default();
     let mut open: BinaryHeap<Open<K>> = BinaryHeap::new();
     let mut hist = ctl.limits().histogram.then(GhHistogram::new);
+    let mut cells = ctl
+        .limits()
+        .histogram
+        .then(|| super::CellSampler::new(problem.goal.board().tiles(), 4));
     let entry = std::mem::size_of::<(K, Info)>() + 1 + K::heap_bytes(n);
     let oentry = std::mem::size_of::<Open<K>>() + K::heap_bytes(n);
     let memory = |open: &BinaryHeap<Open<K>>, map_cap: usize, pending: usize| {
@@ -177,6 +181,9 @@ fn run<K: Key>(
                     }
                     boards.extend_from_slice(&tiles);
                     pending.push((child, g2));
+                    if let Some(c) = &mut cells {
+                        c.offer(&tiles);
+                    }
                 }
                 tiles.swap(blank, to);
             }
@@ -220,6 +227,8 @@ fn run<K: Key>(
                 } else {
                     0.0
                 },
+                misplaced: cells.as_mut().and_then(|c| c.take()),
+                memory: memory(&open, map.capacity(), 0),
                 ..Progress::default()
             });
         }

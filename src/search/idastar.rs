@@ -72,6 +72,10 @@ pub(crate) fn run<H: Incremental>(
         generated: 0,
         countdown: CHECK_EVERY,
         hist: ctl.limits().histogram.then(GhHistogram::new),
+        cells: ctl
+            .limits()
+            .histogram
+            .then(|| super::CellSampler::new(problem.goal.board().tiles(), 64)),
         ctl,
         progress,
         total_expanded: 0,
@@ -156,6 +160,7 @@ struct Ida<'a, 'c, 'l, 'p, H: Incremental> {
     generated: u64,
     countdown: u32,
     hist: Option<GhHistogram>,
+    cells: Option<super::CellSampler>,
     ctl: &'c mut Control<'l>,
     progress: &'c mut ProgressFn<'p>,
     total_expanded: u64,
@@ -208,6 +213,9 @@ impl<H: Incremental> Ida<'_, '_, '_, '_, H> {
             self.generated += 1;
             if let Some(hh) = &mut self.hist {
                 hh.add(g as usize + 1, h2 as usize);
+                if let Some(c) = &mut self.cells {
+                    c.offer(&self.tiles);
+                }
             }
             if f2 <= self.bound {
                 self.blank = to;
@@ -239,6 +247,7 @@ impl<H: Incremental> Ida<'_, '_, '_, '_, H> {
             g: self.max_g,
             h: self.h0,
             histogram: self.hist.clone(),
+            misplaced: self.cells.as_mut().and_then(|c| c.take()),
             iteration_done,
             ..Progress::default()
         };

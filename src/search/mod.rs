@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+pub(crate) use progress::CellSampler;
 pub use progress::{GhHistogram, Progress, ProgressFn};
 
 use crate::heuristic::HeuristicKind;

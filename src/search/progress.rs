@@ -41,6 +41,58 @@ pub struct Progress {
     pub eval_seconds: f64,
     /// Batched A*: boards evaluated per second of evaluation time, so far.
     pub boards_per_second: f64,
+    /// For each cell (row-major), the share (0..=1) of recently generated frontier boards whose
+    /// tile there is out of place (blank not counted). Present with the histogram.
+    pub misplaced: Option<Vec<f32>>,
+    /// Estimated memory of the search's tables, in bytes (0 for IDA*).
+    pub memory: u64,
+}
+
+/// Samples generated boards to estimate, per cell, how often its tile is out of place.
+#[derive(Clone, Debug)]
+pub(crate) struct CellSampler {
+    goal: Vec<u8>,
+    counts: Vec<u64>,
+    samples: u64,
+    every: u32,
+    tick: u32,
+}
+
+impl CellSampler {
+    /// Samples one board in `every` offered.
+    pub(crate) fn new(goal: &[u8], every: u32) -> Self {
+        CellSampler {
+            goal: goal.to_vec(),
+            counts: vec![0; goal.len()],
+            samples: 0,
+            every: every.max(1),
+            tick: 0,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn offer(&mut self, tiles: &[u8]) {
+        self.tick += 1;
+        if self.tick >= self.every {
+            self.tick = 0;
+            self.samples += 1;
+            for ((c, &t), &g) in self.counts.iter_mut().zip(tiles).zip(&self.goal) {
+                *c += u64::from(t != 0 && t != g);
+            }
+        }
+    }
+
+    /// Shares since the last call, then starts a new window.
+    pub(crate) fn take(&mut self) -> Option<Vec<f32>> {
+        if self.samples == 0 {
+            return None;
+        }
+        let s = self.samples as f32;
+        let shares = self.counts.iter().map(|&c| c as f32 / s).collect();
+        self.counts.iter_mut().for_each(|c| *c = 0);
+        self.samples = 0;
+        Some(shares)
+    }
 }
 
 /// Counts of nodes by `(g, h)`, both in moves; grows as needed.

@@ -1,0 +1,137 @@
+//! The desktop app (feature `gui`): a winit window drawn with wgpu, egui panels, and a search
+//! worker thread streaming progress. `npuzzle` with no arguments opens it on the bundled
+//! default puzzle; `npuzzle gui [FILE]` on a file.
+//!
+//! - `state.rs`: everything the app knows and does, without a window (tested with egui_kittest);
+//! - `panels.rs`: the egui panels, the board view and the frontier heatmap;
+//! - `render.rs`: the wgpu pipeline (`shaders/quads.wgsl`) that draws tiles and heatmap cells;
+//! - `window.rs`: winit + wgpu surface + egui-winit/egui-wgpu, screenshots;
+//! - `worker.rs`: the search thread.
+
+mod panels;
+mod render;
+mod state;
+mod window;
+mod worker;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use panels::{Dialogs, ramp, ui};
+pub use render::{EguiQuads, Quad, QuadPainter};
+pub use state::{AppState, EvaluatorChoice, RunState, Settings, SolutionView};
+
+use crate::eval::gpu::GpuContext;
+use crate::heuristic::HeuristicKind;
+use crate::puzzle::{Board, GoalSpec};
+use crate::search::Algorithm;
+
+/// How the app starts.
+#[derive(Clone, Debug)]
+pub struct AppOptions {
+    /// The puzzle to show.
+    pub board: Board,
+    /// Where it came from (file name, or the bundled default).
+    pub source: String,
+    /// The goal.
+    pub goal: GoalSpec,
+    /// Algorithm (`Auto` = batched A*, the app's showcase).
+    pub algorithm: Algorithm,
+    /// Heuristic.
+    pub heuristic: HeuristicKind,
+    /// Evaluator for batched A*.
+    pub evaluator: EvaluatorChoice,
+    /// Nodes per round for batched A*.
+    pub batch_size: usize,
+    /// Start solving at once.
+    pub solve: bool,
+    /// Save a PNG of the window once the solve has ended, then exit.
+    pub screenshot: Option<PathBuf>,
+}
+
+/// Why the app could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// No window could be opened (no display).
+    #[error("cannot open a window: {0}")]
+    Window(String),
+    /// No graphics adapter to draw the window with.
+    #[error("no graphics adapter for the window: {0}")]
+    NoAdapter(String),
+    /// The screenshot could not be taken or saved.
+    #[error("screenshot failed: {0}")]
+    Screenshot(String),
+    /// The solve asked for with `--solve` failed.
+    #[error("solve failed: {0}")]
+    Solve(String),
+}
+
+/// Opens the window and runs the app until it is closed.
+///
+/// # Errors
+/// [`AppError`]: no display or adapter (the caller may fall back to the terminal), or a failed
+/// screenshot or solve in `--screenshot` mode.
+pub fn run(opts: AppOptions) -> Result<(), AppError> {
+    window::run(opts)
+}
+
+/// The state the window starts with.
+fn initial_state(
+    opts: &AppOptions,
+    gpu: Option<Arc<GpuContext>>,
+    gpu_note: String,
+) -> Result<AppState, AppError> {
+    let mut st = AppState::new(opts.board.clone(), &opts.source, gpu, gpu_note);
+    st.goal_spec = opts.goal.clone();
+    st.settings.algorithm = match opts.algorithm {
+        Algorithm::Auto => Algorithm::BatchedAStar,
+        a => a,
+    };
+    st.settings.heuristic = opts.heuristic;
+    if st.gpu.is_some() || opts.evaluator == EvaluatorChoice::Cpu {
+        st.settings.evaluator = opts.evaluator;
+    }
+    st.settings.batch_size = opts.batch_size;
+    st.recent = load_recent();
+    Ok(st)
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename.
+///
+/// # Errors
+/// Any I/O error; the original file is then untouched.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+fn recent_path() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "npuzzle").map(|d| d.config_dir().join("recent.json"))
+}
+
+/// Recently opened files, from the config folder (an unreadable or corrupt list is ignored).
+fn load_recent() -> Vec<PathBuf> {
+    recent_path()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|t| serde_json::from_str::<Vec<PathBuf>>(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Saves the recent-files list (best effort, atomically).
+fn save_recent(recent: &[PathBuf]) {
+    if let Some(p) = recent_path()
+        && let Some(dir) = p.parent()
+        && std::fs::create_dir_all(dir).is_ok()
+        && let Ok(json) = serde_json::to_vec_pretty(recent)
+    {
+        let _ = write_atomic(&p, &json);
+    }
+}

@@ -1,0 +1,546 @@
+//! The window: winit event loop, wgpu surface, egui-winit input, egui-wgpu rendering, and the
+//! `--screenshot` capture.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use egui_wgpu::wgpu;
+use winit::application::ApplicationHandler;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::window::{Window, WindowId};
+
+use super::panels::{self, NativeDialogs};
+use super::render::{QuadResources, WgpuQuads};
+use super::state::{AppState, RunState};
+use super::{AppError, AppOptions};
+use crate::eval::gpu::GpuContext;
+
+struct Gfx {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    ctx: Arc<GpuContext>,
+    renderer: egui_wgpu::Renderer,
+    egui_ctx: egui::Context,
+    egui_state: egui_winit::State,
+}
+
+struct App {
+    opts: AppOptions,
+    state: Option<AppState>,
+    gfx: Option<Gfx>,
+    result: Result<(), AppError>,
+    clock: Instant,
+    last_frame: Option<Instant>,
+    /// Frames rendered since the solve finished (the screenshot waits for a settled frame).
+    settled_frames: u32,
+    /// Frames rendered while a search ran, and the seconds they spanned.
+    search_frames: (u64, f64),
+    /// Seconds spent inside `frame` (UI + render submission) while a search ran.
+    search_frame_work: f64,
+}
+
+/// Opens the window and runs until it is closed (or the screenshot is saved).
+///
+/// # Errors
+/// [`AppError`] when no window or graphics adapter can be had, or the screenshot fails.
+pub fn run(opts: AppOptions) -> Result<(), AppError> {
+    let event_loop = EventLoop::new().map_err(|e| AppError::Window(e.to_string()))?;
+    event_loop.set_control_flow(ControlFlow::Wait);
+    let mut app = App {
+        opts,
+        state: None,
+        gfx: None,
+        result: Ok(()),
+        clock: Instant::now(),
+        last_frame: None,
+        settled_frames: 0,
+        search_frames: (0, 0.0),
+        search_frame_work: 0.0,
+    };
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| AppError::Window(e.to_string()))?;
+    app.result
+}
+
+impl App {
+    fn fail(&mut self, el: &ActiveEventLoop, e: AppError) {
+        self.result = Err(e);
+        el.exit();
+    }
+
+    fn init(&mut self, el: &ActiveEventLoop) -> Result<(), AppError> {
+        let attrs = Window::default_attributes()
+            .with_title("npuzzle")
+            .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
+        let window = Arc::new(
+            el.create_window(attrs)
+                .map_err(|e| AppError::Window(e.to_string()))?,
+        );
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+                Box::new(el.owned_display_handle()),
+            ));
+        let surface = instance
+            .create_surface(window.clone())
+            .map_err(|e| AppError::NoAdapter(e.to_string()))?;
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            force_fallback_adapter: false,
+            compatible_surface: Some(&surface),
+            apply_limit_buckets: false,
+        }))
+        .map_err(|e| AppError::NoAdapter(e.to_string()))?;
+        let ctx =
+            GpuContext::from_adapter(&adapter).map_err(|e| AppError::NoAdapter(e.to_string()))?;
+        let caps = surface.get_capabilities(&adapter);
+        let format = egui_wgpu::preferred_framebuffer_format(&caps.formats)
+            .map_err(|e| AppError::NoAdapter(e.to_string()))?;
+        let size = window.inner_size();
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            color_space: wgpu::SurfaceColorSpace::Auto,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: wgpu::PresentMode::AutoNoVsync,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps
+                .alpha_modes
+                .first()
+                .copied()
+                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: vec![],
+        };
+        surface.configure(&ctx.device, &config);
+        let mut renderer = egui_wgpu::Renderer::new(
+            &ctx.device,
+            format,
+            egui_wgpu::RendererOptions {
+                msaa_samples: 1,
+                depth_stencil_format: None,
+                dithering: false,
+                predictable_texture_filtering: false,
+            },
+        );
+        renderer
+            .callback_resources
+            .insert(QuadResources::new(&ctx.device, format));
+        let egui_ctx = egui::Context::default();
+        // Panels are not filled: the frame's clear colour is their background. On software
+        // rasterisers (lavapipe) every filled layer costs a full-window pass.
+        let mut visuals = egui::Visuals::dark();
+        visuals.panel_fill = egui::Color32::TRANSPARENT;
+        egui_ctx.set_visuals(visuals);
+        let egui_state = egui_winit::State::new(
+            egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(ctx.device.limits().max_texture_dimension_2d as usize),
+        );
+        // The evaluator gets a device of its own: waiting for a compute batch must not wait
+        // for the window's frames (and the other way round).
+        let compute = match GpuContext::new() {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("npuzzle: {e}; batched A* will use the CPU evaluator");
+                None
+            }
+        };
+        let gpu_note = match &compute {
+            Some(c) => format!("GPU evaluator: {}", c.describe()),
+            None => "no GPU adapter for compute: CPU evaluator".to_string(),
+        };
+        eprintln!("npuzzle: {gpu_note}");
+        let state = super::initial_state(&self.opts, compute, gpu_note)?;
+        window.set_title(&format!("npuzzle — {}", state.source));
+        self.state = Some(state);
+        self.gfx = Some(Gfx {
+            window,
+            surface,
+            config,
+            ctx,
+            renderer,
+            egui_ctx,
+            egui_state,
+        });
+        if self.opts.solve
+            && let Some(st) = &mut self.state
+        {
+            st.start();
+        }
+        Ok(())
+    }
+
+    /// Runs one egui frame and renders it to `target` (the surface, or an offscreen texture).
+    fn frame(
+        &mut self,
+        target: &wgpu::TextureView,
+        size: [u32; 2],
+    ) -> Option<wgpu::SubmissionIndex> {
+        let (Some(g), Some(st)) = (&mut self.gfx, &mut self.state) else {
+            return None;
+        };
+        st.now = self.clock.elapsed().as_secs_f64();
+        let raw = g.egui_state.take_egui_input(&g.window);
+        let full = g.egui_ctx.run_ui(raw, |ui| {
+            panels::ui(ui, st, &mut WgpuQuads, &mut NativeDialogs);
+        });
+        g.egui_state
+            .handle_platform_output(&g.window, full.platform_output);
+        let jobs = g.egui_ctx.tessellate(full.shapes, full.pixels_per_point);
+        let device = &g.ctx.device;
+        let queue = &g.ctx.queue;
+        let mut textures = full.textures_delta;
+        for (id, deltas) in textures.set.drain() {
+            for delta in &deltas {
+                g.renderer.update_texture(device, queue, id, delta);
+            }
+        }
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: size,
+            pixels_per_point: full.pixels_per_point,
+        };
+        let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("frame"),
+        });
+        let extra = g
+            .renderer
+            .update_buffers(device, queue, &mut enc, &jobs, &screen);
+        {
+            let pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("egui"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        // egui's dark panel colour (27, 27, 27).
+                        load: wgpu::LoadOp::Clear(wgpu::Color {
+                            r: 27.0 / 255.0,
+                            g: 27.0 / 255.0,
+                            b: 27.0 / 255.0,
+                            a: 1.0,
+                        }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            g.renderer
+                .render(&mut pass.forget_lifetime(), &jobs, &screen);
+        }
+        let index = queue.submit(extra.into_iter().chain(Some(enc.finish())));
+        for id in textures.free.drain() {
+            g.renderer.free_texture(&id);
+        }
+        if st.quit {
+            return None;
+        }
+        Some(index)
+    }
+
+    fn redraw(&mut self, el: &ActiveEventLoop) {
+        let Some(g) = &self.gfx else { return };
+        if g.config.width == 0 || g.config.height == 0 {
+            return; // minimised
+        }
+        let now = Instant::now();
+        if let (Some(last), Some(st)) = (self.last_frame, &mut self.state) {
+            let dt = now.duration_since(last).as_secs_f64();
+            if st.is_running() {
+                self.search_frames.0 += 1;
+                self.search_frames.1 += dt;
+            }
+            st.frame_seconds = if st.frame_seconds == 0.0 {
+                dt
+            } else {
+                st.frame_seconds * 0.9 + dt * 0.1
+            };
+        }
+        self.last_frame = Some(now);
+        let t_acquire = Instant::now();
+        let acquired = g.surface.get_current_texture();
+        let debug = std::env::var_os("NPUZZLE_DEBUG_FRAMES").is_some();
+        if debug {
+            eprintln!("acquire {:.1} ms", t_acquire.elapsed().as_secs_f64() * 1e3);
+        }
+        let frame = match acquired {
+            wgpu::CurrentSurfaceTexture::Success(f)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                g.surface.configure(&g.ctx.device, &g.config);
+                g.window.request_redraw();
+                return;
+            }
+            _ => {
+                g.window.request_redraw();
+                return;
+            }
+        };
+        let view = frame
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        let size = [g.config.width, g.config.height];
+        let work = Instant::now();
+        let running = self.state.as_ref().is_some_and(AppState::is_running);
+        let submitted = self.frame(&view, size);
+        if running {
+            self.search_frame_work += work.elapsed().as_secs_f64();
+        }
+        if let Some(g) = &self.gfx {
+            g.window.pre_present_notify();
+            let t = Instant::now();
+            g.ctx.queue.present(frame);
+            if debug {
+                eprintln!(
+                    "frame {:.1} ms, present {:.1} ms",
+                    work.elapsed().as_secs_f64() * 1e3,
+                    t.elapsed().as_secs_f64() * 1e3
+                );
+            }
+        }
+        if submitted.is_none() {
+            el.exit();
+            return;
+        }
+        self.after_frame(el);
+    }
+
+    /// The `--screenshot` flow: once the solve has ended and a few frames have shown it, render
+    /// one more frame offscreen, save it as PNG and exit.
+    fn after_frame(&mut self, el: &ActiveEventLoop) {
+        let Some(path) = self.opts.screenshot.clone() else {
+            return;
+        };
+        let Some(st) = &self.state else { return };
+        let finished = !st.is_running() && (!self.opts.solve || st.run != RunState::Idle);
+        if !finished {
+            return;
+        }
+        self.settled_frames += 1;
+        if self.settled_frames < 3 {
+            return;
+        }
+        let failure = match &st.run {
+            RunState::Failed(m) => Some(m.clone()),
+            _ => None,
+        };
+        match self.capture(&path) {
+            Ok(()) => {
+                eprintln!("npuzzle: saved {}", path.display());
+                if let Some(m) = failure {
+                    self.fail(el, AppError::Solve(m));
+                } else {
+                    el.exit();
+                }
+            }
+            Err(e) => self.fail(el, e),
+        }
+    }
+
+    fn capture(&mut self, path: &std::path::Path) -> Result<(), AppError> {
+        let Some(g) = &self.gfx else {
+            return Err(AppError::Screenshot("no window".into()));
+        };
+        let (w, h, format) = (g.config.width, g.config.height, g.config.format);
+        let device = g.ctx.device.clone();
+        let queue = g.ctx.queue.clone();
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("screenshot"),
+            size: wgpu::Extent3d {
+                width: w,
+                height: h,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        self.frame(&view, [w, h]);
+        let row = (w * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("screenshot"),
+            size: u64::from(row) * u64::from(h),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut enc =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        enc.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(row),
+                    rows_per_image: Some(h),
+                },
+            },
+            wgpu::Extent3d {
+                width: w,
+                height: h,
+                depth_or_array_layers: 1,
+            },
+        );
+        queue.submit(Some(enc.finish()));
+        let slice = buffer.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| AppError::Screenshot(e.to_string()))?;
+        rx.recv()
+            .map_err(|e| AppError::Screenshot(e.to_string()))?
+            .map_err(|e| AppError::Screenshot(e.to_string()))?;
+        let bgra = matches!(
+            format,
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+        );
+        let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+        {
+            let data = slice
+                .get_mapped_range()
+                .map_err(|e| AppError::Screenshot(e.to_string()))?;
+            for y in 0..h as usize {
+                let line = &data[y * row as usize..y * row as usize + w as usize * 4];
+                for px in line.chunks_exact(4) {
+                    if bgra {
+                        rgba.extend_from_slice(&[px[2], px[1], px[0], 255]);
+                    } else {
+                        rgba.extend_from_slice(&[px[0], px[1], px[2], 255]);
+                    }
+                }
+            }
+        }
+        buffer.unmap();
+        let mut png_bytes = Vec::new();
+        {
+            let mut enc = png::Encoder::new(&mut png_bytes, w, h);
+            enc.set_color(png::ColorType::Rgba);
+            enc.set_depth(png::BitDepth::Eight);
+            let mut writer = enc
+                .write_header()
+                .map_err(|e| AppError::Screenshot(e.to_string()))?;
+            writer
+                .write_image_data(&rgba)
+                .map_err(|e| AppError::Screenshot(e.to_string()))?;
+        }
+        super::write_atomic(path, &png_bytes)
+            .map_err(|e| AppError::Screenshot(format!("{}: {e}", path.display())))
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, el: &ActiveEventLoop) {
+        if self.gfx.is_none()
+            && let Err(e) = self.init(el)
+        {
+            self.fail(el, e);
+        }
+    }
+
+    fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        if let Some(g) = &mut self.gfx {
+            let resp = g.egui_state.on_window_event(&g.window, &event);
+            if resp.repaint {
+                g.window.request_redraw();
+            }
+        }
+        match event {
+            WindowEvent::CloseRequested => el.exit(),
+            WindowEvent::Resized(size) => {
+                if let Some(g) = &mut self.gfx {
+                    g.config.width = size.width;
+                    g.config.height = size.height;
+                    if size.width > 0 && size.height > 0 {
+                        g.surface.configure(&g.ctx.device, &g.config);
+                        g.window.request_redraw();
+                    }
+                }
+            }
+            WindowEvent::DroppedFile(path) => {
+                if let Some(st) = &mut self.state {
+                    st.load_file(&path);
+                    super::save_recent(&st.recent);
+                }
+                if let Some(g) = &self.gfx {
+                    g.window.request_redraw();
+                }
+            }
+            WindowEvent::RedrawRequested => {
+                self.redraw(el);
+                if let (Some(g), Some(st)) = (&self.gfx, &self.state) {
+                    g.window.set_title(&format!("npuzzle — {}", st.source));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, el: &ActiveEventLoop) {
+        let (Some(g), Some(st)) = (&self.gfx, &mut self.state) else {
+            return;
+        };
+        st.now = self.clock.elapsed().as_secs_f64();
+        let changed = st.poll();
+        let animating = st
+            .slide
+            .is_some_and(|s| st.now - s.start < super::state::SLIDE_SECONDS);
+        if changed || st.is_running() || st.playing || animating || self.opts.screenshot.is_some() {
+            g.window.request_redraw();
+            el.set_control_flow(ControlFlow::WaitUntil(
+                Instant::now() + std::time::Duration::from_millis(16),
+            ));
+        } else {
+            el.set_control_flow(ControlFlow::Wait);
+        }
+        if st.quit {
+            el.exit();
+        }
+    }
+
+    fn exiting(&mut self, _el: &ActiveEventLoop) {
+        if let Some(st) = &self.state {
+            super::save_recent(&st.recent);
+            if let Some(s) = &st.solution {
+                eprintln!(
+                    "npuzzle: {} moves; {} expanded in {:.3} s ({:.2} M expanded/s) with {}",
+                    s.moves.len(),
+                    s.stats.expanded,
+                    s.stats.seconds,
+                    s.stats.expanded as f64 / s.stats.seconds.max(1e-9) / 1e6,
+                    s.evaluator
+                );
+            }
+        }
+        let (n, secs) = self.search_frames;
+        if n > 0 {
+            eprintln!(
+                "npuzzle: {n} frames while searching: {:.1} ms a frame on average ({:.0} frames/s), {:.1} ms of UI work each",
+                secs / n as f64 * 1e3,
+                n as f64 / secs.max(1e-9),
+                self.search_frame_work / n as f64 * 1e3
+            );
+        }
+    }
+}
