@@ -883,8 +883,22 @@ fn generate_rectangular() {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
-fn no_subcommand_solves_the_default_puzzle() {
-    let out = npuzzle(&[], None);
+fn no_subcommand_without_a_display_solves_the_default_puzzle_in_the_terminal() {
+    // Without a display the app cannot open its window: it says so and solves in the terminal.
+    let out = {
+        let o = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdin(Stdio::null())
+            .output()
+            .expect("run npuzzle");
+        Output {
+            code: o.status.code().expect("exit code"),
+            stdout: String::from_utf8(o.stdout).expect("utf-8"),
+            stderr: String::from_utf8(o.stderr).expect("utf-8"),
+        }
+    };
+    assert!(out.stderr.contains("terminal"), "{}", out.stderr);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let first = out.stdout.lines().next().expect("output");
     assert!(

@@ -236,16 +236,19 @@ fn puzzle_panel(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs)
         }
     });
     ui.horizontal(|ui| {
-        ui.label("Size");
-        ui.add(egui::DragValue::new(&mut st.new_size.0).range(2..=10));
-        ui.label("×");
-        ui.add(egui::DragValue::new(&mut st.new_size.1).range(2..=10));
+        let l = ui.label("Rows");
+        ui.add(egui::DragValue::new(&mut st.new_size.0).range(2..=10))
+            .labelled_by(l.id);
+        let l = ui.label("Cols");
+        ui.add(egui::DragValue::new(&mut st.new_size.1).range(2..=10))
+            .labelled_by(l.id);
     });
     ui.horizontal(|ui| {
-        ui.label("Seed");
-        ui.add(egui::DragValue::new(&mut st.seed));
-        ui.label("Walk");
+        let l = ui.label("Seed");
+        ui.add(egui::DragValue::new(&mut st.seed)).labelled_by(l.id);
+        let l = ui.label("Walk");
         ui.add(egui::DragValue::new(&mut st.walk).range(0..=10_000))
+            .labelled_by(l.id)
             .on_hover_text(
                 "0 = a uniformly random solvable board; k = k random moves from the goal",
             );
@@ -318,12 +321,13 @@ fn solver_panel(ui: &mut egui::Ui, st: &mut AppState) {
                 ui.radio_value(&mut st.settings.evaluator, EvaluatorChoice::Cpu, "CPU");
             });
             ui.horizontal(|ui| {
-                ui.label("Batch size");
+                let l = ui.label("Batch size");
                 ui.add(
                     egui::DragValue::new(&mut st.settings.batch_size)
                         .range(1..=1 << 20)
                         .speed(16.0),
-                );
+                )
+                .labelled_by(l.id);
             });
         }
         if matches!(
@@ -331,12 +335,13 @@ fn solver_panel(ui: &mut egui::Ui, st: &mut AppState) {
             Algorithm::Bfs | Algorithm::AStar | Algorithm::BatchedAStar
         ) {
             ui.horizontal(|ui| {
-                ui.label("Memory cap");
+                let l = ui.label("Memory cap");
                 ui.add(
                     egui::DragValue::new(&mut st.settings.max_memory_mib)
                         .range(16..=65_536)
                         .suffix(" MiB"),
-                );
+                )
+                .labelled_by(l.id);
             });
         }
     });

@@ -501,6 +501,19 @@ impl AppState {
             self.elapsed = self.now - self.started;
             match result {
                 Ok(Outcome::Solved(s)) => {
+                    // The Stats panel shows the final counts (small searches may end before
+                    // their first progress report).
+                    let mut p = self.progress.take().unwrap_or_default();
+                    p.expanded = s.stats.expanded;
+                    p.generated = s.stats.generated;
+                    p.seconds = s.stats.seconds;
+                    p.bound = s.moves.len() as u32;
+                    p.g = s.moves.len() as u32;
+                    p.h = 0;
+                    if s.stats.rounds > 0 {
+                        p.round = s.stats.rounds;
+                    }
+                    self.progress = Some(p);
                     let mut b = self.board.clone();
                     let tiles = s.moves.iter().filter_map(|&m| b.apply(m)).collect();
                     self.solution = Some(SolutionView {

@@ -1,0 +1,314 @@
+//! The app's panels driven headlessly with egui_kittest, and the real window under Xvfb.
+#![cfg(feature = "gui")]
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use common::{goal, replay};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use npuzzle::app::{AppState, Dialogs, EguiQuads, EvaluatorChoice, RunState, ui};
+use npuzzle::puzzle::{Board, GoalSpec};
+use npuzzle::search::Algorithm;
+
+/// Dialogs that answer with fixed paths.
+struct FakeDialogs {
+    open: Option<PathBuf>,
+    save: Option<PathBuf>,
+}
+
+impl Dialogs for FakeDialogs {
+    fn open(&mut self) -> Option<PathBuf> {
+        self.open.clone()
+    }
+    fn save(&mut self, _name: &str) -> Option<PathBuf> {
+        self.save.clone()
+    }
+}
+
+struct TestApp {
+    st: AppState,
+    dialogs: FakeDialogs,
+    clock: Instant,
+}
+
+fn harness(board: &str) -> Harness<'static, TestApp> {
+    let b: Board = board.parse().unwrap();
+    let app = TestApp {
+        st: AppState::new(b, "test", None, "no GPU adapter: CPU evaluator".into()),
+        dialogs: FakeDialogs {
+            open: None,
+            save: None,
+        },
+        clock: Instant::now(),
+    };
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(
+            |ui_, app: &mut TestApp| {
+                app.st.now = app.clock.elapsed().as_secs_f64();
+                app.st.poll();
+                ui(ui_, &mut app.st, &mut EguiQuads, &mut app.dialogs);
+            },
+            app,
+        )
+}
+
+/// Steps frames until `done` holds (or 60 s pass).
+fn step_until(h: &mut Harness<'_, TestApp>, done: impl Fn(&AppState) -> bool) {
+    let t = Instant::now();
+    while !done(&h.state().st) {
+        assert!(t.elapsed() < Duration::from_secs(60), "timed out");
+        h.step();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn start_runs_a_solve_to_an_optimal_solution_and_playback_reaches_the_goal() {
+    for (algo, label) in [
+        (Algorithm::AStar, "A*"),
+        (Algorithm::IdaStar, "IDA*"),
+        (Algorithm::BatchedAStar, "batched A*"),
+        (Algorithm::Bfs, "BFS"),
+    ] {
+        let mut h = harness("8 6 7/2 5 4/3 0 1");
+        h.state_mut().st.settings.algorithm = algo;
+        h.state_mut().st.settings.evaluator = EvaluatorChoice::Cpu;
+        h.step();
+        h.get_by_label("Start").click();
+        step_until(&mut h, |s| s.run == RunState::Done);
+        let st = &h.state().st;
+        let sol = st.solution.as_ref().expect("a solution");
+        assert_eq!(sol.moves.len(), 31, "{label}");
+        let g = goal(&GoalSpec::BlankLast, 3, 3);
+        assert_eq!(&replay(&st.board, &sol.moves), g.board(), "{label}");
+        assert!(st.progress.is_some(), "{label}: no progress was shown");
+        // Playback: to the goal and back.
+        h.get_by_label(">|").click();
+        h.step();
+        assert_eq!(&h.state().st.shown_board(), g.board());
+        h.get_by_label("|<").click();
+        h.step();
+        assert_eq!(h.state().st.shown_board(), h.state().st.board);
+        h.get_by_label(">").click();
+        h.step();
+        assert_eq!(h.state().st.playback, 1);
+    }
+}
+
+#[test]
+fn a_bad_file_shows_the_error_and_keeps_the_board() {
+    let mut h = harness("1 2 3/4 5 6/7 0 8");
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    write!(f, "3\n1 2 3\n4 5 x\n7 8 0\n").unwrap();
+    let path = f.path().to_path_buf();
+    h.state_mut().dialogs.open = Some(path.clone());
+    h.step();
+    h.get_by_label("Open…").click();
+    h.step();
+    let st = &h.state().st;
+    assert_eq!(st.board.to_string(), "1 2 3/4 5 6/7 0 8");
+    let msg = st.messages.last().expect("an error message");
+    let want = format!("{}:3:", path.display());
+    assert!(msg.contains(&want) && msg.contains("\"x\""), "{msg}");
+    // The message is on screen.
+    h.step();
+    let _ = h.get_by_label_contains("is not a number");
+    // A good file loads and goes into the recent list.
+    let mut g = tempfile::NamedTempFile::new().unwrap();
+    write!(g, "2 3\n1 2 3\n4 0 5\n").unwrap();
+    h.state_mut().dialogs.open = Some(g.path().to_path_buf());
+    h.get_by_label("Open…").click();
+    h.step();
+    let st = &h.state().st;
+    assert_eq!(st.board.to_string(), "1 2 3/4 0 5");
+    assert_eq!(st.recent.first().map(PathBuf::as_path), Some(g.path()));
+}
+
+#[test]
+fn pasted_text_loads_or_reports() {
+    let mut h = harness("1 2 3/4 5 6/7 0 8");
+    h.state_mut().st.paste = "1 2/3 3".into();
+    h.step();
+    h.get_by_label("Load pasted").click();
+    h.step();
+    assert_eq!(h.state().st.board.to_string(), "1 2 3/4 5 6/7 0 8");
+    assert!(
+        h.state()
+            .st
+            .messages
+            .last()
+            .unwrap()
+            .contains("<pasted>:1:")
+    );
+    h.state_mut().st.paste = "3 1/2 0".into();
+    h.get_by_label("Load pasted").click();
+    h.step();
+    assert_eq!(h.state().st.board.to_string(), "3 1/2 0");
+}
+
+#[test]
+fn scramble_gives_a_solvable_board_and_unsolvable_boards_are_answered_at_once() {
+    let mut h = harness("1 2 3/4 5 6/7 8 0");
+    h.state_mut().st.new_size = (4, 4);
+    h.step();
+    for _ in 0..5 {
+        h.get_by_label("Scramble").click();
+        h.step();
+        let st = &h.state().st;
+        assert_eq!((st.board.rows(), st.board.cols()), (4, 4));
+        assert!(st.solvability().unwrap().solvable, "{}", st.board);
+    }
+    let first = h.state().st.board.clone();
+    h.get_by_label("Scramble").click();
+    h.step();
+    assert_ne!(h.state().st.board, first, "a new seed gives a new board");
+    // Unsolvable: answered without a search.
+    let b: Board = "1 2 3/4 5 6/8 7 0".parse().unwrap();
+    h.state_mut().st.set_board(b, "test");
+    h.step();
+    h.get_by_label("Start").click();
+    h.step();
+    let st = &h.state().st;
+    assert!(st.unsolvable.is_some());
+    assert!(!st.is_running());
+    let _ = h.get_by_label("No solution possible");
+}
+
+#[test]
+fn stop_stops_a_long_search_and_pause_holds_it() {
+    // The 80-move 15-puzzle: IDA* with Manhattan runs far longer than this test.
+    let mut h = harness("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1");
+    h.state_mut().st.settings.algorithm = Algorithm::IdaStar;
+    h.state_mut().st.settings.heuristic = npuzzle::heuristic::HeuristicKind::Manhattan;
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| s.progress.is_some());
+    assert!(h.state().st.is_running());
+    h.get_by_label("Pause").click();
+    h.step();
+    assert!(h.state().st.is_paused());
+    // While paused, nothing advances (give the worker time to reach its pause point).
+    std::thread::sleep(Duration::from_millis(100));
+    h.step();
+    let frozen = h.state().st.progress.as_ref().unwrap().generated;
+    std::thread::sleep(Duration::from_millis(150));
+    h.step();
+    assert_eq!(h.state().st.progress.as_ref().unwrap().generated, frozen);
+    // Step advances by one report.
+    h.get_by_label("Step").click();
+    step_until(&mut h, |s| s.progress.as_ref().unwrap().generated > frozen);
+    h.get_by_label("Stop").click();
+    h.step();
+    let st = &h.state().st;
+    assert_eq!(st.run, RunState::Stopped);
+    assert!(!st.is_running());
+    assert!(st.solution.is_none());
+}
+
+#[test]
+fn clicking_and_keys_slide_tiles() {
+    let mut h = harness("1 2 3/4 5 6/7 0 8");
+    h.step();
+    // Cell 8 (tile 8) is right of the blank: clicking it slides it left.
+    h.state_mut().st.click_cell(8);
+    assert_eq!(h.state().st.board.to_string(), "1 2 3/4 5 6/7 8 0");
+    // A cell not next to the blank does nothing.
+    h.state_mut().st.click_cell(0);
+    assert_eq!(h.state().st.board.to_string(), "1 2 3/4 5 6/7 8 0");
+    // Arrow keys slide the tile in the arrow's direction: Down moves tile 6 down.
+    h.key_press(egui::Key::ArrowDown);
+    h.step();
+    assert_eq!(h.state().st.board.to_string(), "1 2 3/4 5 0/7 8 6");
+    // Edit mode: two clicks swap two tiles.
+    h.state_mut().st.edit = Some(None);
+    h.state_mut().st.click_cell(0);
+    h.state_mut().st.click_cell(1);
+    assert_eq!(h.state().st.board.to_string(), "2 1 3/4 5 0/7 8 6");
+    assert!(!h.state().st.solvability().unwrap().solvable);
+}
+
+#[test]
+fn solution_saves_atomically_as_text_and_json() {
+    let mut h = harness("1 2 3/4 5 6/0 7 8");
+    h.state_mut().st.settings.algorithm = Algorithm::AStar;
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| s.run == RunState::Done);
+    let dir = tempfile::tempdir().unwrap();
+    let txt = dir.path().join("s.txt");
+    h.state_mut().dialogs.save = Some(txt.clone());
+    h.get_by_label("Save text…").click();
+    h.step();
+    let text = std::fs::read_to_string(&txt).unwrap();
+    assert!(
+        text.starts_with("Minimum number of moves = 2\n3\n"),
+        "{text}"
+    );
+    let json = dir.path().join("s.json");
+    h.state_mut().dialogs.save = Some(json.clone());
+    h.get_by_label("Save JSON…").click();
+    h.step();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["moves"], 2);
+    assert_eq!(v["solution"], "RR");
+}
+
+/// The real window under a display (Xvfb in CI): solve a ~30-move 15-puzzle, save a PNG, check it.
+#[test]
+fn window_screenshot_under_a_display() {
+    if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        if std::env::var_os("NPUZZLE_REQUIRE_DISPLAY").is_some_and(|v| v != "0") {
+            panic!("NPUZZLE_REQUIRE_DISPLAY is set but there is no DISPLAY");
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n*** SKIPPED window_screenshot_under_a_display: no DISPLAY (run under Xvfb) ***\n"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("b.txt");
+    // 30 moves from the blank-last goal.
+    std::fs::write(&board, "4\n1 3 7 6\n5 2 4 0\n13 12 14 8\n15 9 10 11\n").unwrap();
+    let shot = dir.path().join("shot.png");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args([
+            "gui",
+            board.to_str().unwrap(),
+            "--algorithm",
+            "batched-astar",
+            "--solve",
+            "--screenshot",
+        ])
+        .arg(&shot)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&shot).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert!(
+        info.width >= 800 && info.height >= 500,
+        "{}x{}",
+        info.width,
+        info.height
+    );
+    let px = &buf[..info.buffer_size()];
+    let colours: std::collections::HashSet<[u8; 3]> =
+        px.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
+    assert!(
+        colours.len() > 200,
+        "only {} colours: blank window?",
+        colours.len()
+    );
+    assert!(stderr.contains("moves;"), "{stderr}");
+    assert!(stderr.contains("30 moves"), "{stderr}");
+}
