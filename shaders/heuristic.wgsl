@@ -3,78 +3,108 @@
 // Layout of `boards` (see src/eval/gpu.rs): each board takes `params.words` u32 words; tile i
 // (row-major, 0 = blank) is bits [b*(i % per_word), +b) of word i / per_word, where b =
 // `params.bits` (4 for boards of at most 16 cells, else 8) and per_word = 32 / b.
-// `tables`: [0, n) goal row of each tile, [n, 2n) goal column, [2n, 2n + n*n) Manhattan
-// distance of tile t at cell c at index 2n + t*n + c (0 for the blank).
+// `goals[t]` = (goal row << 8) | goal column of tile t (the blank's entry is unused).
 // `out[i]` = h of board i, in moves.
+// The board shape, packing and heuristic are pipeline-overridable constants, so the driver
+// compiles one specialised kernel per evaluator (loops of known length, no branches on kind).
 
+const MAX_CELLS: u32 = 64u;
 const MAX_SIDE: u32 = 8u;
 const WORKGROUP: u32 = 64u;
 
+// Cells (rows × cols), rows, columns, u32 words a board, bits a tile.
+override CELLS: u32 = 16u;
+override ROWS: u32 = 4u;
+override COLS: u32 = 4u;
+override WORDS: u32 = 2u;
+override BITS: u32 = 4u;
+// 0 = Hamming, 1 = Manhattan, 2 = Manhattan + linear conflict.
+override KIND: u32 = 1u;
+
 struct Params {
     count: u32,
-    cells: u32,
-    rows: u32,
-    cols: u32,
-    words: u32,
-    bits: u32,
-    // 0 = Hamming, 1 = Manhattan, 2 = Manhattan + linear conflict.
-    kind: u32,
-    _pad: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> boards: array<u32>;
-@group(0) @binding(2) var<storage, read> tables: array<u32>;
+@group(0) @binding(2) var<storage, read> goals: array<u32>;
 @group(0) @binding(3) var<storage, read_write> out: array<u32>;
 
-fn tile_at(base: u32, i: u32) -> u32 {
-    if (params.bits == 4u) {
-        return (boards[base + (i >> 3u)] >> ((i & 7u) * 4u)) & 0xFu;
-    }
-    return (boards[base + (i >> 2u)] >> ((i & 3u) * 8u)) & 0xFFu;
-}
+// The goal table, copied once per workgroup (cheaper to read than storage on every lookup).
+var<workgroup> goal_rc: array<u32, MAX_CELLS>;
 
 @compute @workgroup_size(64)
 fn main(
     @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
+    if (lid < CELLS) {
+        goal_rc[lid] = goals[lid];
+    }
+    workgroupBarrier();
     let idx = gid.x + gid.y * groups.x * WORKGROUP;
     if (idx >= params.count) {
         return;
     }
-    let n = params.cells;
-    let base = idx * params.words;
+    let n = CELLS;
+    let cols = COLS;
+    let base = idx * WORDS;
+    let bits = BITS;
+    let per_word = 32u / bits;
+    let mask = (1u << bits) - 1u;
+
+    // Unpack the board.
+    var tiles: array<u32, MAX_CELLS>;
+    var i = 0u;
+    for (var w = 0u; w < WORDS; w++) {
+        let word = boards[base + w];
+        for (var k = 0u; k < per_word; k++) {
+            if (i < n) {
+                tiles[i] = (word >> (k * bits)) & mask;
+            }
+            i++;
+        }
+    }
+
+    // Hamming or Manhattan, walking the cells row by row.
     var h = 0u;
-    if (params.kind == 0u) {
-        for (var i = 0u; i < n; i++) {
-            let t = tile_at(base, i);
-            // Misplaced iff its Manhattan distance is non-zero.
-            if (t != 0u && tables[2u * n + t * n + i] != 0u) {
-                h += 1u;
+    var r = 0u;
+    var c = 0u;
+    for (var cell = 0u; cell < n; cell++) {
+        let t = tiles[cell];
+        if (t != 0u) {
+            let g = goal_rc[t];
+            let gr = g >> 8u;
+            let gc = g & 0xFFu;
+            if (KIND == 0u) {
+                h += select(0u, 1u, gr != r || gc != c);
+            } else {
+                h += select(r - gr, gr - r, gr > r) + select(c - gc, gc - c, gc > c);
             }
         }
-        out[idx] = h;
-        return;
-    }
-    for (var i = 0u; i < n; i++) {
-        let t = tile_at(base, i);
-        if (t != 0u) {
-            h += tables[2u * n + t * n + i];
+        c++;
+        if (c == cols) {
+            c = 0u;
+            r++;
         }
     }
-    if (params.kind == 2u) {
+    if (KIND == 2u) {
         // Per line: k tiles that belong to it, minus the longest increasing subsequence of
         // their goal positions = tiles that must leave the line (Hansson et al. 1992).
         var leave = 0u;
         var tails: array<u32, MAX_SIDE>;
-        for (var r = 0u; r < params.rows; r++) {
+        for (var row = 0u; row < ROWS; row++) {
             var k = 0u;
             var len = 0u;
-            for (var c = 0u; c < params.cols; c++) {
-                let t = tile_at(base, r * params.cols + c);
-                if (t != 0u && tables[t] == r) {
-                    let x = tables[n + t];
+            for (var col = 0u; col < cols; col++) {
+                let t = tiles[row * cols + col];
+                let g = goal_rc[t];
+                if (t != 0u && (g >> 8u) == row) {
+                    let x = g & 0xFFu;
                     var j = 0u;
                     while (j < len && tails[j] < x) {
                         j++;
@@ -88,13 +118,14 @@ fn main(
             }
             leave += k - len;
         }
-        for (var c = 0u; c < params.cols; c++) {
+        for (var col = 0u; col < cols; col++) {
             var k = 0u;
             var len = 0u;
-            for (var r = 0u; r < params.rows; r++) {
-                let t = tile_at(base, r * params.cols + c);
-                if (t != 0u && tables[n + t] == c) {
-                    let x = tables[t];
+            for (var row = 0u; row < ROWS; row++) {
+                let t = tiles[row * cols + col];
+                let g = goal_rc[t];
+                if (t != 0u && (g & 0xFFu) == col) {
+                    let x = g >> 8u;
                     var j = 0u;
                     while (j < len && tails[j] < x) {
                         j++;

@@ -16,7 +16,7 @@ use crate::heuristic::HeuristicKind;
 use crate::puzzle::Goal;
 
 /// Largest board side the GPU evaluator takes (its linear-conflict pass keeps one line in
-/// registers).
+/// registers; a board of at most 64 cells in private memory).
 pub const GPU_MAX_SIDE: usize = 8;
 
 const WORKGROUP: u32 = 64;
@@ -106,8 +106,6 @@ pub struct GpuEvaluator {
     ctx: Arc<GpuContext>,
     kind: HeuristicKind,
     cells: usize,
-    rows: usize,
-    cols: usize,
     bits: u32,
     words: usize,
     pipeline: wgpu::ComputePipeline,
@@ -174,30 +172,36 @@ impl GpuEvaluator {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
+        let kind_code = match kind {
+            HeuristicKind::Hamming => 0.0,
+            HeuristicKind::Manhattan => 1.0,
+            HeuristicKind::LinearConflict => 2.0,
+        };
+        let constants = [
+            ("CELLS", n as f64),
+            ("ROWS", rows as f64),
+            ("COLS", cols as f64),
+            ("WORDS", words as f64),
+            ("BITS", f64::from(bits)),
+            ("KIND", kind_code),
+        ];
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("heuristic"),
             layout: Some(&pipeline_layout),
             module: &module,
             entry_point: Some("main"),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &constants,
+                zero_initialize_workgroup_memory: false,
+            },
             cache: None,
         });
-        // Tables: goal row, goal column of each tile, then Manhattan distance by (tile, cell).
+        // Goal table: (goal row << 8) | goal column, by tile.
         let pos = goal.positions();
-        let mut tables: Vec<u32> = Vec::with_capacity(2 * n + n * n);
-        tables.extend(pos.iter().map(|&p| p as u32 / cols as u32));
-        tables.extend(pos.iter().map(|&p| p as u32 % cols as u32));
-        for (t, &p) in pos.iter().enumerate() {
-            let (gr, gc) = (p as usize / cols, p as usize % cols);
-            for cell in 0..n {
-                let d = if t == 0 {
-                    0
-                } else {
-                    (cell / cols).abs_diff(gr) + (cell % cols).abs_diff(gc)
-                };
-                tables.push(d as u32);
-            }
-        }
+        let tables: Vec<u32> = pos
+            .iter()
+            .map(|&p| ((p as u32 / cols as u32) << 8) | (p as u32 % cols as u32))
+            .collect();
         let tables_buf = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tables"),
             size: (tables.len() * 4) as u64,
@@ -208,7 +212,7 @@ impl GpuEvaluator {
             .write_buffer(&tables_buf, 0, bytemuck::cast_slice(&tables));
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("params"),
-            size: 32,
+            size: 16,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -224,8 +228,6 @@ impl GpuEvaluator {
             ctx,
             kind,
             cells: n,
-            rows,
-            cols,
             bits,
             words,
             pipeline,
@@ -320,20 +322,7 @@ impl GpuEvaluator {
     }
 
     fn run_chunk(&mut self, count: usize, out: &mut Vec<u32>) -> Result<(), EvalError> {
-        let params: [u32; 8] = [
-            count as u32,
-            self.cells as u32,
-            self.rows as u32,
-            self.cols as u32,
-            self.words as u32,
-            self.bits,
-            match self.kind {
-                HeuristicKind::Hamming => 0,
-                HeuristicKind::Manhattan => 1,
-                HeuristicKind::LinearConflict => 2,
-            },
-            0,
-        ];
+        let params: [u32; 4] = [count as u32, 0, 0, 0];
         let ctx = &self.ctx;
         let Some(bufs) = &self.buffers else {
             return Err(EvalError::Device("buffers not allocated".into()));
