@@ -22,7 +22,7 @@ fn check_space(rows: usize, cols: usize, spec: &GoalSpec) {
     for (tiles, &d) in &dist {
         let v: Vec<u32> = hs.iter().map(|h| h.estimate(tiles)).collect();
         for (h, &x) in hs.iter().zip(&v) {
-            assert!(x <= d, "{:?} = {x} > {d} on {tiles:?}", h.kind());
+            assert!(x <= d, "{:?} = {x} > {d} on {tiles:?}", h.name());
             if d == 0 {
                 assert_eq!(x, 0);
             }
@@ -37,7 +37,7 @@ fn check_space(rows: usize, cols: usize, spec: &GoalSpec) {
                 assert!(
                     a.abs_diff(b) <= 1,
                     "{:?} inconsistent: {a} vs {b}",
-                    h.kind()
+                    h.name()
                 );
             }
         }
@@ -189,7 +189,7 @@ fn check_incremental<H: Incremental>(h: &H, start: &Board, moves: usize, rng: &m
         tiles[to] = 0;
         let d = h.apply(&mut st, &tiles, tile, to, blank);
         cur = (cur as i32 + d) as u32;
-        assert_eq!(cur, h.estimate(&tiles), "{:?} drifted", h.kind());
+        assert_eq!(cur, h.estimate(&tiles), "{:?} drifted", h.name());
         assert_eq!(d.abs(), 1, "a move changes a consistent h by exactly 1");
         blank = to;
     }

@@ -383,8 +383,8 @@ impl BatchEvaluator for GpuEvaluator {
         self.ctx.describe()
     }
 
-    fn heuristic(&self) -> HeuristicKind {
-        self.kind
+    fn heuristic(&self) -> &str {
+        self.kind.name()
     }
 
     fn evaluate(&mut self, boards: &[u8], out: &mut Vec<u32>) -> Result<(), EvalError> {

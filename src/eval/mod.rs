@@ -34,8 +34,8 @@ pub trait BatchEvaluator: Send {
     /// Human-readable description, e.g. `cpu (2 threads)` or the GPU adapter's name and backend.
     fn describe(&self) -> String;
 
-    /// The heuristic computed.
-    fn heuristic(&self) -> HeuristicKind;
+    /// The name of the heuristic computed.
+    fn heuristic(&self) -> &str;
 
     /// Writes `h` of each board of `boards` (see the module docs for the layout) into `out`,
     /// which is cleared first.
@@ -56,9 +56,14 @@ impl CpuEvaluator {
     /// An evaluator of `kind` for `goal`, using `threads` threads (1 = the calling thread only;
     /// more = rayon's global pool).
     pub fn new(kind: HeuristicKind, goal: &Goal, threads: usize) -> Self {
+        Self::with_heuristic(kind.build(goal), goal.board().len(), threads)
+    }
+
+    /// An evaluator of any heuristic for boards of `cells` cells.
+    pub fn with_heuristic(h: Box<dyn Heuristic>, cells: usize, threads: usize) -> Self {
         CpuEvaluator {
-            h: kind.build(goal),
-            cells: goal.board().len(),
+            h,
+            cells,
             threads: threads.max(1),
         }
     }
@@ -77,8 +82,8 @@ impl BatchEvaluator for CpuEvaluator {
         )
     }
 
-    fn heuristic(&self) -> HeuristicKind {
-        self.h.kind()
+    fn heuristic(&self) -> &str {
+        self.h.name()
     }
 
     fn evaluate(&mut self, boards: &[u8], out: &mut Vec<u32>) -> Result<(), EvalError> {

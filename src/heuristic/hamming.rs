@@ -27,8 +27,8 @@ impl Heuristic for Hamming {
             .count() as u32
     }
 
-    fn kind(&self) -> HeuristicKind {
-        HeuristicKind::Hamming
+    fn name(&self) -> &str {
+        HeuristicKind::Hamming.name()
     }
 }
 

@@ -147,8 +147,8 @@ impl Heuristic for LinearConflict {
         self.t.manhattan(tiles) + self.conflicts(tiles)
     }
 
-    fn kind(&self) -> HeuristicKind {
-        HeuristicKind::LinearConflict
+    fn name(&self) -> &str {
+        HeuristicKind::LinearConflict.name()
     }
 }
 

@@ -22,8 +22,8 @@ impl Heuristic for Manhattan {
         self.t.manhattan(tiles)
     }
 
-    fn kind(&self) -> HeuristicKind {
-        HeuristicKind::Manhattan
+    fn name(&self) -> &str {
+        HeuristicKind::Manhattan.name()
     }
 }
 

@@ -7,6 +7,7 @@
 mod hamming;
 mod linear_conflict;
 mod manhattan;
+pub mod pdb;
 
 use std::fmt;
 use std::str::FromStr;
@@ -23,8 +24,8 @@ pub trait Heuristic: Send + Sync {
     /// built for. Admissible: never more than the true distance, in moves.
     fn estimate(&self, tiles: &[u8]) -> u32;
 
-    /// The heuristic's kind.
-    fn kind(&self) -> HeuristicKind;
+    /// The heuristic's name, e.g. `linear-conflict` or `pdb78`.
+    fn name(&self) -> &str;
 }
 
 /// A heuristic that can update its value after a single move instead of re-evaluating the board.
@@ -101,6 +102,45 @@ impl FromStr for HeuristicKind {
             "manhattan" => Ok(HeuristicKind::Manhattan),
             "linear-conflict" | "lc" => Ok(HeuristicKind::LinearConflict),
             _ => Err(UnknownHeuristic(s.to_string())),
+        }
+    }
+}
+
+/// A heuristic to search with: one of the named kinds, or a built pattern database.
+#[derive(Clone, Debug)]
+pub enum HeuristicSpec {
+    /// Hamming, Manhattan or linear conflict.
+    Kind(HeuristicKind),
+    /// An additive pattern database (built or loaded beforehand).
+    Pdb(std::sync::Arc<pdb::AdditivePdb>),
+}
+
+impl From<HeuristicKind> for HeuristicSpec {
+    fn from(k: HeuristicKind) -> Self {
+        HeuristicSpec::Kind(k)
+    }
+}
+
+impl From<std::sync::Arc<pdb::AdditivePdb>> for HeuristicSpec {
+    fn from(p: std::sync::Arc<pdb::AdditivePdb>) -> Self {
+        HeuristicSpec::Pdb(p)
+    }
+}
+
+impl HeuristicSpec {
+    /// Name as shown to the user: `linear-conflict`, `pdb78`, …
+    pub fn name(&self) -> &str {
+        match self {
+            HeuristicSpec::Kind(k) => k.name(),
+            HeuristicSpec::Pdb(p) => p.name(),
+        }
+    }
+
+    /// The heuristic for `goal` (a pattern database must have been built for that goal).
+    pub fn build(&self, goal: &Goal) -> Box<dyn Heuristic> {
+        match self {
+            HeuristicSpec::Kind(k) => k.build(goal),
+            HeuristicSpec::Pdb(p) => Box::new(p.as_ref().clone()),
         }
     }
 }

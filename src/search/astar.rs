@@ -17,7 +17,7 @@ use super::{
     Algorithm, Control, GhHistogram, Problem, Progress, ProgressFn, SearchError, SearchStats,
     Solution,
 };
-use crate::heuristic::{Heuristic, HeuristicKind};
+use crate::heuristic::{Heuristic, HeuristicSpec};
 use crate::puzzle::{Move, move_target};
 
 pub(crate) const ROOT: u8 = 4;
@@ -61,7 +61,7 @@ impl<K> Ord for Open<K> {
 /// [`SearchError`] on cancel, time limit or memory cap.
 pub(crate) fn search(
     problem: &Problem,
-    heuristic: HeuristicKind,
+    heuristic: &HeuristicSpec,
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError> {

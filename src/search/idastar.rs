@@ -11,7 +11,9 @@ use super::{
     Algorithm, Control, GhHistogram, Iteration, Problem, Progress, ProgressFn, SearchError,
     SearchStats, Solution,
 };
-use crate::heuristic::{Hamming, HeuristicKind, Incremental, LinearConflict, Manhattan};
+use crate::heuristic::{
+    Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan,
+};
 use crate::puzzle::{Move, move_target};
 
 /// No neighbour in that direction.
@@ -24,15 +26,22 @@ const NONE: u8 = u8::MAX;
 /// reaches the memory cap.
 pub(crate) fn search(
     problem: &Problem,
-    heuristic: HeuristicKind,
+    heuristic: &HeuristicSpec,
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError> {
     let goal = &problem.goal;
     match heuristic {
-        HeuristicKind::Hamming => run(problem, &Hamming::new(goal), ctl, progress),
-        HeuristicKind::Manhattan => run(problem, &Manhattan::new(goal), ctl, progress),
-        HeuristicKind::LinearConflict => run(problem, &LinearConflict::new(goal), ctl, progress),
+        HeuristicSpec::Kind(HeuristicKind::Hamming) => {
+            run(problem, &Hamming::new(goal), ctl, progress)
+        }
+        HeuristicSpec::Kind(HeuristicKind::Manhattan) => {
+            run(problem, &Manhattan::new(goal), ctl, progress)
+        }
+        HeuristicSpec::Kind(HeuristicKind::LinearConflict) => {
+            run(problem, &LinearConflict::new(goal), ctl, progress)
+        }
+        HeuristicSpec::Pdb(p) => run(problem, p.as_ref(), ctl, progress),
     }
 }
 

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 pub(crate) use progress::CellSampler;
 pub use progress::{GhHistogram, Progress, ProgressFn};
 
-use crate::heuristic::HeuristicKind;
+use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal, Move, Solvability};
 
 /// Default memory cap for searches that store nodes: 4 GiB.
@@ -252,12 +252,17 @@ pub struct Problem {
 pub fn solve(
     problem: &Problem,
     algorithm: Algorithm,
-    heuristic: HeuristicKind,
+    heuristic: impl Into<HeuristicSpec>,
     limits: &Limits,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Outcome, SearchError> {
+    let heuristic: HeuristicSpec = heuristic.into();
     if algorithm == Algorithm::BatchedAStar {
-        let mut cpu = crate::eval::CpuEvaluator::new(heuristic, &problem.goal, 1);
+        let mut cpu = crate::eval::CpuEvaluator::with_heuristic(
+            heuristic.build(&problem.goal),
+            problem.start.len(),
+            1,
+        );
         let batch = Batch {
             evaluator: &mut cpu,
             size: batched_astar::DEFAULT_BATCH_SIZE,
@@ -267,10 +272,10 @@ pub fn solve(
     checked(problem, limits, |ctl| {
         match algorithm.resolve(problem.start.len()) {
             Algorithm::Bfs => bfs::search(problem, ctl, progress),
-            Algorithm::AStar => astar::search(problem, heuristic, ctl, progress),
+            Algorithm::AStar => astar::search(problem, &heuristic, ctl, progress),
             Algorithm::BatchedAStar => unreachable!("handled above"),
             Algorithm::IdaStar | Algorithm::Auto => {
-                idastar::search(problem, heuristic, ctl, progress)
+                idastar::search(problem, &heuristic, ctl, progress)
             }
         }
     })

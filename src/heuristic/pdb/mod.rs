@@ -1,0 +1,321 @@
+//! Additive disjoint pattern databases (Korf & Felner, "Disjoint pattern database heuristics",
+//! Artificial Intelligence 134 (2002) 9–22; Felner, Korf & Hanan, "Additive pattern database
+//! heuristics", JAIR 22 (2004) 279–318).
+//!
+//! The non-blank tiles are split into disjoint patterns. For each pattern, a table gives, for
+//! every placement of its tiles, the minimum number of moves *of pattern tiles* needed to bring
+//! them to their goal cells, where moves of the other tiles cost nothing ([`build`]). Because
+//! every move moves one tile of one pattern, the values of disjoint patterns add up to an
+//! admissible heuristic. On square boards whose goal has the blank on the main diagonal, the
+//! same tables are also looked up on the board reflected about that diagonal (tiles relabelled
+//! so the goal maps to itself), and the larger sum is used (Culberson & Schaeffer's reflection,
+//! as in Korf & Felner 2002).
+//!
+//! Tables are indexed by the rank of the k-permutation of the pattern tiles' cells
+//! ([`PatternTable::index`]), one byte an entry.
+
+pub mod build;
+
+use std::sync::Arc;
+
+use super::{Heuristic, Incremental};
+use crate::puzzle::Goal;
+
+/// `n · (n−1) ⋯ (n−k+1)`: placements of `k` distinct tiles on `n` cells.
+pub fn placements(n: usize, k: usize) -> u64 {
+    (0..k as u64).map(|i| n as u64 - i).product()
+}
+
+/// One pattern's table: the pattern tiles (in index order) and one byte per placement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternTable {
+    tiles: Vec<u8>,
+    cells: usize,
+    weights: Vec<u64>,
+    table: Vec<u8>,
+}
+
+impl PatternTable {
+    /// Wraps a built table for `tiles` on a board of `cells` cells.
+    ///
+    /// # Errors
+    /// A message if `table` does not hold [`placements`]`(cells, tiles.len())` entries.
+    pub fn from_parts(tiles: Vec<u8>, cells: usize, table: Vec<u8>) -> Result<Self, String> {
+        let k = tiles.len();
+        let want = placements(cells, k);
+        if table.len() as u64 != want {
+            return Err(format!(
+                "a {k}-tile table on {cells} cells has {want} entries, not {}",
+                table.len()
+            ));
+        }
+        // weights[i] = P(n−1−i, k−1−i)
+        let weights = (0..k)
+            .map(|i| placements(cells - 1 - i, k - 1 - i))
+            .collect();
+        Ok(PatternTable {
+            tiles,
+            cells,
+            weights,
+            table,
+        })
+    }
+
+    /// The pattern's tiles, in index order.
+    pub fn tiles(&self) -> &[u8] {
+        &self.tiles
+    }
+
+    /// The table's bytes (moves), indexed by [`PatternTable::index`].
+    pub fn bytes(&self) -> &[u8] {
+        &self.table
+    }
+
+    /// Index of a placement: `positions[i]` = cell of `tiles()[i]`. Lexicographic rank of the
+    /// k-permutation: `Σ dᵢ · P(n−1−i, k−1−i)`, `dᵢ` = cells below `pᵢ` not used by `p₀…pᵢ₋₁`.
+    #[inline]
+    pub fn index(&self, positions: &[u8]) -> usize {
+        let mut idx = 0u64;
+        let mut used = 0u64;
+        for (i, &p) in positions.iter().enumerate() {
+            let below = (used & ((1u64 << p) - 1)).count_ones() as u64;
+            idx += (u64::from(p) - below) * self.weights[i];
+            used |= 1 << p;
+        }
+        idx as usize
+    }
+
+    /// The value at a placement (moves).
+    #[inline]
+    pub fn value(&self, positions: &[u8]) -> u8 {
+        self.table[self.index(positions)]
+    }
+}
+
+/// A partition of the tiles with built tables, as one additive heuristic.
+#[derive(Clone, Debug)]
+pub struct AdditivePdb {
+    name: String,
+    cells: usize,
+    tables: Vec<Arc<PatternTable>>,
+    /// Pattern of each tile (`u8::MAX` for the blank).
+    pattern_of: Vec<u8>,
+    /// Reflection: tile map φ and cell map T, when the goal allows it.
+    reflect: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+/// Incremental state: each tile's cell on the board and on its reflection, and each pattern's
+/// current value on both.
+#[derive(Clone, Debug)]
+pub struct PdbState {
+    pos: Vec<u8>,
+    rpos: Vec<u8>,
+    vals: Vec<u8>,
+    rvals: Vec<u8>,
+    sum: u32,
+    rsum: u32,
+}
+
+impl AdditivePdb {
+    /// Combines built tables (one per pattern, disjoint, covering every tile) for `goal`.
+    ///
+    /// # Errors
+    /// A message when the patterns overlap or miss a tile.
+    pub fn new(name: &str, goal: &Goal, tables: Vec<Arc<PatternTable>>) -> Result<Self, String> {
+        let n = goal.board().len();
+        let mut pattern_of = vec![u8::MAX; n];
+        for (p, t) in tables.iter().enumerate() {
+            for &tile in t.tiles() {
+                if tile == 0 || tile as usize >= n || pattern_of[tile as usize] != u8::MAX {
+                    return Err(format!(
+                        "tile {tile} is the blank, out of range or in two patterns"
+                    ));
+                }
+                pattern_of[tile as usize] = p as u8;
+            }
+        }
+        if let Some(t) = (1..n).find(|&t| pattern_of[t] == u8::MAX) {
+            return Err(format!("tile {t} is in no pattern"));
+        }
+        Ok(AdditivePdb {
+            name: name.to_string(),
+            cells: n,
+            tables,
+            pattern_of,
+            reflect: reflection(goal),
+        })
+    }
+
+    /// The partition's name (e.g. `pdb78`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Whether the reflected lookup is used.
+    pub fn reflects(&self) -> bool {
+        self.reflect.is_some()
+    }
+
+    /// The tables, one per pattern.
+    pub fn tables(&self) -> &[Arc<PatternTable>] {
+        &self.tables
+    }
+
+    fn sums(&self, pos: &[u8]) -> (Vec<u8>, u32) {
+        let mut buf = [0u8; 64];
+        let vals: Vec<u8> = self
+            .tables
+            .iter()
+            .map(|t| {
+                let k = t.tiles().len();
+                for (i, &tile) in t.tiles().iter().enumerate() {
+                    buf[i] = pos[tile as usize];
+                }
+                t.value(&buf[..k])
+            })
+            .collect();
+        let sum = vals.iter().map(|&v| u32::from(v)).sum();
+        (vals, sum)
+    }
+
+    fn positions(&self, tiles: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let mut pos = vec![0u8; self.cells];
+        for (c, &t) in tiles.iter().enumerate() {
+            pos[t as usize] = c as u8;
+        }
+        let rpos = match &self.reflect {
+            Some((phi, tmap)) => {
+                let mut r = vec![0u8; self.cells];
+                for (c, &t) in tiles.iter().enumerate() {
+                    r[phi[t as usize] as usize] = tmap[c];
+                }
+                r
+            }
+            None => Vec::new(),
+        };
+        (pos, rpos)
+    }
+
+    #[inline]
+    fn pattern_value(&self, p: usize, pos: &[u8]) -> u8 {
+        let t = &self.tables[p];
+        let mut buf = [0u8; 64];
+        let k = t.tiles().len();
+        for (i, &tile) in t.tiles().iter().enumerate() {
+            buf[i] = pos[tile as usize];
+        }
+        t.value(&buf[..k])
+    }
+}
+
+/// φ and T for the reflection about the main diagonal, if the goal allows it (square board,
+/// blank's goal cell on the diagonal).
+fn reflection(goal: &Goal) -> Option<(Vec<u8>, Vec<u8>)> {
+    let b = goal.board();
+    let (r, c) = (b.rows(), b.cols());
+    if r != c || b.blank() / c != b.blank() % c {
+        return None;
+    }
+    let n = b.len();
+    let tmap: Vec<u8> = (0..n)
+        .map(|cell| ((cell % c) * c + cell / c) as u8)
+        .collect();
+    let phi: Vec<u8> = (0..n)
+        .map(|t| b.tiles()[tmap[goal.position_of(t as u8)] as usize])
+        .collect();
+    Some((phi, tmap))
+}
+
+impl Heuristic for AdditivePdb {
+    fn estimate(&self, tiles: &[u8]) -> u32 {
+        let (pos, rpos) = self.positions(tiles);
+        let (_, sum) = self.sums(&pos);
+        if self.reflect.is_some() {
+            sum.max(self.sums(&rpos).1)
+        } else {
+            sum
+        }
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Incremental for AdditivePdb {
+    type State = PdbState;
+
+    fn init(&self, tiles: &[u8]) -> (PdbState, u32) {
+        let (pos, rpos) = self.positions(tiles);
+        let (vals, sum) = self.sums(&pos);
+        let (rvals, rsum) = if self.reflect.is_some() {
+            self.sums(&rpos)
+        } else {
+            (Vec::new(), 0)
+        };
+        let h = sum.max(rsum);
+        (
+            PdbState {
+                pos,
+                rpos,
+                vals,
+                rvals,
+                sum,
+                rsum,
+            },
+            h,
+        )
+    }
+
+    #[inline(always)]
+    fn apply(&self, st: &mut PdbState, _tiles: &[u8], tile: u8, _from: usize, to: usize) -> i32 {
+        let before = st.sum.max(st.rsum);
+        let t = tile as usize;
+        st.pos[t] = to as u8;
+        let p = self.pattern_of[t] as usize;
+        let v = self.pattern_value(p, &st.pos);
+        st.sum = st.sum + u32::from(v) - u32::from(st.vals[p]);
+        st.vals[p] = v;
+        if let Some((phi, tmap)) = &self.reflect {
+            let rt = phi[t] as usize;
+            st.rpos[rt] = tmap[to];
+            let rp = self.pattern_of[rt] as usize;
+            let rv = self.pattern_value(rp, &st.rpos);
+            st.rsum = st.rsum + u32::from(rv) - u32::from(st.rvals[rp]);
+            st.rvals[rp] = rv;
+        }
+        st.sum.max(st.rsum) as i32 - before as i32
+    }
+}
+
+/// The tiles of a goal in goal-cell order (blank skipped), for cutting contiguous patterns.
+pub fn tiles_in_goal_order(goal: &Goal) -> Vec<u8> {
+    goal.board()
+        .tiles()
+        .iter()
+        .copied()
+        .filter(|&t| t != 0)
+        .collect()
+}
+
+/// Cuts the tiles, in goal-cell order, into consecutive patterns of the given sizes.
+///
+/// # Errors
+/// A message when the sizes do not add up to the number of tiles.
+pub fn contiguous_partition(goal: &Goal, sizes: &[usize]) -> Result<Vec<Vec<u8>>, String> {
+    let tiles = tiles_in_goal_order(goal);
+    if sizes.iter().sum::<usize>() != tiles.len() {
+        return Err(format!(
+            "pattern sizes {sizes:?} add up to {}, but the board has {} tiles",
+            sizes.iter().sum::<usize>(),
+            tiles.len()
+        ));
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    for &s in sizes {
+        out.push(tiles[at..at + s].to_vec());
+        at += s;
+    }
+    Ok(out)
+}
