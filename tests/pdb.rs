@@ -104,7 +104,7 @@ fn pdb_answers_equal_published_lengths_on_korf_instances() {
 #[test]
 fn table_index_is_a_bijection() {
     let t = PatternTable::from_parts(vec![1, 2, 3], 6, vec![0; 120]).unwrap();
-    let mut seen = vec![false; 120];
+    let mut seen = [false; 120];
     for a in 0..6u8 {
         for b in 0..6u8 {
             for c in 0..6u8 {

@@ -7,9 +7,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{BenchArgs, CliError, Format, goal_spec};
+use crate::heuristic::HeuristicSpec;
 use crate::puzzle::parse::{Instance, parse_puzzles, read_source};
 use crate::puzzle::{Goal, GoalSpec};
-use crate::search::{Batch, Outcome, Problem, SearchError, solve, solve_batched};
+use crate::search::{Algorithm, Batch, Outcome, Problem, SearchError, solve, solve_batched};
 
 #[derive(Serialize, Clone, Debug)]
 struct Row {
@@ -37,7 +38,7 @@ struct Summary {
     mismatches: usize,
     limits: usize,
     algorithm: &'static str,
-    heuristic: &'static str,
+    heuristic: String,
     jobs: usize,
     seconds: f64,
     wall_seconds: f64,
@@ -67,10 +68,15 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let (algorithm, heuristic, note) = super::solve::choose(&a.opts, &instances[0].board);
-    if let Some(n) = note {
-        eprintln!("npuzzle: {n}");
+    // One heuristic per distinct goal (and size): pattern databases are goal-specific.
+    let mut by_goal: Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)> = Vec::new();
+    for (inst, g) in instances.iter().zip(&goals) {
+        if !by_goal.iter().any(|(b, _, _)| b == g.board()) {
+            let (algo, h) = super::solve::choose(&a.opts, &inst.board, g)?;
+            by_goal.push((g.board().clone(), algo, h));
+        }
     }
+    let (algorithm, heuristic) = (by_goal[0].1, by_goal[0].2.clone());
     let evaluators = if a.opts.algorithm == crate::search::Algorithm::BatchedAStar {
         Some(super::evaluator::Evaluators::open(a.opts.evaluator)?)
     } else {
@@ -110,11 +116,15 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
                     start: inst.board.clone(),
                     goal: goal.clone(),
                 };
-                // `auto` is resolved per instance: files may mix sizes.
+                // `auto` is resolved per instance: files may mix sizes and goals.
                 let algorithm = a.opts.algorithm.resolve(inst.board.len());
+                let heuristic = by_goal
+                    .iter()
+                    .find(|(b, _, _)| b == goal.board())
+                    .map_or_else(|| heuristic.clone(), |x| x.2.clone());
                 let r = match &evaluators {
                     Some(ev) => ev
-                        .make(heuristic, goal)
+                        .make(&heuristic, goal)
                         .map_err(|e| SearchError::Evaluator(e.to_string()))
                         .and_then(|mut e| {
                             let batch = Batch {
@@ -186,7 +196,7 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
         mismatches,
         limits: limits_hit,
         algorithm: algorithm.name(),
-        heuristic: heuristic.name(),
+        heuristic: heuristic.name().to_string(),
         jobs,
         seconds,
         wall_seconds: wall.elapsed().as_secs_f64(),

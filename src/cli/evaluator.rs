@@ -7,7 +7,7 @@ use clap::ValueEnum;
 
 use super::CliError;
 use crate::eval::{BatchEvaluator, CpuEvaluator};
-use crate::heuristic::HeuristicKind;
+use crate::heuristic::HeuristicSpec;
 use crate::puzzle::Goal;
 
 /// The `--evaluator` choice.
@@ -87,9 +87,25 @@ impl Evaluators {
     /// [`CliError::Unavailable`] when `--evaluator gpu` was asked for a board the GPU cannot take.
     pub(super) fn make(
         &self,
-        kind: HeuristicKind,
+        heuristic: &HeuristicSpec,
         goal: &Goal,
     ) -> Result<Box<dyn BatchEvaluator>, CliError> {
+        let kind = match heuristic {
+            HeuristicSpec::Kind(k) => *k,
+            HeuristicSpec::Pdb(p) => {
+                #[cfg(feature = "gpu")]
+                if self.ctx.is_some() {
+                    eprintln!(
+                        "npuzzle: the GPU evaluator does not take pattern databases yet; using the CPU"
+                    );
+                }
+                return Ok(Box::new(CpuEvaluator::with_heuristic(
+                    Box::new(p.as_ref().clone()),
+                    goal.board().len(),
+                    self.threads,
+                )));
+            }
+        };
         #[cfg(feature = "gpu")]
         if let Some(ctx) = &self.ctx {
             match crate::eval::gpu::GpuEvaluator::new(ctx.clone(), kind, goal) {

@@ -6,6 +6,7 @@
 mod bench;
 mod evaluator;
 mod generate;
+mod pdb;
 mod solve;
 
 use std::process::ExitCode;
@@ -40,6 +41,8 @@ enum Command {
     Generate(GenerateArgs),
     /// Open the desktop app on a puzzle file (the bundled default puzzle without one).
     Gui(GuiArgs),
+    /// Pattern databases: build, list, verify, clear the cache.
+    Pdb(pdb::PdbArgs),
 }
 
 #[derive(Args, Debug, Default)]
@@ -54,7 +57,7 @@ struct GuiArgs {
     algorithm: Option<Algorithm>,
     /// Heuristic: auto (linear conflict), hamming, manhattan, linear-conflict.
     #[arg(long, default_value = "auto", value_parser = parse_heuristic)]
-    heuristic: Option<HeuristicChoice>,
+    heuristic: Option<HeuristicArg>,
     /// Batch evaluator for batched A*: auto (GPU if any), gpu, cpu.
     #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
     evaluator: evaluator::EvaluatorArg,
@@ -82,9 +85,15 @@ struct SearchOpts {
     /// GPU with --evaluator gpu).
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     algorithm: Algorithm,
-    /// Heuristic: auto (the strongest available), hamming, manhattan, linear-conflict.
+    /// Heuristic: auto (the strongest available: a cached or quick pattern database, else
+    /// linear conflict), hamming, manhattan, linear-conflict, or a pattern database: pdb8 (3×3,
+    /// exact), pdb555, pdb663, pdb78 (4×4), pdb6666 (5×5), pdb:SIZES (pdb:4,4), pdb:TILES
+    /// (pdb:1 2 3/4 5 6 7). Pattern databases are built on first use and cached.
     #[arg(long, default_value = "auto", value_parser = parse_heuristic)]
-    heuristic: HeuristicChoice,
+    heuristic: HeuristicArg,
+    /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<std::path::PathBuf>,
     /// Stop a search after this many seconds (exit code 3).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
@@ -168,21 +177,34 @@ impl From<NotationArg> for Notation {
     }
 }
 
-/// `--heuristic`: a named heuristic, or `None` for auto.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-struct HeuristicChoice(Option<HeuristicKind>);
+/// `--heuristic`: auto, a named heuristic, or a pattern database.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+enum HeuristicArg {
+    /// The strongest available.
+    #[default]
+    Auto,
+    /// Hamming, Manhattan, linear conflict.
+    Kind(HeuristicKind),
+    /// A pattern-database partition.
+    Pdb(crate::heuristic::pdb::PartitionSpec),
+}
 
-fn parse_heuristic(s: &str) -> Result<HeuristicChoice, String> {
+fn parse_heuristic(s: &str) -> Result<HeuristicArg, String> {
     if s.eq_ignore_ascii_case("auto") {
-        return Ok(HeuristicChoice(None));
+        return Ok(HeuristicArg::Auto);
+    }
+    if s.to_ascii_lowercase().starts_with("pdb") {
+        return crate::heuristic::pdb::PartitionSpec::parse(s).map(HeuristicArg::Pdb);
     }
     HeuristicKind::from_str(s)
-        .map(|k| HeuristicChoice(Some(k)))
-        .map_err(|e| e.to_string())
+        .map(HeuristicArg::Kind)
+        .map_err(|e| {
+            format!("{e}, or a pattern database (pdb555, pdb663, pdb78, pdb6666, pdb:4,4)")
+        })
 }
 
 /// Parses `RxC` (also `R×C`, `RXC`).
-fn parse_size(s: &str) -> Result<(usize, usize), String> {
+pub(super) fn parse_size(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("expected a size like 4x4 or 3x5, got {s:?}");
     let (r, c) = s.split_once(['x', 'X', '×']).ok_or_else(bad)?;
     let (r, c) = (
@@ -261,6 +283,7 @@ pub fn run(cli: Cli) -> Result<u8, CliError> {
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Generate(a)) => generate::run(&a),
         Some(Command::Gui(a)) => gui(&a),
+        Some(Command::Pdb(a)) => pdb::run(&a),
         None => gui(&GuiArgs {
             goal: "blank-last".into(),
             batch_size: 1024,
@@ -283,7 +306,15 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
     goal.resolve(board.rows(), board.cols())
         .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
     let algorithm = a.algorithm.unwrap_or(Algorithm::Auto);
-    let heuristic = a.heuristic.and_then(|h| h.0).unwrap_or_else(auto_heuristic);
+    let heuristic = match &a.heuristic {
+        None | Some(HeuristicArg::Auto) => auto_heuristic(),
+        Some(HeuristicArg::Kind(k)) => *k,
+        Some(HeuristicArg::Pdb(_)) => {
+            return Err(CliError::Usage(
+                "the app takes hamming, manhattan or linear-conflict (pattern databases: use npuzzle solve)".into(),
+            ));
+        }
+    };
     #[cfg(feature = "gui")]
     {
         use crate::app::{AppError, AppOptions, EvaluatorChoice};
@@ -330,7 +361,8 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
             Algorithm::BatchedAStar | Algorithm::Auto => Algorithm::Auto,
             x => x,
         },
-        heuristic: HeuristicChoice(Some(heuristic)),
+        heuristic: HeuristicArg::Kind(heuristic),
+        cache_dir: None,
         time_limit: None,
         max_memory: bytesize::ByteSize(DEFAULT_MAX_MEMORY),
         size: None,
@@ -390,7 +422,7 @@ impl SearchOpts {
     }
 }
 
-/// The heuristic `auto` picks: the strongest one available.
+/// The plain heuristic `auto` falls back to.
 fn auto_heuristic() -> HeuristicKind {
     HeuristicKind::LinearConflict
 }

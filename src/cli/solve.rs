@@ -4,9 +4,11 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use super::evaluator::EvaluatorArg;
 use super::evaluator::Evaluators;
-use super::{CliError, Format, SearchOpts, SolveArgs, auto_heuristic, goal_spec, read_board};
+use super::{CliError, Format, SearchOpts, SolveArgs, goal_spec, read_board};
 use crate::heuristic::HeuristicKind;
+use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal, Move, Notation, Solvability, format_moves};
 use crate::search::{
     Algorithm, Batch, Iteration, Outcome, Problem, Progress, solve, solve_batched,
@@ -20,7 +22,7 @@ struct SolveJson {
     tiles_moved: Option<Vec<u8>>,
     notation: &'static str,
     algorithm: &'static str,
-    heuristic: &'static str,
+    heuristic: String,
     evaluator: &'static str,
     adapter: Option<String>,
     goal: &'static str,
@@ -50,26 +52,34 @@ pub(super) fn resolve_goal(spec: &str, start: &Board) -> Result<Goal, CliError> 
         .map_err(|e| CliError::Usage(format!("--goal {spec}: {e}")))
 }
 
-/// The algorithm and heuristic actually used, with a note when `auto` chose them.
+/// The algorithm and heuristic to use for `start` towards `goal`, saying on stderr what
+/// `auto` picked. Pattern databases are loaded from the cache or built here.
 pub(super) fn choose(
     opts: &SearchOpts,
     start: &Board,
-) -> (Algorithm, HeuristicKind, Option<String>) {
+    goal: &Goal,
+) -> Result<(Algorithm, HeuristicSpec), CliError> {
     let algorithm = opts.algorithm.resolve(start.len());
-    let heuristic = opts.heuristic.0.unwrap_or_else(auto_heuristic);
-    let size = format!("{}×{}", start.rows(), start.cols());
-    let auto_algo = opts.algorithm == Algorithm::Auto;
-    // BFS uses no heuristic, so there is nothing to say about one.
-    let auto_h = opts.heuristic.0.is_none() && algorithm != Algorithm::Bfs;
-    let note = match (auto_algo, auto_h) {
-        (true, true) => Some(format!(
-            "auto picked {algorithm} with {heuristic} for a {size} board"
-        )),
-        (true, false) => Some(format!("auto picked {algorithm} for a {size} board")),
-        (false, true) => Some(format!("auto picked the {heuristic} heuristic")),
-        (false, false) => None,
-    };
-    (algorithm, heuristic, note)
+    if opts.algorithm == Algorithm::Auto {
+        eprintln!(
+            "npuzzle: auto picked {algorithm} for a {}×{} board",
+            start.rows(),
+            start.cols()
+        );
+    }
+    let gpu_batched = algorithm == Algorithm::BatchedAStar && opts.evaluator != EvaluatorArg::Cpu;
+    let (heuristic, note) = super::pdb::resolve(
+        &opts.heuristic,
+        goal,
+        algorithm,
+        gpu_batched,
+        opts.cache_dir.clone(),
+        opts.max_memory.as_u64(),
+    )?;
+    if let Some(n) = note {
+        eprintln!("npuzzle: {n}");
+    }
+    Ok((algorithm, heuristic))
 }
 
 pub(super) fn solve_and_print(
@@ -78,10 +88,16 @@ pub(super) fn solve_and_print(
     opts: &SearchOpts,
     notation: Notation,
 ) -> Result<u8, CliError> {
-    let (algorithm, heuristic, note) = choose(opts, &start);
-    if let Some(n) = note {
-        eprintln!("npuzzle: {n}");
-    }
+    let parity = Solvability::of(&start, &goal);
+    // Unsolvable boards are answered before any database is built or GPU is opened.
+    let (algorithm, heuristic) = if parity.solvable {
+        choose(opts, &start, &goal)?
+    } else {
+        (
+            opts.algorithm.resolve(start.len()),
+            HeuristicSpec::Kind(HeuristicKind::LinearConflict),
+        )
+    };
     let limits = opts.limits()?;
     let spinner = indicatif::ProgressBar::new_spinner();
     let mut on_progress = |p: &Progress| {
@@ -95,12 +111,11 @@ pub(super) fn solve_and_print(
         start: start.clone(),
         goal: goal.clone(),
     };
-    let parity = Solvability::of(&start, &goal);
     let (mut evaluator_kind, mut adapter) = ("cpu", None);
     let outcome = if algorithm == Algorithm::BatchedAStar && parity.solvable {
         // Unsolvable boards are answered before any GPU work.
         let evaluators = Evaluators::open(opts.evaluator)?;
-        let mut e = evaluators.make(heuristic, &goal)?;
+        let mut e = evaluators.make(&heuristic, &goal)?;
         evaluator_kind = e.kind();
         adapter = (evaluator_kind == "gpu").then(|| e.describe());
         let batch = Batch {
@@ -109,7 +124,13 @@ pub(super) fn solve_and_print(
         };
         solve_batched(&problem, batch, &limits, &mut on_progress)
     } else {
-        solve(&problem, algorithm, heuristic, &limits, &mut on_progress)
+        solve(
+            &problem,
+            algorithm,
+            heuristic.clone(),
+            &limits,
+            &mut on_progress,
+        )
     };
     spinner.finish_and_clear();
     let outcome = outcome?;
@@ -149,8 +170,11 @@ pub(super) fn solve_and_print(
                 writeln!(out, "{}", b.to_block_string()).ok();
             }
             eprintln!(
-                "npuzzle: {algorithm} + {heuristic}: {} expanded, {} generated, {:.3} s",
-                sol.stats.expanded, sol.stats.generated, sol.stats.seconds
+                "npuzzle: {algorithm} + {}: {} expanded, {} generated, {:.3} s",
+                heuristic.name(),
+                sol.stats.expanded,
+                sol.stats.generated,
+                sol.stats.seconds
             );
             if algorithm == Algorithm::BatchedAStar {
                 eprintln!(
@@ -178,7 +202,7 @@ pub(super) fn solve_and_print(
                     Notation::Tile => "tile",
                 },
                 algorithm: algorithm.name(),
-                heuristic: heuristic.name(),
+                heuristic: heuristic.name().to_string(),
                 evaluator: evaluator_kind,
                 adapter,
                 goal: goal.name(),

@@ -15,6 +15,7 @@
 //! ([`PatternTable::index`]), one byte an entry.
 
 pub mod build;
+pub mod cache;
 
 use std::sync::Arc;
 
@@ -318,4 +319,132 @@ pub fn contiguous_partition(goal: &Goal, sizes: &[usize]) -> Result<Vec<Vec<u8>>
         at += s;
     }
     Ok(out)
+}
+
+/// The named partitions: `pdb8` (3×3, one pattern: the exact distance), `pdb555`, `pdb663`,
+/// `pdb78` (4×4), `pdb6666` (5×5). Patterns are cut from the tiles in goal-cell order, so the
+/// same names work for any goal.
+pub const NAMED: [(&str, usize, usize, &[usize]); 5] = [
+    ("pdb8", 3, 3, &[8]),
+    ("pdb555", 4, 4, &[5, 5, 5]),
+    ("pdb663", 4, 4, &[6, 6, 3]),
+    ("pdb78", 4, 4, &[7, 8]),
+    ("pdb6666", 5, 5, &[6, 6, 6, 6]),
+];
+
+/// A partition to build: a name or explicit pattern sizes or tiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartitionSpec {
+    /// One of [`NAMED`].
+    Named(String),
+    /// Consecutive patterns of these sizes in goal-cell order (`pdb:4,4`).
+    Sizes(Vec<usize>),
+    /// Explicit tiles per pattern (`pdb:1 2 3 4/5 6 7 8`).
+    Tiles(Vec<Vec<u8>>),
+}
+
+impl PartitionSpec {
+    /// Parses `pdb555`, `pdb:4,4` or `pdb:1 2 3/4 5 6`.
+    ///
+    /// # Errors
+    /// A message naming what is wrong.
+    pub fn parse(s: &str) -> Result<PartitionSpec, String> {
+        let s = s.trim().to_ascii_lowercase();
+        if NAMED.iter().any(|n| n.0 == s) {
+            return Ok(PartitionSpec::Named(s));
+        }
+        let Some(rest) = s.strip_prefix("pdb:") else {
+            return Err(format!(
+                "unknown pattern database {s:?} (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, or pdb:TILES like pdb:1 2 3/4 5 6)"
+            ));
+        };
+        if rest.contains('/') || rest.split(',').any(|p| p.trim().contains(' ')) {
+            let pats = rest
+                .split('/')
+                .map(|p| {
+                    p.split([' ', ','])
+                        .filter(|t| !t.is_empty())
+                        .map(|t| t.parse::<u8>().map_err(|_| format!("{t:?} is not a tile")))
+                        .collect::<Result<Vec<u8>, String>>()
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok(PartitionSpec::Tiles(pats))
+        } else {
+            let sizes = rest
+                .split(',')
+                .map(|t| {
+                    t.trim()
+                        .parse::<usize>()
+                        .map_err(|_| format!("{t:?} is not a pattern size"))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok(PartitionSpec::Sizes(sizes))
+        }
+    }
+
+    /// A short name for messages and reports.
+    pub fn name(&self) -> String {
+        match self {
+            PartitionSpec::Named(n) => n.clone(),
+            PartitionSpec::Sizes(s) => format!(
+                "pdb:{}",
+                s.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            PartitionSpec::Tiles(t) => format!(
+                "pdb:{}",
+                t.iter()
+                    .map(|p| p
+                        .iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "))
+                    .collect::<Vec<_>>()
+                    .join("/")
+            ),
+        }
+    }
+
+    /// The patterns for `goal`.
+    ///
+    /// # Errors
+    /// A message when the partition does not fit the board (size, overlap, missing tiles).
+    pub fn patterns(&self, goal: &Goal) -> Result<Vec<Vec<u8>>, String> {
+        let b = goal.board();
+        match self {
+            PartitionSpec::Named(n) => {
+                let (_, r, c, sizes) = NAMED
+                    .iter()
+                    .find(|x| x.0 == n)
+                    .ok_or_else(|| format!("unknown pattern database {n}"))?;
+                if (b.rows(), b.cols()) != (*r, *c) {
+                    return Err(format!(
+                        "{n} is for {r}×{c} boards; this one is {}×{}",
+                        b.rows(),
+                        b.cols()
+                    ));
+                }
+                contiguous_partition(goal, sizes)
+            }
+            PartitionSpec::Sizes(s) => contiguous_partition(goal, s),
+            PartitionSpec::Tiles(t) => {
+                let mut seen = vec![false; b.len()];
+                for &tile in t.iter().flatten() {
+                    let i = tile as usize;
+                    if tile == 0 || i >= b.len() || seen[i] {
+                        return Err(format!(
+                            "tile {tile} is the blank, out of range, or in two patterns"
+                        ));
+                    }
+                    seen[i] = true;
+                }
+                if let Some(m) = (1..b.len()).find(|&i| !seen[i]) {
+                    return Err(format!("tile {m} is in no pattern"));
+                }
+                Ok(t.clone())
+            }
+        }
+    }
 }

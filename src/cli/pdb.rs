@@ -1,0 +1,268 @@
+//! Pattern databases on the command line: `--heuristic pdb…` (loaded from the cache or built),
+//! `auto`'s choice, and `npuzzle pdb build|list|verify|clear`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::{Args, Subcommand};
+
+use super::{CliError, HeuristicArg, goal_spec, parse_size};
+use crate::heuristic::pdb::cache::{PdbCache, Source, header_for, verify_file};
+use crate::heuristic::pdb::{AdditivePdb, NAMED, PartitionSpec};
+use crate::heuristic::{HeuristicKind, HeuristicSpec};
+use crate::puzzle::Goal;
+use crate::search::Algorithm;
+
+/// `npuzzle pdb …`
+#[derive(Args, Debug)]
+pub(super) struct PdbArgs {
+    #[command(subcommand)]
+    command: PdbCommand,
+    /// Cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
+    #[arg(long, global = true, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum PdbCommand {
+    /// Build (or check the cached copy of) a partition's tables.
+    Build {
+        /// pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES (pdb:4,4) or pdb:TILES (pdb:1 2/3 4 5).
+        name: String,
+        /// Board size RxC (default: the size the name is for).
+        #[arg(long, value_name = "RxC", value_parser = parse_size)]
+        size: Option<(usize, usize)>,
+        /// Goal: blank-last, blank-first or a goal board file.
+        #[arg(long, default_value = "blank-last")]
+        goal: String,
+        /// Memory cap for the build, e.g. 2GiB.
+        #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(crate::search::DEFAULT_MAX_MEMORY))]
+        max_memory: bytesize::ByteSize,
+    },
+    /// List the cached tables.
+    List,
+    /// Check every cached table's header and checksum.
+    Verify,
+    /// Delete every cached table.
+    Clear,
+}
+
+pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
+    let cache = PdbCache::new(a.cache_dir.clone()).map_err(CliError::Other)?;
+    match &a.command {
+        PdbCommand::Build {
+            name,
+            size,
+            goal,
+            max_memory,
+        } => {
+            let spec = PartitionSpec::parse(name).map_err(CliError::Usage)?;
+            let (r, c) = match (size, &spec) {
+                (Some(s), _) => *s,
+                (None, PartitionSpec::Named(n)) => NAMED
+                    .iter()
+                    .find(|x| x.0 == n)
+                    .map(|x| (x.1, x.2))
+                    .unwrap_or((4, 4)),
+                (None, _) => {
+                    return Err(CliError::Usage(
+                        "give the board size (--size RxC) for a custom partition".into(),
+                    ));
+                }
+            };
+            let g = goal_spec(goal)?
+                .resolve(r, c)
+                .map_err(|e| CliError::Usage(format!("--goal {goal}: {e}")))?;
+            let t = std::time::Instant::now();
+            let pdb = load(&cache, &g, &spec, max_memory.as_u64())?;
+            let bytes: usize = pdb.tables().iter().map(|t| t.bytes().len()).sum();
+            eprintln!(
+                "npuzzle: {} for {r}×{c} ({} goal): {} tables, {} entries, {:.1} s{}",
+                spec.name(),
+                g.name(),
+                pdb.tables().len(),
+                bytes,
+                t.elapsed().as_secs_f64(),
+                if pdb.reflects() {
+                    ", looked up on the reflection too"
+                } else {
+                    ""
+                }
+            );
+            eprintln!("npuzzle: cache {}", cache.dir().display());
+            Ok(0)
+        }
+        PdbCommand::List | PdbCommand::Verify => {
+            let verify = matches!(a.command, PdbCommand::Verify);
+            let mut bad = 0;
+            let list = cache.list();
+            if list.is_empty() {
+                super::emit(&format!("no tables in {}", cache.dir().display()))?;
+            }
+            for (path, header, size) in list {
+                let name = path
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                let h = if verify { verify_file(&path) } else { header };
+                match h {
+                    Ok(h) => super::emit(&format!(
+                        "{name}  {}×{}  tiles {:?}  {} entries  {} bytes{}",
+                        h.rows,
+                        h.cols,
+                        h.tiles,
+                        h.entries,
+                        size,
+                        if verify { "  ok" } else { "" }
+                    ))?,
+                    Err(why) => {
+                        bad += 1;
+                        super::emit(&format!("{name}  BAD: {why}"))?;
+                    }
+                }
+            }
+            Ok(if verify && bad > 0 { 1 } else { 0 })
+        }
+        PdbCommand::Clear => {
+            let n = cache
+                .clear()
+                .map_err(|e| CliError::Other(format!("{}: {e}", cache.dir().display())))?;
+            super::emit(&format!(
+                "removed {n} tables from {}",
+                cache.dir().display()
+            ))?;
+            Ok(0)
+        }
+    }
+}
+
+/// Loads (or builds and caches) a partition for `goal`, with a progress bar on stderr.
+pub(super) fn load(
+    cache: &PdbCache,
+    goal: &Goal,
+    spec: &PartitionSpec,
+    max_memory: u64,
+) -> Result<Arc<AdditivePdb>, CliError> {
+    let patterns = spec.patterns(goal).map_err(CliError::Usage)?;
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "building {msg} {bar:30} {pos}/{len} entries {elapsed_precise}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut tables = Vec::new();
+    for (i, p) in patterns.iter().enumerate() {
+        bar.set_message(format!(
+            "{} pattern {}/{}",
+            spec.name(),
+            i + 1,
+            patterns.len()
+        ));
+        bar.set_length(header_for(goal, p).entries);
+        bar.set_position(0);
+        let (t, source) = cache
+            .load_or_build(
+                goal,
+                p,
+                i,
+                max_memory,
+                &|pr| bar.set_position(pr.filled),
+                &|w| bar.suspend(|| eprintln!("npuzzle: warning: {w}")),
+            )
+            .map_err(CliError::Unavailable)?;
+        if source == Source::Built {
+            bar.suspend(|| {
+                eprintln!(
+                    "npuzzle: built pattern {:?} ({} entries), saved in {}",
+                    p,
+                    t.bytes().len(),
+                    cache.dir().display()
+                )
+            });
+        }
+        tables.push(t);
+    }
+    bar.finish_and_clear();
+    AdditivePdb::new(&spec.name(), goal, tables)
+        .map(Arc::new)
+        .map_err(CliError::Usage)
+}
+
+/// Whether every table of `spec` for `goal` is already cached and sound.
+fn cached(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> bool {
+    spec.patterns(goal).is_ok_and(|ps| {
+        ps.iter()
+            .all(|p| verify_file(&cache.path_for(goal, p)).is_ok_and(|h| h == header_for(goal, p)))
+    })
+}
+
+/// The heuristic to search with, and a note when `auto` chose it.
+///
+/// `auto`: the exact table (`pdb8`) for 3×3; for 4×4 `pdb78` when cached, else `pdb663`
+/// (built in seconds); for 5×5 `pdb6666` when cached; linear conflict otherwise, and for the
+/// GPU evaluator, which does not take pattern databases.
+pub(super) fn resolve(
+    arg: &HeuristicArg,
+    goal: &Goal,
+    algorithm: Algorithm,
+    gpu_batched: bool,
+    cache_dir: Option<PathBuf>,
+    max_memory: u64,
+) -> Result<(HeuristicSpec, Option<String>), CliError> {
+    match arg {
+        HeuristicArg::Kind(k) => Ok((HeuristicSpec::Kind(*k), None)),
+        HeuristicArg::Pdb(spec) => {
+            let cache = PdbCache::new(cache_dir).map_err(CliError::Other)?;
+            Ok((
+                HeuristicSpec::Pdb(load(&cache, goal, spec, max_memory)?),
+                None,
+            ))
+        }
+        HeuristicArg::Auto => {
+            let lc = HeuristicSpec::Kind(HeuristicKind::LinearConflict);
+            if algorithm == Algorithm::Bfs {
+                return Ok((lc, None));
+            }
+            if gpu_batched {
+                return Ok((
+                    lc,
+                    Some("auto picked linear-conflict (the GPU evaluator's strongest)".into()),
+                ));
+            }
+            let Ok(cache) = PdbCache::new(cache_dir) else {
+                return Ok((
+                    lc,
+                    Some("auto picked linear-conflict (no cache folder)".into()),
+                ));
+            };
+            let b = goal.board();
+            let pick = |name: &str| PartitionSpec::Named(name.to_string());
+            let choice = match (b.rows(), b.cols()) {
+                (3, 3) => Some(pick("pdb8")),
+                (4, 4) if cached(&cache, goal, &pick("pdb78")) => Some(pick("pdb78")),
+                (4, 4) => Some(pick("pdb663")),
+                (5, 5) if cached(&cache, goal, &pick("pdb6666")) => Some(pick("pdb6666")),
+                _ => None,
+            };
+            match choice {
+                Some(spec) => {
+                    let was_cached = cached(&cache, goal, &spec);
+                    let pdb = load(&cache, goal, &spec, max_memory)?;
+                    Ok((
+                        HeuristicSpec::Pdb(pdb),
+                        Some(format!(
+                            "auto picked the {} pattern database ({})",
+                            spec.name(),
+                            if was_cached {
+                                "cached"
+                            } else {
+                                "built now, cached for next time"
+                            }
+                        )),
+                    ))
+                }
+                None => Ok((lc, Some("auto picked linear-conflict".into()))),
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Pattern tables cached on disk: one file per table, keyed by board size, goal and pattern
+//! tiles; a header with a format version and the parameters; a CRC-32 of header and data;
+//! written atomically (temporary file, then rename). A missing, stale or corrupt file is
+//! rebuilt (with a warning), never trusted.
+//!
+//! File layout: `NPUZZPDB` (8 bytes), format version (u32 LE), header length (u32 LE), header
+//! (JSON: rows, cols, goal, tiles, entries), data (one byte an entry), CRC-32 (u32 LE) of the
+//! header and data.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::build::{BuildProgress, build_table};
+use super::{PatternTable, placements};
+use crate::puzzle::Goal;
+
+const MAGIC: &[u8; 8] = b"NPUZZPDB";
+/// Format version of the cache files; files of another version are rebuilt.
+pub const FORMAT_VERSION: u32 = 1;
+/// Environment variable that overrides the cache folder.
+pub const CACHE_ENV: &str = "NPUZZLE_CACHE_DIR";
+
+/// The parameters a table was built for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// Board rows.
+    pub rows: usize,
+    /// Board columns.
+    pub cols: usize,
+    /// The goal board, one-line form.
+    pub goal: String,
+    /// The pattern tiles, in index order.
+    pub tiles: Vec<u8>,
+    /// Number of entries (bytes of data).
+    pub entries: u64,
+}
+
+/// A cache folder of pattern tables.
+#[derive(Clone, Debug)]
+pub struct PdbCache {
+    dir: PathBuf,
+}
+
+/// Where a table came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Read from the cache and verified.
+    Cached,
+    /// Built now (and saved).
+    Built,
+}
+
+impl PdbCache {
+    /// The cache in `dir`, or in `$NPUZZLE_CACHE_DIR`, or in the user's cache folder
+    /// (e.g. `~/.cache/npuzzle/pdb` on Linux).
+    ///
+    /// # Errors
+    /// A message when no cache folder can be determined.
+    pub fn new(dir: Option<PathBuf>) -> Result<PdbCache, String> {
+        let dir = match dir.or_else(|| std::env::var_os(CACHE_ENV).map(PathBuf::from)) {
+            Some(d) => d,
+            None => directories::ProjectDirs::from("", "", "npuzzle")
+                .map(|d| d.cache_dir().join("pdb"))
+                .ok_or("no cache folder: set NPUZZLE_CACHE_DIR or --cache-dir")?,
+        };
+        Ok(PdbCache { dir })
+    }
+
+    /// The cache folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file a table is kept in.
+    pub fn path_for(&self, goal: &Goal, tiles: &[u8]) -> PathBuf {
+        let b = goal.board();
+        let goal_crc = crc32fast::hash(b.tiles());
+        let tiles: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
+        self.dir.join(format!(
+            "{}x{}-{goal_crc:08x}-{}.pdb",
+            b.rows(),
+            b.cols(),
+            tiles.join("_")
+        ))
+    }
+
+    /// The table for `tiles` towards `goal`: from the cache when a valid file is there, else
+    /// built and saved. `warn` receives a line for every file found invalid or not saved.
+    ///
+    /// # Errors
+    /// A message when the build fails (e.g. the memory cap).
+    pub fn load_or_build(
+        &self,
+        goal: &Goal,
+        tiles: &[u8],
+        pattern: usize,
+        max_memory: u64,
+        progress: &(dyn Fn(&BuildProgress) + Sync),
+        warn: &(dyn Fn(String) + Sync),
+    ) -> Result<(Arc<PatternTable>, Source), String> {
+        let path = self.path_for(goal, tiles);
+        let expect = header_for(goal, tiles);
+        match read_file(&path) {
+            Ok((h, data)) if h == expect => {
+                let t = PatternTable::from_parts(tiles.to_vec(), goal.board().len(), data)?;
+                return Ok((Arc::new(t), Source::Cached));
+            }
+            Ok(_) => warn(format!(
+                "{}: built for other parameters; rebuilding",
+                path.display()
+            )),
+            Err(ReadError::Missing) => {}
+            Err(ReadError::Bad(why)) => warn(format!("{}: {why}; rebuilding", path.display())),
+        }
+        let t = build_table(goal, tiles, pattern, max_memory, progress)?;
+        if let Err(e) = self.save(&path, &expect, t.bytes()) {
+            warn(format!("could not save {}: {e}", path.display()));
+        }
+        Ok((Arc::new(t), Source::Built))
+    }
+
+    fn save(&self, path: &Path, header: &Header, data: &[u8]) -> std::io::Result<()> {
+        std::fs::create_dir_all(&self.dir)?;
+        let json = serde_json::to_vec(header).map_err(std::io::Error::other)?;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&json);
+        crc.update(data);
+        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
+        {
+            let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+            w.write_all(MAGIC)?;
+            w.write_all(&FORMAT_VERSION.to_le_bytes())?;
+            w.write_all(&(json.len() as u32).to_le_bytes())?;
+            w.write_all(&json)?;
+            w.write_all(data)?;
+            w.write_all(&crc.finalize().to_le_bytes())?;
+            w.flush()?;
+        }
+        tmp.as_file().sync_all()?;
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    }
+
+    /// Every `.pdb` file in the cache with its header (or why it is unreadable) and size.
+    pub fn list(&self) -> Vec<(PathBuf, Result<Header, String>, u64)> {
+        let Ok(rd) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut out: Vec<_> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
+            .map(|p| {
+                let size = std::fs::metadata(&p).map_or(0, |m| m.len());
+                let h = read_file(&p).map(|(h, _)| h).map_err(|e| match e {
+                    ReadError::Missing => "missing".to_string(),
+                    ReadError::Bad(w) => w,
+                });
+                (p, h, size)
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// Deletes every `.pdb` file in the cache; returns how many.
+    ///
+    /// # Errors
+    /// The first I/O error.
+    pub fn clear(&self) -> std::io::Result<usize> {
+        let mut n = 0;
+        for (p, _, _) in self.list() {
+            std::fs::remove_file(&p)?;
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+/// The header a table for `tiles` towards `goal` must have.
+pub fn header_for(goal: &Goal, tiles: &[u8]) -> Header {
+    let b = goal.board();
+    Header {
+        rows: b.rows(),
+        cols: b.cols(),
+        goal: b.to_string(),
+        tiles: tiles.to_vec(),
+        entries: placements(b.len(), tiles.len()),
+    }
+}
+
+enum ReadError {
+    Missing,
+    Bad(String),
+}
+
+fn read_file(path: &Path) -> Result<(Header, Vec<u8>), ReadError> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ReadError::Missing),
+        Err(e) => return Err(ReadError::Bad(e.to_string())),
+    };
+    let bad = |w: &str| ReadError::Bad(w.to_string());
+    if bytes.len() < 20 || &bytes[..8] != MAGIC {
+        return Err(bad("not a pattern-database file"));
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().map_err(|_| bad("short"))?);
+    if version != FORMAT_VERSION {
+        return Err(ReadError::Bad(format!(
+            "format version {version}, expected {FORMAT_VERSION}"
+        )));
+    }
+    let hlen = u32::from_le_bytes(bytes[12..16].try_into().map_err(|_| bad("short"))?) as usize;
+    let body = &bytes[16..bytes.len() - 4];
+    if hlen > body.len() {
+        return Err(bad("truncated header"));
+    }
+    let stored = u32::from_le_bytes(
+        bytes[bytes.len() - 4..]
+            .try_into()
+            .map_err(|_| bad("short"))?,
+    );
+    if crc32fast::hash(body) != stored {
+        return Err(bad("checksum mismatch (corrupt file)"));
+    }
+    let header: Header =
+        serde_json::from_slice(&body[..hlen]).map_err(|e| ReadError::Bad(e.to_string()))?;
+    let data = body[hlen..].to_vec();
+    if data.len() as u64 != header.entries {
+        return Err(bad("wrong number of entries"));
+    }
+    Ok((header, data))
+}
+
+/// Checks one file: readable, checksum, entry count. `Ok(header)` when sound.
+///
+/// # Errors
+/// Why the file is unsound.
+pub fn verify_file(path: &Path) -> Result<Header, String> {
+    read_file(path).map(|(h, _)| h).map_err(|e| match e {
+        ReadError::Missing => "missing".into(),
+        ReadError::Bad(w) => w,
+    })
+}
