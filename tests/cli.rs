@@ -28,8 +28,12 @@ struct Output {
 }
 
 /// Runs the binary with `args`, feeding `stdin` when given.
+/// The pattern-database cache the tests' binaries use (not the user's).
+const CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/npuzzle-test-pdb-cache");
+
 fn npuzzle(args: &[&str], stdin: Option<&str>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    cmd.env("NPUZZLE_CACHE_DIR", CACHE);
     cmd.args(args)
         .stdin(if stdin.is_some() {
             Stdio::piped()
@@ -282,7 +286,8 @@ fn solve_json_fields() {
     check_solution(&j, &start, &goal_board(&GoalSpec::BlankLast, &start), 31);
     assert_eq!(j["notation"], "blank");
     assert_eq!(j["algorithm"], "astar");
-    assert_eq!(j["heuristic"], "linear-conflict");
+    // auto: the exact 8-puzzle table (one pattern of all tiles), built on first use.
+    assert_eq!(j["heuristic"], "pdb8");
     assert_eq!(j["evaluator"], "cpu");
     assert_eq!(j["goal"], "blank-last");
     let expanded = j["nodes_expanded"].as_u64().expect("nodes_expanded");
@@ -887,6 +892,7 @@ fn no_subcommand_without_a_display_solves_the_default_puzzle_in_the_terminal() {
     // Without a display the app cannot open its window: it says so and solves in the terminal.
     let out = {
         let o = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .env("NPUZZLE_CACHE_DIR", CACHE)
             .env_remove("DISPLAY")
             .env_remove("WAYLAND_DISPLAY")
             .stdin(Stdio::null())
@@ -922,6 +928,7 @@ fn no_subcommand_without_a_display_solves_the_default_puzzle_in_the_terminal() {
 /// Runs the binary with extra environment variables.
 fn npuzzle_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    cmd.env("NPUZZLE_CACHE_DIR", CACHE);
     cmd.args(args)
         .envs(env.iter().copied())
         .stdin(Stdio::piped())

@@ -119,3 +119,144 @@ fn table_index_is_a_bijection() {
     assert!(seen.iter().all(|&s| s));
     assert!(PatternTable::from_parts(vec![1, 2], 6, vec![0; 29]).is_err());
 }
+
+mod cache {
+    use super::*;
+    use npuzzle::heuristic::pdb::cache::{PdbCache, Source};
+    use std::sync::Mutex;
+
+    fn load(cache: &PdbCache, g: &Goal, tiles: &[u8]) -> (Arc<PatternTable>, Source, Vec<String>) {
+        let warnings = Mutex::new(Vec::new());
+        let (t, s) = cache
+            .load_or_build(g, tiles, 0, 1 << 30, &|_| {}, &|w| {
+                warnings.lock().unwrap().push(w)
+            })
+            .unwrap();
+        (t, s, warnings.into_inner().unwrap())
+    }
+
+    #[test]
+    fn round_trip_corruption_and_stale_versions_are_rebuilt() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = PdbCache::new(Some(dir.path().to_path_buf())).unwrap();
+        let g = goal(&GoalSpec::BlankLast, 3, 3);
+        let tiles = [1u8, 2, 3, 4];
+        let (built, s, w) = load(&cache, &g, &tiles);
+        assert_eq!(s, Source::Built);
+        assert!(w.is_empty(), "{w:?}");
+        let (cached, s, w) = load(&cache, &g, &tiles);
+        assert_eq!(s, Source::Cached);
+        assert!(w.is_empty());
+        assert_eq!(built, cached);
+        let path = cache.path_for(&g, &tiles);
+        // Flip one data byte: checksum mismatch, rebuilt with a warning, file repaired.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let i = bytes.len() - 10;
+        bytes[i] ^= 0x40;
+        std::fs::write(&path, &bytes).unwrap();
+        let (again, s, w) = load(&cache, &g, &tiles);
+        assert_eq!(s, Source::Built);
+        assert!(w.iter().any(|m| m.contains("checksum")), "{w:?}");
+        assert_eq!(again, built);
+        assert_eq!(load(&cache, &g, &tiles).1, Source::Cached);
+        // A file of another format version is stale.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[8..12].copy_from_slice(&0u32.to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let (_, s, w) = load(&cache, &g, &tiles);
+        assert_eq!(s, Source::Built);
+        assert!(w.iter().any(|m| m.contains("format version")), "{w:?}");
+        // A truncated file, and a file built for other parameters under this name.
+        std::fs::write(&path, b"NPUZZPDB").unwrap();
+        assert_eq!(load(&cache, &g, &tiles).1, Source::Built);
+        let other = cache.path_for(&g, &[5, 6, 7, 8]);
+        load(&cache, &g, &[5, 6, 7, 8]);
+        std::fs::copy(&other, &path).unwrap();
+        let (t, s, w) = load(&cache, &g, &tiles);
+        assert_eq!(s, Source::Built);
+        assert!(w.iter().any(|m| m.contains("other parameters")), "{w:?}");
+        assert_eq!(t, built);
+        // Listing and clearing.
+        assert_eq!(cache.list().len(), 2);
+        assert_eq!(cache.clear().unwrap(), 2);
+        assert!(cache.list().is_empty());
+    }
+
+    #[test]
+    fn pdb_command_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap();
+        let run = |args: &[&str]| {
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+                .args(args)
+                .env("NPUZZLE_CACHE_DIR", d)
+                .output()
+                .unwrap();
+            (
+                o.status.code().unwrap(),
+                String::from_utf8_lossy(&o.stdout).into_owned(),
+                String::from_utf8_lossy(&o.stderr).into_owned(),
+            )
+        };
+        let (code, _, err) = run(&["pdb", "build", "pdb555", "--goal", "blank-first"]);
+        assert_eq!(code, 0, "{err}");
+        let (code, out, _) = run(&["pdb", "list"]);
+        assert_eq!(code, 0);
+        assert_eq!(out.lines().count(), 3, "{out}");
+        let (code, out, _) = run(&["pdb", "verify"]);
+        assert_eq!(code, 0, "{out}");
+        assert_eq!(out.matches(" ok").count(), 3, "{out}");
+        // Solve with it: Korf #12 (45 moves).
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .args([
+                "solve",
+                "-",
+                "--goal",
+                "blank-first",
+                "--heuristic",
+                "pdb555",
+                "--format",
+                "json",
+            ])
+            .env("NPUZZLE_CACHE_DIR", d)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin
+                    .take()
+                    .unwrap()
+                    .write_all(b"14 1 9 6/4 8 12 5/7 2 3 0/10 11 13 15")?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(j["moves"], 45);
+        assert_eq!(j["heuristic"], "pdb555");
+        // Corrupt one file: verify fails and names it.
+        let victim = std::fs::read_dir(d)
+            .unwrap()
+            .flatten()
+            .next()
+            .unwrap()
+            .path();
+        let mut bytes = std::fs::read(&victim).unwrap();
+        let n = bytes.len();
+        bytes[n / 2] ^= 1;
+        std::fs::write(&victim, bytes).unwrap();
+        let (code, out, _) = run(&["pdb", "verify"]);
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("BAD: checksum"), "{out}");
+        // A database for another size is a usage error.
+        let f = dir.path().join("b.txt");
+        std::fs::write(&f, "8 6 7/2 5 4/3 0 1\n").unwrap();
+        let (code, _, err) = run(&["solve", "--heuristic", "pdb78", f.to_str().unwrap()]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("pdb78 is for 4×4 boards"), "{err}");
+        let (code, out, _) = run(&["pdb", "clear"]);
+        assert_eq!(code, 0);
+        assert!(out.contains("removed 3"), "{out}");
+    }
+}

@@ -198,9 +198,9 @@ fn cached(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> bool {
 
 /// The heuristic to search with, and a note when `auto` chose it.
 ///
-/// `auto`: the exact table (`pdb8`) for 3×3; for 4×4 `pdb78` when cached, else `pdb663`
-/// (built in seconds); for 5×5 `pdb6666` when cached; linear conflict otherwise, and for the
-/// GPU evaluator, which does not take pattern databases.
+/// `auto`: the exact table (`pdb8`) for 3×3; for 4×4 `pdb78` or `pdb663` when cached, else
+/// `pdb555` (built in about 1.5 s); for 5×5 `pdb6666` when cached; linear conflict otherwise,
+/// and for the GPU evaluator, which does not take pattern databases.
 pub(super) fn resolve(
     arg: &HeuristicArg,
     goal: &Goal,
@@ -240,7 +240,8 @@ pub(super) fn resolve(
             let choice = match (b.rows(), b.cols()) {
                 (3, 3) => Some(pick("pdb8")),
                 (4, 4) if cached(&cache, goal, &pick("pdb78")) => Some(pick("pdb78")),
-                (4, 4) => Some(pick("pdb663")),
+                (4, 4) if cached(&cache, goal, &pick("pdb663")) => Some(pick("pdb663")),
+                (4, 4) => Some(pick("pdb555")),
                 (5, 5) if cached(&cache, goal, &pick("pdb6666")) => Some(pick("pdb6666")),
                 _ => None,
             };

@@ -34,6 +34,22 @@ impl Heuristic for Hamming {
 
 impl Incremental for Hamming {
     type State = ();
+    type Undo = ();
+
+    #[inline]
+    fn apply_undoable(
+        &self,
+        st: &mut (),
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (i32, ()) {
+        (self.apply(st, tiles, tile, from, to), ())
+    }
+
+    #[inline]
+    fn undo(&self, _: &mut (), _: &[u8], _: u8, _: usize, _: usize, _: ()) {}
 
     fn init(&self, tiles: &[u8]) -> ((), u32) {
         ((), self.estimate(tiles))

@@ -154,6 +154,24 @@ impl Heuristic for LinearConflict {
 
 impl Incremental for LinearConflict {
     type State = LcState;
+    type Undo = ();
+
+    #[inline(always)]
+    fn apply_undoable(
+        &self,
+        st: &mut LcState,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (i32, ()) {
+        (self.apply(st, tiles, tile, from, to), ())
+    }
+
+    #[inline(always)]
+    fn undo(&self, st: &mut LcState, tiles: &[u8], tile: u8, from: usize, to: usize, _: ()) {
+        self.apply(st, tiles, tile, to, from);
+    }
 
     fn init(&self, tiles: &[u8]) -> (LcState, u32) {
         let (rows, cols, n) = (self.t.rows, self.t.cols, self.t.n());

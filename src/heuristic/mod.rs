@@ -41,6 +41,30 @@ pub trait Incremental: Heuristic {
     /// with `from` and `to` swapped (on the board after the undo) restores the state.
     fn apply(&self, state: &mut Self::State, tiles: &[u8], tile: u8, from: usize, to: usize)
     -> i32;
+
+    /// What [`Incremental::undo`] needs to revert one [`Incremental::apply_undoable`].
+    type Undo: Copy;
+
+    /// Like [`Incremental::apply`], also returning what reverting it needs.
+    fn apply_undoable(
+        &self,
+        state: &mut Self::State,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (i32, Self::Undo);
+
+    /// Reverts the `apply_undoable` that returned `undo` (`tiles` is the board after the undo).
+    fn undo(
+        &self,
+        state: &mut Self::State,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        undo: Self::Undo,
+    );
 }
 
 /// The heuristics known by name.

@@ -216,7 +216,9 @@ impl<H: Incremental> Ida<'_, '_, '_, '_, H> {
             // The tile at `to` slides into the blank's cell.
             self.tiles[blank] = tile;
             self.tiles[to] = 0;
-            let dh = self.h.apply(&mut self.state, &self.tiles, tile, to, blank);
+            let (dh, undo) = self
+                .h
+                .apply_undoable(&mut self.state, &self.tiles, tile, to, blank);
             let h2 = (h as i32 + dh) as u32;
             let f2 = g + 1 + h2;
             self.generated += 1;
@@ -240,7 +242,8 @@ impl<H: Incremental> Ida<'_, '_, '_, '_, H> {
             }
             self.tiles[to] = tile;
             self.tiles[blank] = 0;
-            self.h.apply(&mut self.state, &self.tiles, tile, blank, to);
+            self.h
+                .undo(&mut self.state, &self.tiles, tile, to, blank, undo);
         }
         Step::Continue
     }

@@ -77,43 +77,47 @@ pub fn build_table(
                 .collect()
         })
         .collect();
-    let stride = k + 1;
-    let mut frontier: Vec<u8> = tiles.iter().map(|&t| goal.position_of(t) as u8).collect();
-    frontier.push(b.blank() as u8);
-    table[ranker.index(&frontier[..k])] = 0;
+    // Frontier entries: the pattern tiles' cells, then the blank's region (u32 LE). Regions are
+    // marked visited when first reached, so each (placement, region) is queued once.
+    let stride = k + 4;
+    let flood = |occupied: u32, from: usize, stack: &mut Vec<u8>| -> u32 {
+        let mut region = 1u32 << from;
+        stack.clear();
+        stack.push(from as u8);
+        while let Some(c) = stack.pop() {
+            for &m in &nbr[c as usize] {
+                let bit = 1u32 << m;
+                if occupied & bit == 0 && region & bit == 0 {
+                    region |= bit;
+                    stack.push(m);
+                }
+            }
+        }
+        region
+    };
+    let mut stack: Vec<u8> = Vec::with_capacity(n);
+    let start: Vec<u8> = tiles.iter().map(|&t| goal.position_of(t) as u8).collect();
+    let start_occupied = start.iter().fold(0u32, |o, &p| o | 1 << p);
+    let start_region = flood(start_occupied, b.blank(), &mut stack);
+    let start_idx = ranker.index(&start);
+    table[start_idx] = 0;
+    visited[start_idx] = start_region;
+    let mut frontier: Vec<u8> = start.clone();
+    frontier.extend_from_slice(&start_region.to_le_bytes());
     let mut filled = 1u64;
     let mut depth = 0u32;
     let mut pos = vec![0u8; k];
     let mut slot_at = vec![u8::MAX; n];
-    let mut stack: Vec<u8> = Vec::with_capacity(n);
     while !frontier.is_empty() {
-        let mut next: Vec<u8> = Vec::new();
+        let mut next: Vec<u8> = Vec::with_capacity(frontier.len() * 2);
         for entry in frontier.chunks_exact(stride) {
             pos.copy_from_slice(&entry[..k]);
-            let blank = entry[k] as usize;
-            let idx = ranker.index(&pos);
-            if visited[idx] & (1 << blank) != 0 {
-                continue;
-            }
+            let region = u32::from_le_bytes([entry[k], entry[k + 1], entry[k + 2], entry[k + 3]]);
             let mut occupied = 0u32;
             for (s, &p) in pos.iter().enumerate() {
                 occupied |= 1 << p;
                 slot_at[p as usize] = s as u8;
             }
-            // Flood-fill the blank's region (cost 0).
-            let mut region = 1u32 << blank;
-            stack.clear();
-            stack.push(blank as u8);
-            while let Some(c) = stack.pop() {
-                for &m in &nbr[c as usize] {
-                    let bit = 1u32 << m;
-                    if occupied & bit == 0 && region & bit == 0 {
-                        region |= bit;
-                        stack.push(m);
-                    }
-                }
-            }
-            visited[idx] |= region;
             // Move a pattern tile next to the region into it (cost 1).
             let mut r = region;
             while r != 0 {
@@ -127,12 +131,15 @@ pub fn build_table(
                     pos[s] = c;
                     let nidx = ranker.index(&pos);
                     if visited[nidx] & (1 << m) == 0 {
+                        let child_occupied = (occupied & !(1 << m)) | (1 << c);
+                        let child_region = flood(child_occupied, m as usize, &mut stack);
+                        visited[nidx] |= child_region;
                         if table[nidx] == u8::MAX {
                             table[nidx] = (depth + 1) as u8;
                             filled += 1;
                         }
                         next.extend_from_slice(&pos);
-                        next.push(m);
+                        next.extend_from_slice(&child_region.to_le_bytes());
                     }
                     pos[s] = m;
                 }

@@ -77,11 +77,9 @@ impl PatternTable {
     #[inline]
     pub fn index(&self, positions: &[u8]) -> usize {
         let mut idx = 0u64;
-        let mut used = 0u64;
-        for (i, &p) in positions.iter().enumerate() {
-            let below = (used & ((1u64 << p) - 1)).count_ones() as u64;
-            idx += (u64::from(p) - below) * self.weights[i];
-            used |= 1 << p;
+        for (i, (&p, &w)) in positions.iter().zip(&self.weights).enumerate() {
+            let below = positions[..i].iter().filter(|&&q| q < p).count() as u64;
+            idx += (u64::from(p) - below) * w;
         }
         idx as usize
     }
@@ -197,15 +195,20 @@ impl AdditivePdb {
         (pos, rpos)
     }
 
-    #[inline]
+    #[inline(always)]
     fn pattern_value(&self, p: usize, pos: &[u8]) -> u8 {
         let t = &self.tables[p];
-        let mut buf = [0u8; 64];
-        let k = t.tiles().len();
-        for (i, &tile) in t.tiles().iter().enumerate() {
-            buf[i] = pos[tile as usize];
+        // Comparisons rather than a popcount: without the POPCNT target feature (not in the
+        // x86-64 baseline) count_ones compiles to a slow bit trick.
+        let mut prev = [0u8; 16];
+        let mut idx = 0u64;
+        for (i, (&tile, &w)) in t.tiles.iter().zip(&t.weights).enumerate() {
+            let c = pos[tile as usize];
+            let below = prev[..i].iter().filter(|&&q| q < c).count() as u64;
+            idx += (u64::from(c) - below) * w;
+            prev[i & 15] = c;
         }
-        t.value(&buf[..k])
+        t.table[idx as usize]
     }
 }
 
@@ -243,8 +246,60 @@ impl Heuristic for AdditivePdb {
     }
 }
 
+/// What undoing one move of [`AdditivePdb`] restores: the pattern and reflected pattern touched,
+/// their old values, and the old sums.
+#[derive(Clone, Copy, Debug)]
+pub struct PdbUndo {
+    p: u8,
+    v: u8,
+    rp: u8,
+    rv: u8,
+    sum: u32,
+    rsum: u32,
+}
+
 impl Incremental for AdditivePdb {
     type State = PdbState;
+    type Undo = PdbUndo;
+
+    #[inline(always)]
+    fn apply_undoable(
+        &self,
+        st: &mut PdbState,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (i32, PdbUndo) {
+        let t = tile as usize;
+        let p = self.pattern_of[t];
+        let mut u = PdbUndo {
+            p,
+            v: st.vals[p as usize],
+            rp: 0,
+            rv: 0,
+            sum: st.sum,
+            rsum: st.rsum,
+        };
+        if let Some((phi, _)) = &self.reflect {
+            u.rp = self.pattern_of[phi[t] as usize];
+            u.rv = st.rvals[u.rp as usize];
+        }
+        (self.apply(st, tiles, tile, from, to), u)
+    }
+
+    #[inline(always)]
+    fn undo(&self, st: &mut PdbState, _: &[u8], tile: u8, from: usize, _to: usize, u: PdbUndo) {
+        let t = tile as usize;
+        st.pos[t] = from as u8;
+        st.vals[u.p as usize] = u.v;
+        st.sum = u.sum;
+        if let Some((phi, tmap)) = &self.reflect {
+            st.rpos[phi[t] as usize] = tmap[from];
+            st.rvals[u.rp as usize] = u.rv;
+            st.rsum = u.rsum;
+        }
+    }
 
     fn init(&self, tiles: &[u8]) -> (PdbState, u32) {
         let (pos, rpos) = self.positions(tiles);
