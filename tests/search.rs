@@ -245,3 +245,66 @@ fn cpu_batch_evaluator_equals_direct_evaluation() {
     }
     let _ = board(2, 2, &[1, 2, 3, 0]);
 }
+
+#[test]
+fn parallel_ida_is_optimal_and_cancellable() {
+    let korf = common::korf100();
+    let g = goal(&GoalSpec::BlankFirst, 4, 4);
+    for (id, tiles, opt) in korf.iter().filter(|k| [2, 5, 6, 8, 9, 12].contains(&k.0)) {
+        let p = Problem {
+            start: board(4, 4, tiles),
+            goal: g.clone(),
+        };
+        for threads in [2, 3] {
+            let limits = Limits {
+                threads,
+                ..Limits::default()
+            };
+            let r = solve(
+                &p,
+                Algorithm::IdaStar,
+                HeuristicKind::LinearConflict,
+                &limits,
+                &mut |_| {},
+            );
+            let Ok(Outcome::Solved(s)) = r else {
+                panic!("{r:?}")
+            };
+            assert_eq!(
+                s.moves.len() as u32,
+                *opt,
+                "Korf #{id} on {threads} threads"
+            );
+            assert!(s.stats.expanded > 0);
+        }
+    }
+    // Limits stop every thread.
+    let p = problem(HARD, GoalSpec::BlankLast);
+    let limits = Limits {
+        threads: 2,
+        time_limit: Some(Duration::from_millis(200)),
+        ..Limits::default()
+    };
+    let r = solve(
+        &p,
+        Algorithm::IdaStar,
+        HeuristicKind::Manhattan,
+        &limits,
+        &mut |_| {},
+    );
+    assert!(matches!(r, Err(SearchError::TimeLimit(_))), "{r:?}");
+    let cancel = Arc::new(AtomicBool::new(true));
+    let limits = Limits {
+        threads: 2,
+        cancel: Some(cancel),
+        ..Limits::default()
+    };
+    let r = solve(
+        &p,
+        Algorithm::IdaStar,
+        HeuristicKind::Manhattan,
+        &limits,
+        &mut |_| {},
+    );
+    assert_eq!(r, Err(SearchError::Cancelled));
+}

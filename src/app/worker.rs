@@ -140,6 +140,8 @@ fn run(
         } else {
             Duration::from_millis(30)
         },
+        // One search thread: the window needs the other core.
+        threads: 1,
     };
     let mut on_progress = |p: &Progress| {
         let _ = tx.send(WorkerMsg::Progress(Box::new(p.clone())));

@@ -112,6 +112,9 @@ struct SearchOpts {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Threads for one IDA* search (set by `solve --jobs`; bench runs instances in parallel).
+    #[arg(skip = 1usize)]
+    threads: usize,
 }
 
 #[derive(Args, Debug)]
@@ -124,6 +127,9 @@ struct SolveArgs {
     /// Move letters: blank (where the blank goes) or tile (where the tile goes).
     #[arg(long, value_enum, default_value_t = NotationArg::Blank)]
     notation: NotationArg,
+    /// Threads for IDA* (default: all cores); the answer is optimal with any number.
+    #[arg(long, short)]
+    jobs: Option<usize>,
 }
 
 #[derive(Args, Debug)]
@@ -369,6 +375,7 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
         format: Format::Text,
         evaluator: a.evaluator,
         batch_size: a.batch_size,
+        threads: 1,
     };
     solve::solve_and_print(board, goal, &opts, Notation::Blank)
 }
@@ -417,6 +424,7 @@ impl SearchOpts {
         Ok(Limits {
             time_limit,
             max_memory: self.max_memory.as_u64(),
+            threads: self.threads.max(1),
             ..Limits::default()
         })
     }

@@ -43,7 +43,12 @@ struct SolveJson {
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     let start = read_board(&a.file, a.opts.size)?;
     let goal = resolve_goal(&a.opts.goal, &start)?;
-    solve_and_print(start, goal, &a.opts, a.notation.into())
+    let mut opts = a.opts.clone();
+    opts.threads = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    solve_and_print(start, goal, &opts, a.notation.into())
 }
 
 pub(super) fn resolve_goal(spec: &str, start: &Board) -> Result<Goal, CliError> {

@@ -7,6 +7,10 @@
 //! move are never generated. The heuristic is updated incrementally per move
 //! ([`Incremental`]), the board is modified in place, and nothing is allocated in the inner loop.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
 use super::{
     Algorithm, Control, GhHistogram, Iteration, Problem, Progress, ProgressFn, SearchError,
     SearchStats, Solution,
@@ -45,16 +49,27 @@ pub(crate) fn search(
     }
 }
 
-/// Runs IDA* with any incremental heuristic.
+/// Runs IDA* with any incremental heuristic, on [`Limits::threads`](super::Limits::threads)
+/// threads.
+///
+/// Parallel iterations: the coordinator searches the top of the tree down to a split depth,
+/// collecting the nodes there, and the threads search their subtrees with the same threshold.
+/// Every solution found in the iteration whose threshold first reaches the optimal cost has
+/// exactly that cost (all nodes of an optimal path have f ≤ C with an admissible heuristic, so
+/// no earlier iteration ended above C), so the first one any thread finds is optimal; the
+/// iterations below it have all been completed before it starts.
 ///
 /// # Errors
 /// As [`search`].
-pub(crate) fn run<H: Incremental>(
+pub(crate) fn run<H: Incremental + Sync>(
     problem: &Problem,
     h: &H,
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
-) -> Result<Solution, SearchError> {
+) -> Result<Solution, SearchError>
+where
+    H::State: Sync,
+{
     let (rows, cols) = (problem.start.rows(), problem.start.cols());
     let n = rows * cols;
     let mut nbr = vec![[NONE; 4]; n];
@@ -65,8 +80,16 @@ pub(crate) fn run<H: Incremental>(
             }
         }
     }
+    let threads = ctl.limits().threads.max(1);
+    let histogram = ctl.limits().histogram && threads == 1;
     let tiles = problem.start.tiles().to_vec();
     let (state, h0) = h.init(&tiles);
+    let shared = Shared {
+        cancel: ctl.limits().cancel.clone(),
+        deadline: ctl.deadline(),
+        time_limit: ctl.limits().time_limit,
+        abort: AtomicBool::new(false),
+    };
     let mut ida = Ida {
         h,
         nbr,
@@ -80,13 +103,13 @@ pub(crate) fn run<H: Incremental>(
         expanded: 0,
         generated: 0,
         countdown: CHECK_EVERY,
-        hist: ctl.limits().histogram.then(GhHistogram::new),
-        cells: ctl
-            .limits()
-            .histogram
-            .then(|| super::CellSampler::new(problem.goal.board().tiles(), 64)),
-        ctl,
-        progress,
+        hist: histogram.then(GhHistogram::new),
+        cells: histogram.then(|| super::CellSampler::new(problem.goal.board().tiles(), 64)),
+        ctl: Some(ctl),
+        progress: Some(progress),
+        shared: None,
+        split_at: u32::MAX,
+        split: Vec::new(),
         total_expanded: 0,
         total_generated: 0,
         iteration: 1,
@@ -106,10 +129,14 @@ pub(crate) fn run<H: Incremental>(
             hh.clear();
             hh.add(0, h0 as usize);
         }
-        let found = match ida.dfs(0, h0, NONE) {
-            Step::Found => true,
-            Step::Continue => false,
-            Step::Stop => return Err(ida.stop.take().unwrap_or(SearchError::Cancelled)),
+        let found = if threads == 1 {
+            match ida.dfs(0, h0, NONE) {
+                Step::Found => true,
+                Step::Continue => false,
+                Step::Stop => return Err(ida.stop.take().unwrap_or(SearchError::Cancelled)),
+            }
+        } else {
+            ida.parallel_iteration(h0, threads, &shared)?
         };
         stats.iterations.push(Iteration {
             threshold: ida.bound,
@@ -122,7 +149,9 @@ pub(crate) fn run<H: Incremental>(
         if found {
             break;
         }
-        ida.ctl.check()?;
+        if let Some(c) = ida.ctl.as_mut() {
+            c.check()?;
+        }
         if ida.next_bound == u32::MAX {
             return Err(SearchError::BadSolution(
                 "IDA* exhausted the search space without reaching the goal".into(),
@@ -134,7 +163,7 @@ pub(crate) fn run<H: Incremental>(
     stats.expanded = ida.total_expanded;
     stats.generated = ida.total_generated;
     stats.peak_memory = (ida.path.capacity() + n * 2 + n * 4) as u64;
-    stats.seconds = ida.ctl.elapsed();
+    stats.seconds = ida.ctl.as_ref().map_or(0.0, |c| c.elapsed());
     Ok(Solution {
         moves: ida.path.clone(),
         stats,
@@ -148,12 +177,53 @@ enum Step {
     Continue,
     /// Goal found; the path holds the moves.
     Found,
-    /// A limit was reached; the error is in `Ida::stop`.
+    /// A limit was reached (the error is in `Ida::stop`), or another thread found the goal.
     Stop,
 }
 
 /// Nodes between checks of the cancel flag, the clock and the progress interval.
 const CHECK_EVERY: u32 = 1 << 16;
+
+/// Subtrees handed to the threads per thread and iteration (load balance).
+const SPLIT_PER_THREAD: usize = 64;
+
+/// Limits as the worker threads see them.
+struct Shared {
+    cancel: Option<std::sync::Arc<AtomicBool>>,
+    deadline: Option<Instant>,
+    time_limit: Option<std::time::Duration>,
+    /// Set when a thread found the goal or hit a limit: the others stop.
+    abort: AtomicBool,
+}
+
+impl Shared {
+    fn check(&self) -> Option<SearchError> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Some(SearchError::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(SearchError::TimeLimit(
+                self.time_limit.unwrap_or_default().as_secs_f64(),
+            ));
+        }
+        None
+    }
+}
+
+/// A node at the split depth: everything a thread needs to search below it.
+struct SplitNode<S> {
+    tiles: Vec<u8>,
+    blank: usize,
+    state: S,
+    g: u32,
+    h: u32,
+    prev: u8,
+    path: Vec<Move>,
+}
 
 struct Ida<'a, 'c, 'l, 'p, H: Incremental> {
     h: &'a H,
@@ -170,8 +240,14 @@ struct Ida<'a, 'c, 'l, 'p, H: Incremental> {
     countdown: u32,
     hist: Option<GhHistogram>,
     cells: Option<super::CellSampler>,
-    ctl: &'c mut Control<'l>,
-    progress: &'c mut ProgressFn<'p>,
+    /// The coordinator's limits and progress callback (`None` in worker threads).
+    ctl: Option<&'c mut Control<'l>>,
+    progress: Option<&'c mut ProgressFn<'p>>,
+    /// Worker threads' view of the limits.
+    shared: Option<&'c Shared>,
+    /// Depth at which nodes are collected into `split` instead of searched.
+    split_at: u32,
+    split: Vec<SplitNode<H::State>>,
     total_expanded: u64,
     total_generated: u64,
     iteration: u32,
@@ -180,25 +256,193 @@ struct Ida<'a, 'c, 'l, 'p, H: Incremental> {
     stop: Option<SearchError>,
 }
 
-impl<H: Incremental> Ida<'_, '_, '_, '_, H> {
+impl<H: Incremental + Sync> Ida<'_, '_, '_, '_, H>
+where
+    H::State: Sync,
+{
+    /// One iteration on `threads` threads; returns whether the goal was found (the path is
+    /// then in `self.path`).
+    fn parallel_iteration(
+        &mut self,
+        h0: u32,
+        threads: usize,
+        shared: &Shared,
+    ) -> Result<bool, SearchError> {
+        // Collect the nodes at the shallowest depth that gives enough subtrees.
+        let mut depth = 1;
+        loop {
+            self.split.clear();
+            self.split_at = depth;
+            self.next_bound = u32::MAX;
+            self.expanded = 0;
+            self.generated = 0;
+            match self.dfs(0, h0, NONE) {
+                Step::Found => {
+                    self.split_at = u32::MAX;
+                    return Ok(true);
+                }
+                Step::Stop => {
+                    self.split_at = u32::MAX;
+                    return Err(self.stop.take().unwrap_or(SearchError::Cancelled));
+                }
+                Step::Continue => {}
+            }
+            if self.split.len() >= SPLIT_PER_THREAD * threads
+                || self.split.is_empty()
+                || depth >= 64
+            {
+                break;
+            }
+            depth += 1;
+        }
+        self.split_at = u32::MAX;
+        let nodes = std::mem::take(&mut self.split);
+        let next = AtomicUsize::new(0);
+        let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
+        let error: Mutex<Option<SearchError>> = Mutex::new(None);
+        shared.abort.store(false, Ordering::Relaxed);
+        let (h, nbr, goal, bound) = (self.h, &self.nbr, &self.goal, self.bound);
+        let results: Vec<(u64, u64, u32)> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| {
+                        let first = &nodes[0];
+                        let mut w = Ida {
+                            h,
+                            nbr: nbr.clone(),
+                            goal: goal.clone(),
+                            tiles: first.tiles.clone(),
+                            blank: first.blank,
+                            state: first.state.clone(),
+                            path: Vec::new(),
+                            bound,
+                            next_bound: u32::MAX,
+                            expanded: 0,
+                            generated: 0,
+                            countdown: CHECK_EVERY,
+                            hist: None,
+                            cells: None,
+                            ctl: None,
+                            progress: None,
+                            shared: Some(shared),
+                            split_at: u32::MAX,
+                            split: Vec::new(),
+                            total_expanded: 0,
+                            total_generated: 0,
+                            iteration: 0,
+                            max_g: 0,
+                            h0,
+                            stop: None,
+                        };
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            if i >= nodes.len() || shared.abort.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            let node = &nodes[i];
+                            w.tiles.copy_from_slice(&node.tiles);
+                            w.blank = node.blank;
+                            w.state = node.state.clone();
+                            w.path.clone_from(&node.path);
+                            match w.dfs(node.g, node.h, node.prev) {
+                                Step::Continue => {}
+                                Step::Found => {
+                                    let mut f = found.lock().unwrap_or_else(|e| e.into_inner());
+                                    if f.is_none() {
+                                        *f = Some(w.path.clone());
+                                    }
+                                    shared.abort.store(true, Ordering::Relaxed);
+                                    break;
+                                }
+                                Step::Stop => {
+                                    if let Some(e) = w.stop.take() {
+                                        let mut slot =
+                                            error.lock().unwrap_or_else(|e| e.into_inner());
+                                        slot.get_or_insert(e);
+                                        shared.abort.store(true, Ordering::Relaxed);
+                                    }
+                                    break;
+                                }
+                            }
+                        }
+                        (w.expanded, w.generated, w.next_bound)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or((0, 0, u32::MAX)))
+                .collect()
+        });
+        for (e, g, nb) in results {
+            self.expanded += e;
+            self.generated += g;
+            self.next_bound = self.next_bound.min(nb);
+        }
+        if let Some(path) = found.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            self.path = path;
+            return Ok(true);
+        }
+        if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(e);
+        }
+        Ok(false)
+    }
+
+    /// Checks limits (coordinator: also reports progress). `Some` means stop: with the error
+    /// in `self.stop`, or without one when another thread ended the iteration.
+    fn poll(&mut self, g: u32) -> bool {
+        if let Some(sh) = self.shared {
+            if sh.abort.load(Ordering::Relaxed) {
+                return true;
+            }
+            if let Some(e) = sh.check() {
+                self.stop = Some(e);
+                return true;
+            }
+            return false;
+        }
+        self.max_g = self.max_g.max(g);
+        let Some(ctl) = self.ctl.as_mut() else {
+            return false;
+        };
+        match ctl.check() {
+            Ok(true) => {
+                self.report(false);
+                false
+            }
+            Ok(false) => false,
+            Err(e) => {
+                self.stop = Some(e);
+                true
+            }
+        }
+    }
+
     /// Depth-first search below the current bound from the current board (`g` moves from the
     /// start, heuristic `h`), having arrived by move index `prev` (`NONE` at the root).
     fn dfs(&mut self, g: u32, h: u32, prev: u8) -> Step {
         if h == 0 && self.tiles == self.goal {
             return Step::Found;
         }
+        if g == self.split_at {
+            self.split.push(SplitNode {
+                tiles: self.tiles.clone(),
+                blank: self.blank,
+                state: self.state.clone(),
+                g,
+                h,
+                prev,
+                path: self.path.clone(),
+            });
+            return Step::Continue;
+        }
         self.expanded += 1;
         self.countdown -= 1;
         if self.countdown == 0 {
             self.countdown = CHECK_EVERY;
-            self.max_g = self.max_g.max(g);
-            match self.ctl.check() {
-                Ok(true) => self.report(false),
-                Ok(false) => {}
-                Err(e) => {
-                    self.stop = Some(e);
-                    return Step::Stop;
-                }
+            if self.poll(g) {
+                return Step::Stop;
             }
         }
         let blank = self.blank;
@@ -251,7 +495,7 @@ impl<H: Incremental> Ida<'_, '_, '_, '_, H> {
     fn report(&mut self, iteration_done: bool) {
         let p = Progress {
             algorithm: Some(Algorithm::IdaStar),
-            seconds: self.ctl.elapsed(),
+            seconds: self.ctl.as_ref().map_or(0.0, |c| c.elapsed()),
             expanded: self.total_expanded + if iteration_done { 0 } else { self.expanded },
             generated: self.total_generated + if iteration_done { 0 } else { self.generated },
             bound: self.bound,
@@ -263,6 +507,8 @@ impl<H: Incremental> Ida<'_, '_, '_, '_, H> {
             iteration_done,
             ..Progress::default()
         };
-        (self.progress)(&p);
+        if let Some(f) = self.progress.as_mut() {
+            f(&p);
+        }
     }
 }

@@ -104,6 +104,9 @@ pub struct Limits {
     pub histogram: bool,
     /// Minimum interval between progress reports.
     pub progress_interval: Duration,
+    /// Threads for one IDA* search (1 = sequential; parallel iterations keep optimality and
+    /// report progress only at the end of each iteration).
+    pub threads: usize,
 }
 
 impl Default for Limits {
@@ -114,6 +117,7 @@ impl Default for Limits {
             cancel: None,
             histogram: false,
             progress_interval: Duration::from_millis(100),
+            threads: 1,
         }
     }
 }
@@ -373,6 +377,10 @@ impl<'a> Control<'a> {
 
     pub(crate) fn limits(&self) -> &Limits {
         self.limits
+    }
+
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     pub(crate) fn elapsed(&self) -> f64 {
