@@ -14,6 +14,16 @@
 //! [`search`] → [`eval`] (batch evaluation) → [`cli`]. The first four do no terminal I/O and
 //! know nothing of wgpu, winit or egui.
 
+/// Writes a line to standard error, ignoring failures (a closed or full stderr must not
+/// panic the program the way `eprintln!` does).
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 #[cfg(feature = "gui")]
 pub mod app;
 pub mod cli;

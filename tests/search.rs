@@ -278,6 +278,33 @@ fn parallel_ida_is_optimal_and_cancellable() {
             assert!(s.stats.expanded > 0);
         }
     }
+    // A pattern database prunes so hard that early iterations leave nothing at the split depth.
+    let pdb = {
+        use npuzzle::heuristic::pdb::build::build_partition;
+        use npuzzle::heuristic::pdb::{AdditivePdb, contiguous_partition};
+        let parts = contiguous_partition(&g, &[5, 5, 5]).unwrap();
+        let tables = build_partition(&g, &parts, 1 << 30, &|_| {}).unwrap();
+        Arc::new(AdditivePdb::new("t", &g, tables.into_iter().map(Arc::new).collect()).unwrap())
+    };
+    for (id, tiles, opt) in korf.iter().filter(|k| [1, 3, 9, 12].contains(&k.0)) {
+        let p = Problem {
+            start: board(4, 4, tiles),
+            goal: g.clone(),
+        };
+        let limits = Limits {
+            threads: 2,
+            ..Limits::default()
+        };
+        let r = solve(&p, Algorithm::IdaStar, pdb.clone(), &limits, &mut |_| {});
+        let Ok(Outcome::Solved(s)) = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(
+            s.moves.len() as u32,
+            *opt,
+            "Korf #{id} with a PDB on 2 threads"
+        );
+    }
     // Limits stop every thread.
     let p = problem(HARD, GoalSpec::BlankLast);
     let limits = Limits {

@@ -33,6 +33,8 @@ pub struct AppOptions {
     pub board: Board,
     /// Where it came from (file name, or the bundled default).
     pub source: String,
+    /// The file it was read from, if any (goes into the recent list).
+    pub file: Option<PathBuf>,
     /// The goal.
     pub goal: GoalSpec,
     /// Algorithm (`Auto` = batched A*, the app's showcase).
@@ -93,6 +95,12 @@ fn initial_state(
     }
     st.settings.batch_size = opts.batch_size;
     st.recent = load_recent();
+    if let Some(f) = &opts.file {
+        let f = f.canonicalize().unwrap_or_else(|_| f.clone());
+        st.recent.retain(|p| p != &f);
+        st.recent.insert(0, f);
+        st.recent.truncate(8);
+    }
     Ok(st)
 }
 

@@ -104,14 +104,15 @@ fn shortcuts(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
     if ui.ctx().egui_wants_keyboard_input() {
         return;
     }
-    let (space, n, r, open, quit, arrows) = ui.input(|i| {
+    // Shortcuts are matched with the modifiers of their own key event.
+    let open = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::O));
+    let quit = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::Q));
+    let (space, n, r, arrows) = ui.input(|i| {
         let cmd = i.modifiers.command;
         (
             i.key_pressed(egui::Key::Space),
             i.key_pressed(egui::Key::N) && !cmd,
             i.key_pressed(egui::Key::R) && !cmd,
-            i.key_pressed(egui::Key::O) && cmd,
-            i.key_pressed(egui::Key::Q) && cmd,
             [
                 (egui::Key::ArrowUp, Move::Down),
                 (egui::Key::ArrowDown, Move::Up),
@@ -133,8 +134,8 @@ fn shortcuts(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
     if r {
         st.reset();
     }
-    if open && let Some(p) = dialogs.open() {
-        st.load_file(&p);
+    if open {
+        open_file(st, dialogs);
     }
     if quit {
         st.quit = true;
@@ -179,10 +180,8 @@ fn status_bar(ui: &mut egui::Ui, st: &AppState) {
 
 fn puzzle_panel(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
     ui.horizontal(|ui| {
-        if ui.button("Open…").on_hover_text("Ctrl+O").clicked()
-            && let Some(p) = dialogs.open()
-        {
-            st.load_file(&p);
+        if ui.button("Open…").on_hover_text("Ctrl+O").clicked() {
+            open_file(st, dialogs);
         }
         let mut edit = st.edit.is_some();
         if ui
@@ -237,10 +236,10 @@ fn puzzle_panel(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs)
     });
     ui.horizontal(|ui| {
         let l = ui.label("Rows");
-        ui.add(egui::DragValue::new(&mut st.new_size.0).range(2..=10))
+        ui.add(egui::DragValue::new(&mut st.new_size.0).range(2..=16))
             .labelled_by(l.id);
         let l = ui.label("Cols");
-        ui.add(egui::DragValue::new(&mut st.new_size.1).range(2..=10))
+        ui.add(egui::DragValue::new(&mut st.new_size.1).range(2..=16))
             .labelled_by(l.id);
     });
     ui.horizontal(|ui| {
@@ -498,20 +497,35 @@ fn solution_panel(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialog
         {
             ui.ctx().copy_text(letters.clone());
         }
-        if ui.button("Save text…").clicked()
-            && let Some(path) = dialogs.save("solution.txt")
-            && let Some(text) = st.solution_text()
-        {
-            save(st, &path, &text);
+        if ui.button("Save text…").clicked() {
+            match (dialogs.save("solution.txt"), st.solution_text()) {
+                (Some(path), Some(text)) => save(st, &path, &text),
+                (None, _) => st.messages.push(NO_DIALOG.to_string()),
+                _ => {}
+            }
         }
-        if ui.button("Save JSON…").clicked()
-            && let Some(path) = dialogs.save("solution.json")
-            && let Some(text) = st.solution_json()
-        {
-            save(st, &path, &text);
+        if ui.button("Save JSON…").clicked() {
+            match (dialogs.save("solution.json"), st.solution_json()) {
+                (Some(path), Some(text)) => save(st, &path, &text),
+                (None, _) => st.messages.push(NO_DIALOG.to_string()),
+                _ => {}
+            }
         }
     });
 }
+
+/// The Open dialog; says what to do when no dialog could be shown.
+fn open_file(st: &mut AppState, dialogs: &mut dyn Dialogs) {
+    match dialogs.open() {
+        Some(p) => {
+            st.load_file(&p);
+        }
+        None => st.messages.push(NO_DIALOG.to_string()),
+    }
+}
+
+/// Shown when a file dialog returns nothing (cancelled, or no dialog backend).
+const NO_DIALOG: &str = "No file chosen. If no dialog appeared, install xdg-desktop-portal (or zenity); you can also drop a file on the window, give it on the command line, or paste a board.";
 
 fn save(st: &mut AppState, path: &std::path::Path, text: &str) {
     match super::write_atomic(path, text.as_bytes()) {
@@ -548,7 +562,13 @@ fn tile_color(tile: u8, in_place: bool, highlight: bool) -> Color32 {
     }
 }
 
-fn board_view(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, rect: Rect) {
+fn board_view(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, area: Rect) {
+    // The overlay toggle gets a strip of its own above the board.
+    let toggle = Rect::from_min_size(area.min, vec2(area.width(), 22.0));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(toggle), |ui| {
+        ui.checkbox(&mut st.show_misplaced, "frontier: share out of place");
+    });
+    let rect = Rect::from_min_max(area.min + vec2(0.0, 24.0), area.max);
     let b = st.shown_board();
     let (rows, cols) = (b.rows(), b.cols());
     let cell = (rect.width() / cols as f32)
@@ -650,11 +670,6 @@ fn board_view(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainte
             st.click_cell(r as usize * cols + c as usize);
         }
     }
-    // The overlay toggle sits in the board's corner.
-    let toggle = Rect::from_min_size(rect.min, vec2(240.0, 20.0));
-    ui.scope_builder(egui::UiBuilder::new().max_rect(toggle), |ui| {
-        ui.checkbox(&mut st.show_misplaced, "frontier: share out of place");
-    });
 }
 
 /// A perceptual colour ramp (approximately viridis), `t` in 0..=1.
@@ -691,6 +706,15 @@ fn heatmap_view(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter,
     let hist = st.progress.as_ref().and_then(|p| p.histogram.as_ref());
     let prog = st.progress.as_ref();
     let title = match prog {
+        Some(pr) if pr.algorithm == Some(Algorithm::Bfs) => format!(
+            "Frontier heatmap: breadth-first search uses no heuristic, so there is no (g, h) to show · depth {} · {} nodes",
+            pr.bound,
+            group(pr.open)
+        ),
+        Some(_) if hist.is_none_or(|h| h.total() == 0) => {
+            "Frontier heatmap: no frontier data (the search ended before its first report)"
+                .to_string()
+        }
         Some(pr) if pr.iteration > 0 => format!(
             "Frontier heatmap: nodes generated per (g, h) in IDA* iteration {} · threshold f = {}",
             pr.iteration, pr.bound

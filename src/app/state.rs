@@ -223,7 +223,7 @@ impl AppState {
 
     fn note(&mut self, msg: impl Into<String>) {
         let m = msg.into();
-        eprintln!("npuzzle: {m}");
+        crate::note!("npuzzle: {m}");
         self.messages.push(m);
         if self.messages.len() > 50 {
             self.messages.remove(0);
@@ -306,6 +306,7 @@ impl AppState {
             },
         };
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        // The next Scramble gives a new board; the title names the seed used for this one.
         let b = if self.walk > 0 {
             random_walk(&goal, self.walk, &mut rng)
         } else {

@@ -39,6 +39,10 @@ struct App {
     search_frames: (u64, f64),
     /// Seconds spent inside `frame` (UI + render submission) while a search ran.
     search_frame_work: f64,
+    /// The window title last set.
+    title: String,
+    /// When egui wants the next frame, if it asked for one.
+    repaint_at: Option<Instant>,
 }
 
 /// Opens the window and runs until it is closed (or the screenshot is saved).
@@ -58,6 +62,8 @@ pub fn run(opts: AppOptions) -> Result<(), AppError> {
         settled_frames: 0,
         search_frames: (0, 0.0),
         search_frame_work: 0.0,
+        title: String::new(),
+        repaint_at: None,
     };
     event_loop
         .run_app(&mut app)
@@ -147,7 +153,7 @@ impl App {
         let compute = match GpuContext::new() {
             Ok(c) => Some(c),
             Err(e) => {
-                eprintln!("npuzzle: {e}; batched A* will use the CPU evaluator");
+                crate::note!("npuzzle: {e}; batched A* will use the CPU evaluator");
                 None
             }
         };
@@ -155,9 +161,10 @@ impl App {
             Some(c) => format!("GPU evaluator: {}", c.describe()),
             None => "no GPU adapter for compute: CPU evaluator".to_string(),
         };
-        eprintln!("npuzzle: {gpu_note}");
+        crate::note!("npuzzle: {gpu_note}");
         let state = super::initial_state(&self.opts, compute, gpu_note)?;
-        window.set_title(&format!("npuzzle — {}", state.source));
+        self.title = format!("npuzzle — {}", state.source);
+        window.set_title(&self.title);
         self.state = Some(state);
         self.gfx = Some(Gfx {
             window,
@@ -192,6 +199,12 @@ impl App {
         });
         g.egui_state
             .handle_platform_output(&g.window, full.platform_output);
+        // egui's own animations (tooltips, collapsing headers) ask for a repaint after a delay.
+        if let Some(v) = full.viewport_output.get(&egui::ViewportId::ROOT)
+            && v.repaint_delay < std::time::Duration::from_secs(1)
+        {
+            self.repaint_at = Some(Instant::now() + v.repaint_delay);
+        }
         let jobs = g.egui_ctx.tessellate(full.shapes, full.pixels_per_point);
         let device = &g.ctx.device;
         let queue = &g.ctx.queue;
@@ -270,7 +283,7 @@ impl App {
         let acquired = g.surface.get_current_texture();
         let debug = std::env::var_os("NPUZZLE_DEBUG_FRAMES").is_some();
         if debug {
-            eprintln!("acquire {:.1} ms", t_acquire.elapsed().as_secs_f64() * 1e3);
+            crate::note!("acquire {:.1} ms", t_acquire.elapsed().as_secs_f64() * 1e3);
         }
         let frame = match acquired {
             wgpu::CurrentSurfaceTexture::Success(f)
@@ -300,7 +313,7 @@ impl App {
             let t = Instant::now();
             g.ctx.queue.present(frame);
             if debug {
-                eprintln!(
+                crate::note!(
                     "frame {:.1} ms, present {:.1} ms",
                     work.elapsed().as_secs_f64() * 1e3,
                     t.elapsed().as_secs_f64() * 1e3
@@ -335,7 +348,7 @@ impl App {
         };
         match self.capture(&path) {
             Ok(()) => {
-                eprintln!("npuzzle: saved {}", path.display());
+                crate::note!("npuzzle: saved {}", path.display());
                 if let Some(m) = failure {
                     self.fail(el, AppError::Solve(m));
                 } else {
@@ -462,7 +475,9 @@ impl ApplicationHandler for App {
     fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         if let Some(g) = &mut self.gfx {
             let resp = g.egui_state.on_window_event(&g.window, &event);
-            if resp.repaint {
+            // egui-winit asks for a repaint on the redraw event itself: answering that would
+            // redraw forever.
+            if resp.repaint && !matches!(event, WindowEvent::RedrawRequested) {
                 g.window.request_redraw();
             }
         }
@@ -489,8 +504,14 @@ impl ApplicationHandler for App {
             }
             WindowEvent::RedrawRequested => {
                 self.redraw(el);
+                // Only on a change: setting the title makes the window system send events,
+                // which would keep an idle window redrawing.
                 if let (Some(g), Some(st)) = (&self.gfx, &self.state) {
-                    g.window.set_title(&format!("npuzzle — {}", st.source));
+                    let title = format!("npuzzle — {}", st.source);
+                    if self.title != title {
+                        g.window.set_title(&title);
+                        self.title = title;
+                    }
                 }
             }
             _ => {}
@@ -511,6 +532,14 @@ impl ApplicationHandler for App {
             el.set_control_flow(ControlFlow::WaitUntil(
                 Instant::now() + std::time::Duration::from_millis(16),
             ));
+        } else if let Some(at) = self.repaint_at {
+            if Instant::now() >= at {
+                self.repaint_at = None;
+                g.window.request_redraw();
+                el.set_control_flow(ControlFlow::Wait);
+            } else {
+                el.set_control_flow(ControlFlow::WaitUntil(at));
+            }
         } else {
             el.set_control_flow(ControlFlow::Wait);
         }
@@ -523,7 +552,7 @@ impl ApplicationHandler for App {
         if let Some(st) = &self.state {
             super::save_recent(&st.recent);
             if let Some(s) = &st.solution {
-                eprintln!(
+                crate::note!(
                     "npuzzle: {} moves; {} expanded in {:.3} s ({:.2} M expanded/s) with {}",
                     s.moves.len(),
                     s.stats.expanded,
@@ -535,7 +564,7 @@ impl ApplicationHandler for App {
         }
         let (n, secs) = self.search_frames;
         if n > 0 {
-            eprintln!(
+            crate::note!(
                 "npuzzle: {n} frames while searching: {:.1} ms a frame on average ({:.0} frames/s), {:.1} ms of UI work each",
                 secs / n as f64 * 1e3,
                 n as f64 / secs.max(1e-9),

@@ -95,7 +95,7 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
     if !json {
         bar.suspend(|| {
             super::emit(&format!(
-                "{:<10} {:>6} {:>8} {:>8} {:>14} {:>14} {:>10}",
+                "{:<10} {:>6} {:>8} {:>10} {:>14} {:>14} {:>10}",
                 "id", "moves", "optimal", "match", "expanded", "generated", "seconds"
             ))
         })?;
@@ -155,7 +155,11 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
                         row.nodes_generated = s.stats.generated;
                         row.seconds = s.stats.seconds;
                     }
-                    Ok(Outcome::Unsolvable(_)) => row.solvable = false,
+                    Ok(Outcome::Unsolvable(_)) => {
+                        row.solvable = false;
+                        // The file says it has a solution: a wrong goal is the likely cause.
+                        row.matches = inst.optimal.map(|_| false);
+                    }
                     Err(e) => row.error = Some(e.to_string()),
                 }
                 bar.inc(1);
@@ -180,6 +184,12 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
     let rows: Vec<Row> = printer.rows.into_iter().flatten().collect();
     let solved = rows.iter().filter(|r| r.moves.is_some()).count();
     let mismatches = rows.iter().filter(|r| r.matches == Some(false)).count();
+    if rows.iter().any(|r| !r.solvable && r.optimal.is_some()) {
+        crate::note!(
+            "npuzzle: boards the file gives a length for are unsolvable towards the {} goal: is it the file's goal? (Korf's files use --goal blank-first)",
+            default_goal.name()
+        );
+    }
     let limits_hit = rows.iter().filter(|r| r.error.is_some()).count();
     let seconds: f64 = rows.iter().map(|r| r.seconds).sum();
     let nodes: u64 = rows.iter().map(|r| r.nodes_expanded).sum();
@@ -248,15 +258,25 @@ fn format_row(r: &Row, json: bool) -> String {
     }
     let opt = r.optimal.map_or("-".to_string(), |o| o.to_string());
     let (moves, matches) = match (&r.error, r.solvable, r.moves, r.matches) {
-        (Some(e), _, _, _) => (format!("({e})"), "-"),
-        (None, false, _, _) => ("unsolvable".to_string(), "-"),
+        (Some(e), _, _, _) => {
+            let why = if e.contains("time limit") {
+                "time limit"
+            } else if e.contains("memory") {
+                "memory cap"
+            } else {
+                "error"
+            };
+            ("-".to_string(), why)
+        }
+        (None, false, _, Some(false)) => ("-".to_string(), "UNSOLVABLE"),
+        (None, false, _, _) => ("-".to_string(), "unsolvable"),
         (None, true, Some(m), Some(true)) => (m.to_string(), "yes"),
         (None, true, Some(m), Some(false)) => (m.to_string(), "MISMATCH"),
         (None, true, Some(m), None) => (m.to_string(), "-"),
         (None, true, None, _) => ("-".to_string(), "-"),
     };
     format!(
-        "{:<10} {:>6} {:>8} {:>8} {:>14} {:>14} {:>10.3}",
+        "{:<10} {:>6} {:>8} {:>10} {:>14} {:>14} {:>10.3}",
         r.id, moves, opt, matches, r.nodes_expanded, r.nodes_generated, r.seconds
     )
 }

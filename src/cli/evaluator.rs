@@ -45,14 +45,14 @@ impl Evaluators {
             threads,
         };
         if choice == EvaluatorArg::Cpu {
-            eprintln!("npuzzle: evaluator: cpu ({threads} threads)");
+            crate::note!("npuzzle: evaluator: cpu ({threads} threads)");
             return Ok(cpu);
         }
         #[cfg(feature = "gpu")]
         {
             match crate::eval::gpu::GpuContext::new() {
                 Ok(ctx) => {
-                    eprintln!("npuzzle: evaluator: gpu ({})", ctx.describe());
+                    crate::note!("npuzzle: evaluator: gpu ({})", ctx.describe());
                     Ok(Evaluators {
                         ctx: Some(ctx),
                         fallback: choice == EvaluatorArg::Auto,
@@ -60,7 +60,7 @@ impl Evaluators {
                     })
                 }
                 Err(e) if choice == EvaluatorArg::Auto => {
-                    eprintln!("npuzzle: {e}; using the CPU evaluator ({threads} threads)");
+                    crate::note!("npuzzle: {e}; using the CPU evaluator ({threads} threads)");
                     Ok(cpu)
                 }
                 Err(e) => Err(CliError::Unavailable(format!("--evaluator gpu: {e}"))),
@@ -69,7 +69,7 @@ impl Evaluators {
         #[cfg(not(feature = "gpu"))]
         {
             if choice == EvaluatorArg::Auto {
-                eprintln!(
+                crate::note!(
                     "npuzzle: built without the gpu feature; using the CPU evaluator ({threads} threads)"
                 );
                 Ok(cpu)
@@ -95,7 +95,7 @@ impl Evaluators {
             HeuristicSpec::Pdb(p) => {
                 #[cfg(feature = "gpu")]
                 if self.ctx.is_some() {
-                    eprintln!(
+                    crate::note!(
                         "npuzzle: the GPU evaluator does not take pattern databases yet; using the CPU"
                     );
                 }
@@ -111,7 +111,7 @@ impl Evaluators {
             match crate::eval::gpu::GpuEvaluator::new(ctx.clone(), kind, goal) {
                 Ok(e) => return Ok(Box::new(e)),
                 Err(e) if self.fallback => {
-                    eprintln!("npuzzle: {e}; using the CPU evaluator");
+                    crate::note!("npuzzle: {e}; using the CPU evaluator");
                 }
                 Err(e) => return Err(CliError::Unavailable(e.to_string())),
             }

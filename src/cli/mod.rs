@@ -62,7 +62,7 @@ struct GuiArgs {
     #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
     evaluator: evaluator::EvaluatorArg,
     /// Nodes batched A* expands per round.
-    #[arg(long, value_name = "B", default_value_t = 1024)]
+    #[arg(long, value_name = "B", default_value_t = 1024, value_parser = parse_batch)]
     batch_size: usize,
     /// Start solving at once.
     #[arg(long)]
@@ -104,7 +104,7 @@ struct SearchOpts {
     #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
     evaluator: evaluator::EvaluatorArg,
     /// Nodes batched-astar expands per round.
-    #[arg(long, value_name = "B", default_value_t = crate::search::batched_astar::DEFAULT_BATCH_SIZE, value_parser = clap::value_parser!(usize))]
+    #[arg(long, value_name = "B", default_value_t = crate::search::batched_astar::DEFAULT_BATCH_SIZE, value_parser = parse_batch)]
     batch_size: usize,
     /// Board size RxC for bench-style lines of non-square boards, e.g. 3x4.
     #[arg(long, value_name = "RxC", value_parser = parse_size)]
@@ -209,6 +209,14 @@ fn parse_heuristic(s: &str) -> Result<HeuristicArg, String> {
         })
 }
 
+/// A batch size: a whole number of at least 1.
+fn parse_batch(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("expected a batch size of at least 1, got {s:?}")),
+    }
+}
+
 /// Parses `RxC` (also `R×C`, `RXC`).
 pub(super) fn parse_size(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("expected a size like 4x4 or 3x5, got {s:?}");
@@ -273,7 +281,7 @@ pub fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("npuzzle: {e}");
+            crate::note!("npuzzle: {e}");
             ExitCode::from(e.exit_code())
         }
     }
@@ -327,6 +335,11 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
         let opts = AppOptions {
             board: board.clone(),
             source,
+            file: a
+                .file
+                .as_ref()
+                .filter(|f| *f != "-")
+                .map(std::path::PathBuf::from),
             goal: goal.clone(),
             algorithm,
             heuristic,
@@ -341,7 +354,7 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
         match crate::app::run(opts) {
             Ok(()) => return Ok(0),
             Err(e @ (AppError::Window(_) | AppError::NoAdapter(_))) => {
-                eprintln!("npuzzle: {e}; solving in the terminal instead");
+                crate::note!("npuzzle: {e}; solving in the terminal instead");
                 if a.screenshot.is_some() {
                     return Err(CliError::Unavailable(format!(
                         "--screenshot needs a window: {e}"
@@ -354,7 +367,7 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
     #[cfg(not(feature = "gui"))]
     {
         let _ = source;
-        eprintln!(
+        crate::note!(
             "npuzzle: this build has no desktop app (feature \"gui\"); solving in the terminal"
         );
     }
@@ -414,7 +427,12 @@ impl SearchOpts {
     fn limits(&self) -> Result<Limits, CliError> {
         let time_limit = match self.time_limit {
             None => None,
-            Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),
+            Some(s) if s.is_finite() && s > 0.0 => Some(
+                std::time::Duration::try_from_secs_f64(s)
+                    .ok()
+                    .filter(|d| std::time::Instant::now().checked_add(*d).is_some())
+                    .ok_or_else(|| CliError::Usage(format!("--time-limit {s} is too large")))?,
+            ),
             Some(s) => {
                 return Err(CliError::Usage(format!(
                     "--time-limit must be a positive number of seconds, got {s}"

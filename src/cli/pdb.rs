@@ -76,7 +76,7 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             let t = std::time::Instant::now();
             let pdb = load(&cache, &g, &spec, max_memory.as_u64())?;
             let bytes: usize = pdb.tables().iter().map(|t| t.bytes().len()).sum();
-            eprintln!(
+            crate::note!(
                 "npuzzle: {} for {r}×{c} ({} goal): {} tables, {} entries, {:.1} s{}",
                 spec.name(),
                 g.name(),
@@ -89,7 +89,7 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
                     ""
                 }
             );
-            eprintln!("npuzzle: cache {}", cache.dir().display());
+            crate::note!("npuzzle: cache {}", cache.dir().display());
             Ok(0)
         }
         PdbCommand::List | PdbCommand::Verify => {
@@ -167,12 +167,12 @@ pub(super) fn load(
                 i,
                 max_memory,
                 &|pr| bar.set_position(pr.filled),
-                &|w| bar.suspend(|| eprintln!("npuzzle: warning: {w}")),
+                &|w| bar.suspend(|| crate::note!("npuzzle: warning: {w}")),
             )
             .map_err(CliError::Unavailable)?;
         if source == Source::Built {
             bar.suspend(|| {
-                eprintln!(
+                crate::note!(
                     "npuzzle: built pattern {:?} ({} entries), saved in {}",
                     p,
                     t.bytes().len(),

@@ -66,7 +66,7 @@ pub(super) fn choose(
 ) -> Result<(Algorithm, HeuristicSpec), CliError> {
     let algorithm = opts.algorithm.resolve(start.len());
     if opts.algorithm == Algorithm::Auto {
-        eprintln!(
+        crate::note!(
             "npuzzle: auto picked {algorithm} for a {}×{} board",
             start.rows(),
             start.cols()
@@ -82,7 +82,7 @@ pub(super) fn choose(
         opts.max_memory.as_u64(),
     )?;
     if let Some(n) = note {
-        eprintln!("npuzzle: {n}");
+        crate::note!("npuzzle: {n}");
     }
     Ok((algorithm, heuristic))
 }
@@ -104,6 +104,11 @@ pub(super) fn solve_and_print(
         )
     };
     let limits = opts.limits()?;
+    if algorithm != Algorithm::BatchedAStar && opts.evaluator != EvaluatorArg::Auto {
+        crate::note!(
+            "npuzzle: --evaluator applies to batched-astar; {algorithm} evaluates h inline on the CPU"
+        );
+    }
     let spinner = indicatif::ProgressBar::new_spinner();
     let mut on_progress = |p: &Progress| {
         spinner.set_message(format!(
@@ -138,12 +143,28 @@ pub(super) fn solve_and_print(
         )
     };
     spinner.finish_and_clear();
-    let outcome = outcome?;
+    let outcome = match outcome {
+        Err(e) if opts.format == Format::Json => {
+            // Scripts reading JSON get an object saying why there is no answer.
+            let j = serde_json::json!({
+                "solvable": parity.solvable,
+                "moves": null,
+                "error": e.to_string(),
+                "limit": e.is_limit(),
+                "algorithm": algorithm.name(),
+                "heuristic": heuristic.name(),
+                "start": start.to_string(),
+            });
+            super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
+            return Err(e.into());
+        }
+        o => o?,
+    };
     let mut out = String::new();
     match (&outcome, opts.format) {
         (Outcome::Unsolvable(v), Format::Text) => {
             writeln!(out, "No solution possible").ok();
-            eprintln!("npuzzle: {}", v.reason());
+            crate::note!("npuzzle: {}{}", v.reason(), other_goal_hint(&start, &goal));
         }
         (Outcome::Solved(sol), Format::Text) => {
             writeln!(out, "Minimum number of moves = {}", sol.moves.len()).ok();
@@ -174,17 +195,23 @@ pub(super) fn solve_and_print(
                 b.apply(m);
                 writeln!(out, "{}", b.to_block_string()).ok();
             }
-            eprintln!(
-                "npuzzle: {algorithm} + {}: {} expanded, {} generated, {:.3} s",
-                heuristic.name(),
+            crate::note!(
+                "npuzzle: {algorithm}{}: {} expanded, {} generated, {:.3} s",
+                if algorithm == Algorithm::Bfs {
+                    String::new()
+                } else {
+                    format!(" + {}", heuristic.name())
+                },
                 sol.stats.expanded,
                 sol.stats.generated,
                 sol.stats.seconds
             );
             if algorithm == Algorithm::BatchedAStar {
-                eprintln!(
+                crate::note!(
                     "npuzzle: {} rounds, {} boards evaluated on the {evaluator_kind} in {:.3} s",
-                    sol.stats.rounds, sol.stats.evaluated, sol.stats.eval_seconds
+                    sol.stats.rounds,
+                    sol.stats.evaluated,
+                    sol.stats.eval_seconds
                 );
             }
         }
@@ -194,7 +221,7 @@ pub(super) fn solve_and_print(
                 Outcome::Unsolvable(v) => (None, v.reason()),
             };
             if sol.is_none() {
-                eprintln!("npuzzle: {reason}");
+                crate::note!("npuzzle: {reason}{}", other_goal_hint(&start, &goal));
             }
             let stats = sol.map(|s| s.stats.clone()).unwrap_or_default();
             let j = SolveJson {
@@ -237,4 +264,21 @@ pub(super) fn solve_and_print(
 pub(super) fn tiles_moved(start: &Board, moves: &[Move]) -> Vec<u8> {
     let mut b = start.clone();
     moves.iter().filter_map(|&m| b.apply(m)).collect()
+}
+
+/// For a board unsolvable towards a standard goal: a hint when the other standard goal works.
+fn other_goal_hint(start: &Board, goal: &Goal) -> String {
+    let other = match goal.name() {
+        "blank-last" => crate::puzzle::GoalSpec::BlankFirst,
+        "blank-first" => crate::puzzle::GoalSpec::BlankLast,
+        _ => return String::new(),
+    };
+    match other.resolve(start.rows(), start.cols()) {
+        Ok(g) if Solvability::of(start, &g).solvable => format!(
+            " (it is solvable towards the {} goal: --goal {})",
+            g.name(),
+            g.name()
+        ),
+        _ => String::new(),
+    }
 }

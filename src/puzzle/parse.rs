@@ -143,7 +143,11 @@ pub fn read_source(path: &str) -> Result<(String, String), ParseError> {
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(err(ParseErrorKind::TooLarge));
     }
-    let text = String::from_utf8(bytes).map_err(|_| err(ParseErrorKind::NotUtf8))?;
+    let mut text = String::from_utf8(bytes).map_err(|_| err(ParseErrorKind::NotUtf8))?;
+    // A UTF-8 byte-order mark (some editors write one) is not part of the text.
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
     Ok((name, text))
 }
 

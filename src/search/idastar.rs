@@ -297,6 +297,10 @@ where
         }
         self.split_at = u32::MAX;
         let nodes = std::mem::take(&mut self.split);
+        if nodes.is_empty() {
+            // Everything below the split depth was pruned: the iteration is complete.
+            return Ok(false);
+        }
         let next = AtomicUsize::new(0);
         let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
         let error: Mutex<Option<SearchError>> = Mutex::new(None);
@@ -371,7 +375,7 @@ where
                 .collect();
             handles
                 .into_iter()
-                .map(|h| h.join().unwrap_or((0, 0, u32::MAX)))
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                 .collect()
         });
         for (e, g, nb) in results {

@@ -370,7 +370,7 @@ impl<'a> Control<'a> {
         Control {
             limits,
             start,
-            deadline: limits.time_limit.map(|d| start + d),
+            deadline: limits.time_limit.and_then(|d| start.checked_add(d)),
             last_report: start,
         }
     }
