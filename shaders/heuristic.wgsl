@@ -18,7 +18,7 @@ override ROWS: u32 = 4u;
 override COLS: u32 = 4u;
 override WORDS: u32 = 2u;
 override BITS: u32 = 4u;
-// 0 = Hamming, 1 = Manhattan, 2 = Manhattan + linear conflict.
+// 0 = Hamming, 1 = Manhattan, 2 = Manhattan + linear conflict, 3 = additive pattern database.
 override KIND: u32 = 1u;
 
 struct Params {
@@ -32,6 +32,35 @@ struct Params {
 @group(0) @binding(1) var<storage, read> boards: array<u32>;
 @group(0) @binding(2) var<storage, read> goals: array<u32>;
 @group(0) @binding(3) var<storage, read_write> out: array<u32>;
+// Pattern databases (KIND 3): every table's bytes, four to a word, end to end.
+@group(0) @binding(4) var<storage, read> pdb: array<u32>;
+// [patterns, reflect, φ (64 words: tile map), T (64 words: cell map), then per pattern at
+// 130 + 26p: byte offset, k, tiles[12], weights[12]]; index = Σ (cᵢ − #{j<i: cⱼ<cᵢ}) · wᵢ.
+@group(0) @binding(5) var<storage, read> pdb_meta: array<u32>;
+
+fn pdb_sum(pos: ptr<function, array<u32, MAX_CELLS>>) -> u32 {
+    var sum = 0u;
+    let patterns = pdb_meta[0];
+    for (var p = 0u; p < patterns; p++) {
+        let m = 130u + p * 26u;
+        let base = pdb_meta[m];
+        let k = pdb_meta[m + 1u];
+        var idx = 0u;
+        var prev: array<u32, 12>;
+        for (var i = 0u; i < k; i++) {
+            let c = (*pos)[pdb_meta[m + 2u + i]];
+            var below = 0u;
+            for (var j = 0u; j < i; j++) {
+                below += select(0u, 1u, prev[j] < c);
+            }
+            idx += (c - below) * pdb_meta[m + 14u + i];
+            prev[i] = c;
+        }
+        let byte = base + idx;
+        sum += (pdb[byte >> 2u] >> ((byte & 3u) * 8u)) & 0xFFu;
+    }
+    return sum;
+}
 
 // The goal table, copied once per workgroup (cheaper to read than storage on every lookup).
 var<workgroup> goal_rc: array<u32, MAX_CELLS>;
@@ -68,6 +97,23 @@ fn main(
             }
             i++;
         }
+    }
+
+    if (KIND == 3u) {
+        var pos: array<u32, MAX_CELLS>;
+        for (var cell = 0u; cell < n; cell++) {
+            pos[tiles[cell]] = cell;
+        }
+        var best = pdb_sum(&pos);
+        if (pdb_meta[1] == 1u) {
+            var rpos: array<u32, MAX_CELLS>;
+            for (var t = 0u; t < n; t++) {
+                rpos[pdb_meta[2u + t]] = pdb_meta[66u + pos[t]];
+            }
+            best = max(best, pdb_sum(&rpos));
+        }
+        out[idx] = best;
+        return;
     }
 
     // Hamming or Manhattan, walking the cells row by row.

@@ -135,3 +135,39 @@ fn gpu_rejects_boards_above_its_limit_and_ragged_batches() {
         assert!(!e.describe().is_empty());
     }
 }
+
+#[test]
+fn gpu_equals_cpu_for_pattern_databases() {
+    use npuzzle::heuristic::HeuristicSpec;
+    use npuzzle::heuristic::pdb::build::build_partition;
+    use npuzzle::heuristic::pdb::{AdditivePdb, contiguous_partition};
+    let Some(ctx) = context("gpu_equals_cpu_for_pattern_databases") else {
+        return;
+    };
+    for (r, c, sizes, spec) in [
+        (3, 3, vec![4, 4], GoalSpec::BlankLast),
+        (3, 3, vec![8], GoalSpec::BlankFirst),
+        (4, 4, vec![5, 5, 5], GoalSpec::BlankLast),
+        (4, 4, vec![5, 5, 5], GoalSpec::BlankFirst),
+        (3, 4, vec![4, 4, 3], GoalSpec::BlankLast),
+        (5, 5, vec![3; 8], GoalSpec::BlankFirst),
+    ] {
+        let g = goal(&spec, r, c);
+        let parts = contiguous_partition(&g, &sizes).unwrap();
+        let tables = build_partition(&g, &parts, 1 << 30, &|_| {}).unwrap();
+        let pdb = Arc::new(
+            AdditivePdb::new("t", &g, tables.into_iter().map(Arc::new).collect()).unwrap(),
+        );
+        let h = HeuristicSpec::Pdb(pdb.clone());
+        let flat = boards(&spec, r, c, 20_000, (r * 10 + c) as u64);
+        let mut cpu = CpuEvaluator::with_heuristic(h.build(&g), r * c, 2);
+        let mut gpu = GpuEvaluator::for_spec(ctx.clone(), &h, &g).unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        cpu.evaluate(&flat, &mut a).unwrap();
+        gpu.evaluate(&flat, &mut b).unwrap();
+        assert_eq!(a, b, "{r}×{c} {sizes:?} {}", spec.name());
+        assert_eq!(gpu.heuristic(), "t");
+        gpu.evaluate(&flat[..r * c], &mut b).unwrap();
+        assert_eq!(b, a[..1]);
+    }
+}

@@ -90,25 +90,9 @@ impl Evaluators {
         heuristic: &HeuristicSpec,
         goal: &Goal,
     ) -> Result<Box<dyn BatchEvaluator>, CliError> {
-        let kind = match heuristic {
-            HeuristicSpec::Kind(k) => *k,
-            HeuristicSpec::Pdb(p) => {
-                #[cfg(feature = "gpu")]
-                if self.ctx.is_some() {
-                    crate::note!(
-                        "npuzzle: the GPU evaluator does not take pattern databases yet; using the CPU"
-                    );
-                }
-                return Ok(Box::new(CpuEvaluator::with_heuristic(
-                    Box::new(p.as_ref().clone()),
-                    goal.board().len(),
-                    self.threads,
-                )));
-            }
-        };
         #[cfg(feature = "gpu")]
         if let Some(ctx) = &self.ctx {
-            match crate::eval::gpu::GpuEvaluator::new(ctx.clone(), kind, goal) {
+            match crate::eval::gpu::GpuEvaluator::for_spec(ctx.clone(), heuristic, goal) {
                 Ok(e) => return Ok(Box::new(e)),
                 Err(e) if self.fallback => {
                     crate::note!("npuzzle: {e}; using the CPU evaluator");
@@ -116,6 +100,10 @@ impl Evaluators {
                 Err(e) => return Err(CliError::Unavailable(e.to_string())),
             }
         }
-        Ok(Box::new(CpuEvaluator::new(kind, goal, self.threads)))
+        Ok(Box::new(CpuEvaluator::with_heuristic(
+            heuristic.build(goal),
+            goal.board().len(),
+            self.threads,
+        )))
     }
 }

@@ -199,13 +199,12 @@ fn cached(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> bool {
 /// The heuristic to search with, and a note when `auto` chose it.
 ///
 /// `auto`: the exact table (`pdb8`) for 3×3; for 4×4 `pdb78` or `pdb663` when cached, else
-/// `pdb555` (built in about 1.5 s); for 5×5 `pdb6666` when cached; linear conflict otherwise,
-/// and for the GPU evaluator, which does not take pattern databases.
+/// `pdb555` (built in about 1.5 s); for 5×5 `pdb6666` when cached; linear conflict otherwise.
+/// The GPU evaluator takes pattern databases too (tables in a storage buffer).
 pub(super) fn resolve(
     arg: &HeuristicArg,
     goal: &Goal,
     algorithm: Algorithm,
-    gpu_batched: bool,
     cache_dir: Option<PathBuf>,
     max_memory: u64,
 ) -> Result<(HeuristicSpec, Option<String>), CliError> {
@@ -222,12 +221,6 @@ pub(super) fn resolve(
             let lc = HeuristicSpec::Kind(HeuristicKind::LinearConflict);
             if algorithm == Algorithm::Bfs {
                 return Ok((lc, None));
-            }
-            if gpu_batched {
-                return Ok((
-                    lc,
-                    Some("auto picked linear-conflict (the GPU evaluator's strongest)".into()),
-                ));
             }
             let Ok(cache) = PdbCache::new(cache_dir) else {
                 return Ok((

@@ -72,12 +72,10 @@ pub(super) fn choose(
             start.cols()
         );
     }
-    let gpu_batched = algorithm == Algorithm::BatchedAStar && opts.evaluator != EvaluatorArg::Cpu;
     let (heuristic, note) = super::pdb::resolve(
         &opts.heuristic,
         goal,
         algorithm,
-        gpu_batched,
         opts.cache_dir.clone(),
         opts.max_memory.as_u64(),
     )?;

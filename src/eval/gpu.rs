@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::{BatchEvaluator, EvalError};
-use crate::heuristic::HeuristicKind;
+use crate::heuristic::{HeuristicKind, HeuristicSpec};
 use crate::puzzle::Goal;
 
 /// Largest board side the GPU evaluator takes (its linear-conflict pass keeps one line in
@@ -37,6 +37,19 @@ pub enum GpuError {
         "the GPU evaluator supports boards up to {GPU_MAX_SIDE}×{GPU_MAX_SIDE}; this one is {0}×{1}"
     )]
     TooLarge(usize, usize),
+    /// Pattern tables larger than one storage binding of this device.
+    #[error(
+        "the pattern tables take {bytes} bytes, more than this GPU's storage-binding limit of {limit} bytes"
+    )]
+    TablesTooLarge {
+        /// Bytes of all tables.
+        bytes: u64,
+        /// The device's `max_storage_buffer_binding_size`.
+        limit: u64,
+    },
+    /// A pattern database the shader cannot take (more than 12 tiles in a pattern).
+    #[error("the GPU evaluator cannot take this pattern database: {0}")]
+    Unsupported(String),
 }
 
 /// A wgpu device and queue with the adapter's description, shared by evaluators and the app.
@@ -101,10 +114,11 @@ struct Buffers {
     bind_group: wgpu::BindGroup,
 }
 
-/// Evaluates Hamming, Manhattan or linear conflict for batches of boards on the GPU.
+/// Evaluates Hamming, Manhattan, linear conflict or an additive pattern database for batches
+/// of boards on the GPU.
 pub struct GpuEvaluator {
     ctx: Arc<GpuContext>,
-    kind: HeuristicKind,
+    name: String,
     cells: usize,
     bits: u32,
     words: usize,
@@ -112,6 +126,8 @@ pub struct GpuEvaluator {
     layout: wgpu::BindGroupLayout,
     params: wgpu::Buffer,
     tables: wgpu::Buffer,
+    pdb: wgpu::Buffer,
+    pdb_meta: wgpu::Buffer,
     buffers: Option<Buffers>,
     /// Most boards one dispatch may take (storage-binding limit).
     max_chunk: usize,
@@ -128,6 +144,78 @@ impl GpuEvaluator {
         ctx: Arc<GpuContext>,
         kind: HeuristicKind,
         goal: &Goal,
+    ) -> Result<GpuEvaluator, GpuError> {
+        let code = match kind {
+            HeuristicKind::Hamming => 0,
+            HeuristicKind::Manhattan => 1,
+            HeuristicKind::LinearConflict => 2,
+        };
+        Self::build(ctx, code, kind.name(), goal, None)
+    }
+
+    /// An evaluator of any heuristic spec: a named kind, or a pattern database whose tables are
+    /// uploaded once into a storage buffer.
+    ///
+    /// # Errors
+    /// [`GpuError::TooLarge`], [`GpuError::TablesTooLarge`] (tables over the device's binding
+    /// limit), [`GpuError::Unsupported`].
+    pub fn for_spec(
+        ctx: Arc<GpuContext>,
+        spec: &HeuristicSpec,
+        goal: &Goal,
+    ) -> Result<GpuEvaluator, GpuError> {
+        let pdb = match spec {
+            HeuristicSpec::Kind(k) => return Self::new(ctx, *k, goal),
+            HeuristicSpec::Pdb(p) => p,
+        };
+        let n = goal.board().len();
+        let mut bytes: Vec<u8> = Vec::new();
+        let mut meta = vec![0u32; 130];
+        meta[0] = pdb.tables().len() as u32;
+        if let Some((phi, tmap)) = pdb.reflection() {
+            meta[1] = 1;
+            for t in 0..n {
+                meta[2 + t] = u32::from(phi[t]);
+                meta[66 + t] = u32::from(tmap[t]);
+            }
+        }
+        for t in pdb.tables() {
+            let k = t.tiles().len();
+            if k > 12 {
+                return Err(GpuError::Unsupported(format!("a pattern of {k} tiles")));
+            }
+            let mut entry = vec![0u32; 26];
+            entry[0] = bytes.len() as u32;
+            entry[1] = k as u32;
+            for (i, (&tile, &w)) in t.tiles().iter().zip(t.weights()).enumerate() {
+                entry[2 + i] = u32::from(tile);
+                entry[14 + i] = u32::try_from(w)
+                    .map_err(|_| GpuError::Unsupported("index weights over 32 bits".into()))?;
+            }
+            meta.extend_from_slice(&entry);
+            bytes.extend_from_slice(t.bytes());
+        }
+        let limit = ctx.device.limits().max_storage_buffer_binding_size;
+        if bytes.len() as u64 > limit || bytes.len() > u32::MAX as usize {
+            return Err(GpuError::TablesTooLarge {
+                bytes: bytes.len() as u64,
+                limit,
+            });
+        }
+        bytes.resize(bytes.len().div_ceil(4) * 4, 0);
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Self::build(ctx, 3, pdb.name(), goal, Some((words, meta)))
+    }
+
+    fn build(
+        ctx: Arc<GpuContext>,
+        kind_code: u32,
+        name: &str,
+        goal: &Goal,
+        pdb: Option<(Vec<u32>, Vec<u32>)>,
     ) -> Result<GpuEvaluator, GpuError> {
         let b = goal.board();
         let (rows, cols, n) = (b.rows(), b.cols(), b.len());
@@ -165,6 +253,8 @@ impl GpuEvaluator {
                 storage(1, true),
                 storage(2, true),
                 storage(3, false),
+                storage(4, true),
+                storage(5, true),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -172,11 +262,7 @@ impl GpuEvaluator {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let kind_code = match kind {
-            HeuristicKind::Hamming => 0.0,
-            HeuristicKind::Manhattan => 1.0,
-            HeuristicKind::LinearConflict => 2.0,
-        };
+        let kind_code = f64::from(kind_code);
         let constants = [
             ("CELLS", n as f64),
             ("ROWS", rows as f64),
@@ -210,6 +296,19 @@ impl GpuEvaluator {
         });
         ctx.queue
             .write_buffer(&tables_buf, 0, bytemuck::cast_slice(&tables));
+        let (pdb_words, meta_words) = pdb.unwrap_or_else(|| (vec![0], vec![0; 130]));
+        let upload = |label: &str, data: &[u32]| {
+            let buf = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: (data.len().max(1) * 4) as u64,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            ctx.queue.write_buffer(&buf, 0, bytemuck::cast_slice(data));
+            buf
+        };
+        let pdb_buf = upload("pattern tables", &pdb_words);
+        let meta_buf = upload("pattern meta", &meta_words);
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("params"),
             size: 16,
@@ -226,7 +325,7 @@ impl GpuEvaluator {
             .min(1 << 24) as usize;
         Ok(GpuEvaluator {
             ctx,
-            kind,
+            name: name.to_string(),
             cells: n,
             bits,
             words,
@@ -234,6 +333,8 @@ impl GpuEvaluator {
             layout,
             params,
             tables: tables_buf,
+            pdb: pdb_buf,
+            pdb_meta: meta_buf,
             buffers: None,
             max_chunk,
             packed: Vec::new(),
@@ -293,6 +394,14 @@ impl GpuEvaluator {
                 wgpu::BindGroupEntry {
                     binding: 3,
                     resource: output.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: self.pdb.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 5,
+                    resource: self.pdb_meta.as_entire_binding(),
                 },
             ],
         });
@@ -384,7 +493,7 @@ impl BatchEvaluator for GpuEvaluator {
     }
 
     fn heuristic(&self) -> &str {
-        self.kind.name()
+        &self.name
     }
 
     fn evaluate(&mut self, boards: &[u8], out: &mut Vec<u32>) -> Result<(), EvalError> {

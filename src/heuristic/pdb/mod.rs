@@ -67,6 +67,11 @@ impl PatternTable {
         &self.tiles
     }
 
+    /// The index weights `P(n−1−i, k−1−i)`, one per pattern tile.
+    pub fn weights(&self) -> &[u64] {
+        &self.weights
+    }
+
     /// The table's bytes (moves), indexed by [`PatternTable::index`].
     pub fn bytes(&self) -> &[u8] {
         &self.table
@@ -153,6 +158,13 @@ impl AdditivePdb {
     /// Whether the reflected lookup is used.
     pub fn reflects(&self) -> bool {
         self.reflect.is_some()
+    }
+
+    /// The reflection's tile map φ and cell map T, when the reflected lookup is used.
+    pub fn reflection(&self) -> Option<(&[u8], &[u8])> {
+        self.reflect
+            .as_ref()
+            .map(|(p, t)| (p.as_slice(), t.as_slice()))
     }
 
     /// The tables, one per pattern.
