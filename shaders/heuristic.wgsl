@@ -62,19 +62,17 @@ fn pdb_sum(pos: ptr<function, array<u32, MAX_CELLS>>) -> u32 {
     return sum;
 }
 
-// The goal table, copied once per workgroup (cheaper to read than storage on every lookup).
-var<workgroup> goal_rc: array<u32, MAX_CELLS>;
+// The goal table is read from storage directly: a workgroup copy would need a barrier, which
+// software rasterisers (lavapipe) implement by switching between invocations — slower.
+fn goal_at(t: u32) -> u32 {
+    return goals[t];
+}
 
 @compute @workgroup_size(64)
 fn main(
     @builtin(global_invocation_id) gid: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
-    if (lid < CELLS) {
-        goal_rc[lid] = goals[lid];
-    }
-    workgroupBarrier();
     let idx = gid.x + gid.y * groups.x * WORKGROUP;
     if (idx >= params.count) {
         return;
@@ -85,6 +83,40 @@ fn main(
     let bits = BITS;
     let per_word = 32u / bits;
     let mask = (1u << bits) - 1u;
+
+    // Hamming and Manhattan straight from the packed words (no per-board array).
+    if (KIND <= 1u) {
+        var hm = 0u;
+        var cell = 0u;
+        var r = 0u;
+        var c = 0u;
+        for (var w = 0u; w < WORDS; w++) {
+            let word = boards[base + w];
+            for (var k = 0u; k < per_word; k++) {
+                if (cell < n) {
+                    let t = (word >> (k * bits)) & mask;
+                    if (t != 0u) {
+                        let g = goal_at(t);
+                        let gr = g >> 8u;
+                        let gc = g & 0xFFu;
+                        if (KIND == 0u) {
+                            hm += select(0u, 1u, gr != r || gc != c);
+                        } else {
+                            hm += select(r - gr, gr - r, gr > r) + select(c - gc, gc - c, gc > c);
+                        }
+                    }
+                    cell++;
+                    c++;
+                    if (c == cols) {
+                        c = 0u;
+                        r++;
+                    }
+                }
+            }
+        }
+        out[idx] = hm;
+        return;
+    }
 
     // Unpack the board.
     var tiles: array<u32, MAX_CELLS>;
@@ -123,7 +155,7 @@ fn main(
     for (var cell = 0u; cell < n; cell++) {
         let t = tiles[cell];
         if (t != 0u) {
-            let g = goal_rc[t];
+            let g = goal_at(t);
             let gr = g >> 8u;
             let gc = g & 0xFFu;
             if (KIND == 0u) {
@@ -148,7 +180,7 @@ fn main(
             var len = 0u;
             for (var col = 0u; col < cols; col++) {
                 let t = tiles[row * cols + col];
-                let g = goal_rc[t];
+                let g = goal_at(t);
                 if (t != 0u && (g >> 8u) == row) {
                     let x = g & 0xFFu;
                     var j = 0u;
@@ -169,7 +201,7 @@ fn main(
             var len = 0u;
             for (var row = 0u; row < ROWS; row++) {
                 let t = tiles[row * cols + col];
-                let g = goal_rc[t];
+                let g = goal_at(t);
                 if (t != 0u && (g & 0xFFu) == col) {
                     let x = g >> 8u;
                     var j = 0u;
