@@ -27,6 +27,7 @@ pub(super) struct Evaluators {
     #[cfg(feature = "gpu")]
     ctx: Option<Arc<crate::eval::gpu::GpuContext>>,
     /// Fall back to the CPU for boards the GPU cannot take (auto only).
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     fallback: bool,
     threads: usize,
 }
