@@ -748,15 +748,17 @@ fn bench_with_size_hint_and_unsolvable() {
         "{}",
         out.stderr
     );
+    // r2 has a length in the file but cannot reach the goal: a mismatch (exit 1), with a hint.
     let out = npuzzle(&["bench", &path_of(&f), "--size", "3x4"], None);
-    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stderr.contains("goal"), "{}", out.stderr);
     assert!(
         row_of(&out.stdout, "r1").contains(" yes "),
         "{}",
         out.stdout
     );
     assert!(
-        row_of(&out.stdout, "r2").contains("unsolvable"),
+        row_of(&out.stdout, "r2").contains("UNSOLVABLE"),
         "{}",
         out.stdout
     );
@@ -992,7 +994,12 @@ fn gpu_evaluator_without_adapter_is_exit_3_and_auto_falls_back() {
     ];
     let out = npuzzle_env(&args, HARD8, &none);
     assert_eq!(out.code, 3, "{}", out.stderr);
-    assert!(out.stderr.contains("no GPU adapter"), "{}", out.stderr);
+    // With the gpu feature: no adapter; without it: no GPU support in this build.
+    assert!(
+        out.stderr.contains("no GPU adapter") || out.stderr.contains("no GPU support"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stdout.is_empty());
     // Unsolvable boards are answered before any GPU work: no adapter needed.
     let out = npuzzle_env(&args, "1 2 3/4 5 6/8 7 0", &none);
