@@ -496,7 +496,9 @@ impl ApplicationHandler for App {
             WindowEvent::DroppedFile(path) => {
                 if let Some(st) = &mut self.state {
                     st.load_file(&path);
-                    super::save_recent(&st.recent);
+                    if self.opts.screenshot.is_none() {
+                        super::save_recent(&st.recent);
+                    }
                 }
                 if let Some(g) = &self.gfx {
                     g.window.request_redraw();
@@ -550,7 +552,10 @@ impl ApplicationHandler for App {
 
     fn exiting(&mut self, _el: &ActiveEventLoop) {
         if let Some(st) = &self.state {
-            super::save_recent(&st.recent);
+            // Automation runs (`--screenshot`) leave the user's recent list alone.
+            if self.opts.screenshot.is_none() {
+                super::save_recent(&st.recent);
+            }
             if let Some(s) = &st.solution {
                 crate::note!(
                     "npuzzle: {} moves; {} expanded in {:.3} s ({:.2} M expanded/s) with {}",
