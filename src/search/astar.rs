@@ -122,15 +122,10 @@ fn run<K: Key>(
         if let Some(hh) = &mut hist {
             hh.remove(node.g as usize, (node.f - node.g) as usize);
         }
-        let Some(info) = map.get_mut(&node.key) else {
-            continue;
-        };
-        if info.closed || info.g != node.g {
+        let Some(last) = close(&mut map, &node) else {
             continue; // stale entry
-        }
-        info.closed = true;
+        };
         stats.closed += 1;
-        let last = info.mv;
         if node.key == goal_key {
             break;
         }
@@ -155,23 +150,7 @@ fn run<K: Key>(
                     return Err(ctl.memory_error(stats.expanded));
                 }
             }
-            let fresh = Info {
-                g: g2,
-                mv: m as u8,
-                closed: false,
-            };
-            let push = match map.entry(child.clone()) {
-                Entry::Vacant(v) => {
-                    v.insert(fresh);
-                    true
-                }
-                Entry::Occupied(mut o) if o.get().g > g2 => {
-                    o.insert(fresh);
-                    true
-                }
-                Entry::Occupied(_) => false,
-            };
-            if push {
+            if relax(&mut map, &child, g2, m) {
                 let hc = h.estimate(&tiles);
                 if let Some(hh) = &mut hist {
                     hh.add(g2 as usize, hc as usize);
@@ -210,6 +189,39 @@ fn run<K: Key>(
     stats.peak_memory = memory(&open, map.capacity());
     stats.seconds = ctl.elapsed();
     Ok(Solution { moves, stats })
+}
+
+/// Marks a popped open-list entry closed; returns the move that reached it, or `None` for a
+/// stale entry (already closed, or since reached more cheaply).
+pub(crate) fn close<K: Key>(map: &mut FxHashMap<K, Info>, node: &Open<K>) -> Option<u8> {
+    let info = map.get_mut(&node.key)?;
+    if info.closed || info.g != node.g {
+        return None;
+    }
+    info.closed = true;
+    Some(info.mv)
+}
+
+/// Records `child` as reached with cost `g` by move `m`, unless it is already known at a cost
+/// no higher; a closed node reached more cheaply is reopened. Returns whether the child must
+/// be pushed on the open list.
+pub(crate) fn relax<K: Key>(map: &mut FxHashMap<K, Info>, child: &K, g: u32, m: Move) -> bool {
+    let fresh = Info {
+        g,
+        mv: m as u8,
+        closed: false,
+    };
+    match map.entry(child.clone()) {
+        Entry::Vacant(v) => {
+            v.insert(fresh);
+            true
+        }
+        Entry::Occupied(mut o) if o.get().g > g => {
+            o.insert(fresh);
+            true
+        }
+        Entry::Occupied(_) => false,
+    }
 }
 
 /// The moves from the start to the goal, read back through the closed set's parent moves.

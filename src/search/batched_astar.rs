@@ -14,12 +14,11 @@
 //! parallel A* search on a GPU", AAAI 2015.)
 
 use std::collections::BinaryHeap;
-use std::collections::hash_map::Entry;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use super::astar::{Info, Open, ROOT, walk_back};
+use super::astar::{Info, Open, ROOT, close, relax, walk_back};
 use super::key::{Key, with_key};
 use super::{
     Algorithm, Control, GhHistogram, Problem, Progress, ProgressFn, SearchError, SearchStats,
@@ -131,14 +130,9 @@ fn run<K: Key>(
             if let Some(hh) = &mut hist {
                 hh.remove(node.g as usize, (node.f - node.g) as usize);
             }
-            let Some(info) = map.get_mut(&node.key) else {
-                continue;
-            };
-            if info.closed || info.g != node.g {
+            let Some(last) = close(&mut map, &node) else {
                 continue; // stale entry
-            }
-            info.closed = true;
-            let last = info.mv;
+            };
             stats.closed += 1;
             stats.expanded += 1;
             expanded_now += 1;
@@ -162,23 +156,7 @@ fn run<K: Key>(
                         return Err(ctl.memory_error(stats.expanded));
                     }
                 }
-                let fresh = Info {
-                    g: g2,
-                    mv: m as u8,
-                    closed: false,
-                };
-                let new = match map.entry(child.clone()) {
-                    Entry::Vacant(v) => {
-                        v.insert(fresh);
-                        true
-                    }
-                    Entry::Occupied(mut o) if o.get().g > g2 => {
-                        o.insert(fresh); // reopened if it was closed
-                        true
-                    }
-                    Entry::Occupied(_) => false,
-                };
-                if new {
+                if relax(&mut map, &child, g2, m) {
                     if child == goal_key {
                         best = Some(best.map_or(g2, |c| c.min(g2)));
                     }

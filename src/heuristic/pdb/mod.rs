@@ -81,10 +81,21 @@ impl PatternTable {
     /// k-permutation: `Σ dᵢ · P(n−1−i, k−1−i)`, `dᵢ` = cells below `pᵢ` not used by `p₀…pᵢ₋₁`.
     #[inline]
     pub fn index(&self, positions: &[u8]) -> usize {
+        self.rank(|i| positions[i])
+    }
+
+    /// [`PatternTable::index`] of the placement whose `i`-th tile is on cell `cell_of(i)`.
+    /// Counts with comparisons rather than a popcount: without the POPCNT target feature (not
+    /// in the x86-64 baseline) `count_ones` compiles to a slow bit trick.
+    #[inline(always)]
+    fn rank(&self, mut cell_of: impl FnMut(usize) -> u8) -> usize {
+        let mut prev = [0u8; 16];
         let mut idx = 0u64;
-        for (i, (&p, &w)) in positions.iter().zip(&self.weights).enumerate() {
-            let below = positions[..i].iter().filter(|&&q| q < p).count() as u64;
-            idx += (u64::from(p) - below) * w;
+        for (i, &w) in self.weights.iter().enumerate() {
+            let c = cell_of(i);
+            let below = prev[..i].iter().filter(|&&q| q < c).count() as u64;
+            idx += (u64::from(c) - below) * w;
+            prev[i & 15] = c;
         }
         idx as usize
     }
@@ -173,17 +184,8 @@ impl AdditivePdb {
     }
 
     fn sums(&self, pos: &[u8]) -> (Vec<u8>, u32) {
-        let mut buf = [0u8; 64];
-        let vals: Vec<u8> = self
-            .tables
-            .iter()
-            .map(|t| {
-                let k = t.tiles().len();
-                for (i, &tile) in t.tiles().iter().enumerate() {
-                    buf[i] = pos[tile as usize];
-                }
-                t.value(&buf[..k])
-            })
+        let vals: Vec<u8> = (0..self.tables.len())
+            .map(|p| self.pattern_value(p, pos))
             .collect();
         let sum = vals.iter().map(|&v| u32::from(v)).sum();
         (vals, sum)
@@ -207,20 +209,11 @@ impl AdditivePdb {
         (pos, rpos)
     }
 
+    /// Value of pattern `p` given each tile's cell (`pos[tile]`).
     #[inline(always)]
     fn pattern_value(&self, p: usize, pos: &[u8]) -> u8 {
         let t = &self.tables[p];
-        // Comparisons rather than a popcount: without the POPCNT target feature (not in the
-        // x86-64 baseline) count_ones compiles to a slow bit trick.
-        let mut prev = [0u8; 16];
-        let mut idx = 0u64;
-        for (i, (&tile, &w)) in t.tiles.iter().zip(&t.weights).enumerate() {
-            let c = pos[tile as usize];
-            let below = prev[..i].iter().filter(|&&q| q < c).count() as u64;
-            idx += (u64::from(c) - below) * w;
-            prev[i & 15] = c;
-        }
-        t.table[idx as usize]
+        t.table[t.rank(|i| pos[t.tiles[i] as usize])]
     }
 }
 
