@@ -28,6 +28,7 @@ macro_rules! note {
 pub mod app;
 pub mod cli;
 pub mod eval;
+pub mod files;
 pub mod heuristic;
 pub mod puzzle;
 pub mod search;

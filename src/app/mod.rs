@@ -14,7 +14,7 @@ mod state;
 mod window;
 mod worker;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use panels::{Dialogs, ramp, ui};
@@ -104,29 +104,7 @@ fn initial_state(
     Ok(st)
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename.
-///
-/// # Errors
-/// Any I/O error; the original file is then untouched.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    // Temporary files are created 0600; the saved file is an ordinary one.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
-    }
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
+pub use crate::files::write_atomic;
 
 fn recent_path() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "npuzzle").map(|d| d.config_dir().join("recent.json"))

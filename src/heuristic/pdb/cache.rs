@@ -7,7 +7,6 @@
 //! (JSON: rows, cols, goal, tiles, entries), data (one byte an entry), CRC-32 (u32 LE) of the
 //! header and data.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -128,20 +127,14 @@ impl PdbCache {
         let mut crc = crc32fast::Hasher::new();
         crc.update(&json);
         crc.update(data);
-        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
-        {
-            let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        crate::files::write_atomic_with(path, |w| {
             w.write_all(MAGIC)?;
             w.write_all(&FORMAT_VERSION.to_le_bytes())?;
             w.write_all(&(json.len() as u32).to_le_bytes())?;
             w.write_all(&json)?;
             w.write_all(data)?;
-            w.write_all(&crc.finalize().to_le_bytes())?;
-            w.flush()?;
-        }
-        tmp.as_file().sync_all()?;
-        tmp.persist(path).map_err(|e| e.error)?;
-        Ok(())
+            w.write_all(&crc.finalize().to_le_bytes())
+        })
     }
 
     /// Every `.pdb` file in the cache with its header (or why it is unreadable) and size.
