@@ -1,10 +1,28 @@
 //! Building a pattern table: a breadth-first search backwards from the goal over the abstract
 //! space of (cells of the pattern tiles, cell of the blank), where the other tiles are
-//! indistinguishable. Moving the blank through cells not occupied by pattern tiles costs 0
-//! (those are moves of other tiles); moving a pattern tile costs 1. Each BFS layer first
-//! flood-fills the blank's region at cost 0, then moves every pattern tile next to that region
-//! into it. The table keeps, for every placement, the smallest depth over blank positions
-//! (Korf & Felner 2002, section 4; Felner, Korf & Hanan 2004, section 3).
+//! indistinguishable (Korf & Felner 2002, section 4; Felner, Korf & Hanan 2004, section 3).
+//!
+//! Moving the blank through cells not occupied by pattern tiles costs 0 (those are moves of
+//! other tiles); moving a pattern tile costs 1. So the blank's position only matters up to its
+//! *region*: the connected set of free cells it is in. A state is a (placement, region) pair,
+//! and the table keeps, for every placement, the smallest depth over its regions.
+//!
+//! Layout, chosen so the 7-8 partition of the 15-puzzle builds in bounded memory (all arrays
+//! are packed into atomic 64-bit words, so layers can be scanned a word at a time and
+//! expanded by several threads):
+//! - `table`: one byte per placement, its depth (`u8::MAX` = not reached yet);
+//! - `visited`: per placement, one bit per free cell (free cells numbered in increasing order:
+//!   `n − k` bits, stored in 8, 16 or 32 bits) marking the regions reached so far;
+//! - `late`: the same kind of mask, for regions of the *next* layer whose placement was first
+//!   reached at a smaller depth (its table entry is already final).
+//!
+//! There is no frontier list: layer `d` is every placement whose table entry is `d` (all its
+//! regions in `visited` then have depth `d`), plus the late regions, which are merged into
+//! `visited` when their layer starts. Every write of a layer stores the same depth, so the
+//! result does not depend on the schedule. Peak memory for `k` tiles on `n` cells:
+//! `P(n, k) · (1 + 2 · mask bytes)` bytes (1.56 · 10⁹ for the 8-tile pattern of the 15-puzzle).
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -24,18 +42,29 @@ pub struct BuildProgress {
     pub total: u64,
 }
 
-/// Bytes a build of `k` tiles on `cells` cells needs at its peak (table, visited masks and
-/// frontiers, roughly).
-pub fn build_memory(cells: usize, k: usize) -> u64 {
-    let total = placements(cells, k);
-    total * (1 + 4) + total / 4 * (k as u64 + 1) * 2
+/// Bits per placement while building `k` tiles on `cells` cells: the depth byte and one bit
+/// per free cell, rounded up to 16, 32 or 64.
+fn lane_bits(cells: usize, k: usize) -> u32 {
+    match cells - k {
+        0..=8 => 16,
+        9..=24 => 32,
+        _ => 64,
+    }
 }
 
-/// Builds the table of `tiles` for `goal`, reporting each BFS layer.
+/// Bytes a build of `k` tiles on `cells` cells needs at its peak: a lane of
+/// [`lane_bits`] per placement and two bitmaps (1.2 · 10⁹ for the 8-tile pattern of the
+/// 15-puzzle).
+pub fn build_memory(cells: usize, k: usize) -> u64 {
+    placements(cells, k) * (u64::from(lane_bits(cells, k)) + 2) / 8
+}
+
+/// Builds the table of `tiles` for `goal`, reporting each BFS layer. Uses the rayon pool.
 ///
 /// # Errors
 /// A message when the board has more than 32 cells, the pattern is empty or holds the blank,
-/// or the build would need more than `max_memory` bytes.
+/// the table would have 2³² entries or more, or the build would need more than `max_memory`
+/// bytes.
 pub fn build_table(
     goal: &Goal,
     tiles: &[u8],
@@ -43,12 +72,17 @@ pub fn build_table(
     max_memory: u64,
     progress: &(dyn Fn(&BuildProgress) + Sync),
 ) -> Result<PatternTable, String> {
-    let b = goal.board();
-    let (rows, cols, n) = (b.rows(), b.cols(), b.len());
+    let n = goal.board().len();
     let k = tiles.len();
-    if n > 32 || k == 0 || k > 12 || tiles.contains(&0) {
+    if n > 32 || k == 0 || k >= n || tiles.contains(&0) || tiles.iter().any(|&t| t as usize >= n) {
         return Err(format!(
-            "cannot build a {k}-tile pattern on {n} cells (at most 32 cells, 1..=12 tiles, no blank)"
+            "cannot build a {k}-tile pattern on {n} cells (at most 32 cells, fewer tiles than cells, no blank)"
+        ));
+    }
+    if placements(n, k) > u64::from(u32::MAX) {
+        return Err(format!(
+            "a {k}-tile pattern on {n} cells has {} placements; at most 2³² − 1 are supported",
+            placements(n, k)
         ));
     }
     let need = build_memory(n, k);
@@ -59,105 +93,471 @@ pub fn build_table(
             bytesize::ByteSize(max_memory).display().iec()
         ));
     }
-    let total = placements(n, k) as usize;
-    let mut table = vec![u8::MAX; total];
-    let mut visited = vec![0u32; total];
-    // A table object without entries, for ranking only.
-    let ranker = PatternTable {
-        tiles: tiles.to_vec(),
-        cells: n,
-        weights: (0..k).map(|i| placements(n - 1 - i, k - 1 - i)).collect(),
-        table: Vec::new(),
+    let table = match lane_bits(n, k) {
+        16 => Builder::<16>::new(goal, tiles).run(pattern, progress),
+        32 => Builder::<32>::new(goal, tiles).run(pattern, progress),
+        _ => Builder::<64>::new(goal, tiles).run(pattern, progress),
     };
-    let nbr: Vec<Vec<u8>> = (0..n)
-        .map(|c| {
-            Move::ALL
-                .iter()
-                .filter_map(|&m| move_target(rows, cols, c, m).map(|t| t as u8))
-                .collect()
-        })
-        .collect();
-    // Frontier entries: the pattern tiles' cells, then the blank's region (u32 LE). Regions are
-    // marked visited when first reached, so each (placement, region) is queued once.
-    let stride = k + 4;
-    let flood = |occupied: u32, from: usize, stack: &mut Vec<u8>| -> u32 {
-        let mut region = 1u32 << from;
-        stack.clear();
-        stack.push(from as u8);
-        while let Some(c) = stack.pop() {
-            for &m in &nbr[c as usize] {
-                let bit = 1u32 << m;
-                if occupied & bit == 0 && region & bit == 0 {
-                    region |= bit;
-                    stack.push(m);
-                }
-            }
-        }
-        region
-    };
-    let mut stack: Vec<u8> = Vec::with_capacity(n);
-    let start: Vec<u8> = tiles.iter().map(|&t| goal.position_of(t) as u8).collect();
-    let start_occupied = start.iter().fold(0u32, |o, &p| o | 1 << p);
-    let start_region = flood(start_occupied, b.blank(), &mut stack);
-    let start_idx = ranker.index(&start);
-    table[start_idx] = 0;
-    visited[start_idx] = start_region;
-    let mut frontier: Vec<u8> = start.clone();
-    frontier.extend_from_slice(&start_region.to_le_bytes());
-    let mut filled = 1u64;
-    let mut depth = 0u32;
-    let mut pos = vec![0u8; k];
-    let mut slot_at = vec![u8::MAX; n];
-    while !frontier.is_empty() {
-        let mut next: Vec<u8> = Vec::with_capacity(frontier.len() * 2);
-        for entry in frontier.chunks_exact(stride) {
-            pos.copy_from_slice(&entry[..k]);
-            let region = u32::from_le_bytes([entry[k], entry[k + 1], entry[k + 2], entry[k + 3]]);
-            let mut occupied = 0u32;
-            for (s, &p) in pos.iter().enumerate() {
-                occupied |= 1 << p;
-                slot_at[p as usize] = s as u8;
-            }
-            // Move a pattern tile next to the region into it (cost 1).
-            let mut r = region;
-            while r != 0 {
-                let c = r.trailing_zeros() as u8;
-                r &= r - 1;
-                for &m in &nbr[c as usize] {
-                    if occupied & (1 << m) == 0 {
-                        continue;
-                    }
-                    let s = slot_at[m as usize] as usize;
-                    pos[s] = c;
-                    let nidx = ranker.index(&pos);
-                    if visited[nidx] & (1 << m) == 0 {
-                        let child_occupied = (occupied & !(1 << m)) | (1 << c);
-                        let child_region = flood(child_occupied, m as usize, &mut stack);
-                        visited[nidx] |= child_region;
-                        if table[nidx] == u8::MAX {
-                            table[nidx] = (depth + 1) as u8;
-                            filled += 1;
-                        }
-                        next.extend_from_slice(&pos);
-                        next.extend_from_slice(&child_region.to_le_bytes());
-                    }
-                    pos[s] = m;
-                }
-            }
-        }
-        frontier = next;
-        depth += 1;
-        progress(&BuildProgress {
-            pattern,
-            depth,
-            filled,
-            total: total as u64,
-        });
-    }
     PatternTable::from_parts(tiles.to_vec(), n, table)
 }
 
-/// Builds every pattern of a partition, in parallel (one pattern a thread).
+/// Not reached yet.
+const UNSEEN: u8 = u8::MAX;
+
+/// Placements scanned per parallel work item (a multiple of 64).
+const CHUNK: usize = 1 << 15;
+
+/// Per placement, a `B`-bit lane (`B` = 16, 32 or 64) packed into atomic 64-bit words: the
+/// depth in the low byte (`UNSEEN` until reached), the reached regions above it (one bit per
+/// free cell). Depth and regions share a cache line, so a child costs one random access.
+struct Lanes<const B: u32> {
+    words: Vec<AtomicU64>,
+}
+
+impl<const B: u32> Lanes<B> {
+    const PER_WORD: usize = 64 / B as usize;
+    const LANE: u64 = u64::MAX >> (64 - B);
+
+    fn new(len: usize) -> Self {
+        let word = (0..Self::PER_WORD).fold(0u64, |w, i| w | u64::from(UNSEEN) << (i as u32 * B));
+        Lanes {
+            words: std::iter::repeat_with(|| AtomicU64::new(word))
+                .take(len.div_ceil(Self::PER_WORD))
+                .collect(),
+        }
+    }
+
+    #[inline(always)]
+    fn at(i: usize) -> (usize, u32) {
+        (i / Self::PER_WORD, (i % Self::PER_WORD) as u32 * B)
+    }
+
+    /// The whole lane: depth in bits 0–7, regions above.
+    #[inline(always)]
+    fn get(&self, i: usize) -> u64 {
+        let (w, sh) = Self::at(i);
+        (self.words[w].load(Relaxed) >> sh) & Self::LANE
+    }
+
+    /// Adds regions to lane `i`.
+    #[inline(always)]
+    fn add_regions(&self, i: usize, regions: u32) {
+        let (w, sh) = Self::at(i);
+        self.words[w].fetch_or(u64::from(regions) << (sh + 8), Relaxed);
+    }
+
+    /// Sets the depth of lane `i`, which is `UNSEEN`, to `d`; returns whether it was `UNSEEN`
+    /// (other writers of the same depth may race).
+    #[inline(always)]
+    fn set_depth(&self, i: usize, d: u8) -> bool {
+        let (w, sh) = Self::at(i);
+        let old = self.words[w].fetch_and(!(u64::from(UNSEEN ^ d) << sh), Relaxed);
+        (old >> sh) as u8 == UNSEEN
+    }
+
+    /// The lanes' depth bytes, in place of the lanes (the memory is reused).
+    fn into_depths(self, len: usize) -> Vec<u8> {
+        let mut words: Vec<u64> = self.words.into_iter().map(AtomicU64::into_inner).collect();
+        // Byte i moves to word i / 8, which is never after the word it comes from.
+        for j in 0..len.div_ceil(8) {
+            let mut out = 0u64;
+            for b in 0..8 {
+                let i = j * 8 + b;
+                if i < len {
+                    let (w, sh) = Self::at(i);
+                    out |= ((words[w] >> sh) & 0xff) << (8 * b);
+                }
+            }
+            words[j] = out;
+        }
+        words.truncate(len.div_ceil(8));
+        words.shrink_to_fit();
+        let mut bytes: Vec<u8> = words.into_iter().flat_map(u64::to_le_bytes).collect();
+        bytes.truncate(len);
+        bytes
+    }
+}
+
+/// `0x0101…01`.
+const ONES: u64 = u64::MAX / 255;
+
+/// A bit set of the bytes of `w` equal to `b` (bit 7 of each matching byte).
+#[inline(always)]
+fn bytes_equal(w: u64, b: u8) -> u64 {
+    let x = w ^ (ONES * u64::from(b));
+    // Exact zero-byte test (no false positives from borrows).
+    !(((x & (ONES * 0x7f)) + ONES * 0x7f) | x | (ONES * 0x7f)) & (ONES * 0x80)
+}
+
+struct Builder<const B: u32> {
+    n: usize,
+    k: usize,
+    total: usize,
+    /// Index weights `P(n−1−i, k−1−i)`.
+    weights: [u32; 16],
+    /// `⌊(2⁶⁴ − 1) / weights[i]⌋`, to divide by multiplying.
+    recips: [u64; 16],
+    /// Neighbour cells of each cell, as a bit set.
+    nbr_bits: [u32; 32],
+    /// All cells, as a bit set.
+    all: u32,
+    /// Depth and reached regions of every placement.
+    lanes: Lanes<B>,
+    /// Placements with late regions, for this layer and the next (by parity of the depth).
+    dirty: [Vec<AtomicU64>; 2],
+    start: Vec<u8>,
+    start_blank: usize,
+}
+
+/// A decoded placement: the pattern tiles' cells, and those cells as a bit set.
+struct Placement {
+    pos: [u8; 16],
+    occ: u32,
+}
+
+/// Children of one expansion, gathered before any is looked at so that their (random) memory
+/// reads overlap.
+const MAX_KIDS: usize = 128;
+
+impl<const B: u32> Builder<B> {
+    fn new(goal: &Goal, tiles: &[u8]) -> Self {
+        let b = goal.board();
+        let (rows, cols, n) = (b.rows(), b.cols(), b.len());
+        let k = tiles.len();
+        let total = placements(n, k) as usize;
+        let mut weights = [0u32; 16];
+        for (i, w) in weights.iter_mut().enumerate().take(k.min(16)) {
+            *w = placements(n - 1 - i, k - 1 - i) as u32;
+        }
+        let mut nbr_bits = [0u32; 32];
+        for (c, bits) in nbr_bits.iter_mut().enumerate().take(n) {
+            for m in Move::ALL {
+                if let Some(t) = move_target(rows, cols, c, m) {
+                    *bits |= 1 << t;
+                }
+            }
+        }
+        Builder {
+            n,
+            k,
+            total,
+            weights,
+            recips: weights.map(|w| u64::MAX / u64::from(w.max(1))),
+            nbr_bits,
+            all: if n == 32 { u32::MAX } else { (1u32 << n) - 1 },
+            lanes: Lanes::new(total),
+            dirty: [0, 1].map(|_| {
+                std::iter::repeat_with(|| AtomicU64::new(0))
+                    .take(total.div_ceil(64))
+                    .collect()
+            }),
+            start: tiles.iter().map(|&t| goal.position_of(t) as u8).collect(),
+            start_blank: b.blank(),
+        }
+    }
+
+    /// The rank of a k-permutation of cells (see [`PatternTable::index`]).
+    #[inline(always)]
+    fn rank(&self, pos: &[u8; 16]) -> usize {
+        let mut idx = 0u32;
+        for i in 0..self.k {
+            let c = pos[i];
+            let below = pos[..i].iter().filter(|&&q| q < c).count() as u32;
+            idx += (u32::from(c) - below) * self.weights[i];
+        }
+        idx as usize
+    }
+
+    /// Decodes an index into cells (the inverse of [`Builder::rank`]).
+    #[inline(always)]
+    fn unrank(&self, idx: usize) -> Placement {
+        let mut free = self.all;
+        let mut rest = idx as u32;
+        let mut p = Placement {
+            pos: [0; 16],
+            occ: 0,
+        };
+        for i in 0..self.k {
+            // d = rest / w: the estimate is exact or one short.
+            let w = self.weights[i];
+            let mut d = ((u128::from(rest) * u128::from(self.recips[i])) >> 64) as u32;
+            rest -= d * w;
+            if rest >= w {
+                d += 1;
+                rest -= w;
+            }
+            // The d-th free cell.
+            let mut f = free;
+            for _ in 0..d {
+                f &= f - 1;
+            }
+            let c = f.trailing_zeros();
+            free ^= 1 << c;
+            p.pos[i] = c as u8;
+        }
+        p.occ = self.all & !free;
+        p
+    }
+
+    /// The free cells (not in `occ`) connected to `from`, as a bit set.
+    #[inline(always)]
+    fn flood(&self, occ: u32, from: u32) -> u32 {
+        let free = self.all & !occ;
+        let mut region = 1u32 << from;
+        let mut edge = region;
+        while edge != 0 {
+            let mut grow = 0u32;
+            let mut e = edge;
+            while e != 0 {
+                let c = e.trailing_zeros() as usize;
+                e &= e - 1;
+                grow |= self.nbr_bits[c];
+            }
+            edge = grow & free & !region;
+            region |= edge;
+        }
+        region
+    }
+
+    /// The region `cells` (a bit set of free cells) as a mask over the free cells of `occ`,
+    /// numbered in increasing order (used for the start only).
+    fn compress(cells: u32, occ: u32) -> u32 {
+        let mut out = 0u32;
+        let mut c = cells;
+        while c != 0 {
+            let cell = c.trailing_zeros();
+            c &= c - 1;
+            out |= 1 << (cell - (occ & ((1u32 << cell) - 1)).count_ones());
+        }
+        out
+    }
+
+    /// Expands the regions `regions` (a mask over the free cells) of the placement at `idx`,
+    /// which have depth `d`: every pattern tile next to one of them moves into it. New regions
+    /// of placements first reached at depth `d + 1` go to `visited`, those of placements
+    /// reached earlier to `late`. Returns (entries filled, late regions recorded).
+    ///
+    /// Child indices are computed from the parent's: a tile at slot `s` moving from cell `m`
+    /// to cell `c` changes its own rank digit by `c − m` less the earlier tiles between the
+    /// two cells, and the digit of every later tile between them by one.
+    fn expand(&self, idx: usize, regions: u32, d: u8, pending: &mut Vec<(u32, u32)>) -> (u64, u64) {
+        let p = self.unrank(idx);
+        let mut slot_at = [0u8; 32];
+        for (s, &c) in p.pos[..self.k].iter().enumerate() {
+            slot_at[c as usize] = s as u8;
+        }
+        // below[x] = pattern tiles on cells < x; the free cells in increasing order.
+        let mut below = [0u8; 33];
+        let mut free = [0u8; 32];
+        let mut nf = 0;
+        for x in 0..self.n {
+            let o = (p.occ >> x) & 1;
+            below[x + 1] = below[x] + o as u8;
+            free[nf] = x as u8;
+            nf += 1 - o as usize;
+        }
+        // Pass 1: every child's index and visited mask (independent loads).
+        let mut kids = [0u64; MAX_KIDS];
+        let mut seen = [0u64; MAX_KIDS];
+        let mut nk = 0;
+        let mut r = regions;
+        while r != 0 {
+            let c = u32::from(free[r.trailing_zeros() as usize]);
+            r &= r - 1;
+            let mut movers = self.nbr_bits[c as usize] & p.occ;
+            while movers != 0 {
+                let m = movers.trailing_zeros();
+                movers &= movers - 1;
+                let s = slot_at[m as usize] as usize;
+                let ws = self.weights[s];
+                let (lo, hi) = (m.min(c), m.max(c));
+                let mut between = p.occ & ((1u32 << hi) - (2u32 << lo));
+                let mut delta = (hi - lo) * ws;
+                while between != 0 {
+                    let j = slot_at[between.trailing_zeros() as usize] as usize;
+                    between &= between - 1;
+                    if j < s {
+                        delta -= ws;
+                    } else {
+                        delta += self.weights[j];
+                    }
+                }
+                let cidx = if c > m {
+                    idx + delta as usize
+                } else {
+                    idx - delta as usize
+                };
+                seen[nk] = self.lanes.get(cidx);
+                kids[nk] = (cidx as u64) << 16 | u64::from(c) << 8 | u64::from(m);
+                nk += 1;
+            }
+        }
+        // Pass 2: flood and record the new regions.
+        let (mut filled, mut late) = (0, 0);
+        for (&kid, &seen) in kids[..nk].iter().zip(&seen[..nk]) {
+            let (cidx, c, m) = (
+                (kid >> 16) as usize,
+                (kid >> 8) as u32 & 31,
+                kid as u32 & 31,
+            );
+            // Pattern tiles of the child on cells below x.
+            let child_below =
+                |x: u32| u32::from(below[x as usize]) + u32::from(c < x) - u32::from(m < x);
+            if (seen >> 8) & (1 << (m - child_below(m))) != 0 {
+                continue;
+            }
+            let cocc = p.occ ^ (1 << m) ^ (1 << c);
+            let mut cells = self.flood(cocc, m);
+            let mut region = 0u32;
+            while cells != 0 {
+                let x = cells.trailing_zeros();
+                cells &= cells - 1;
+                region |= 1 << (x - child_below(x));
+            }
+            let t = seen as u8;
+            if t == UNSEEN || t == d + 1 {
+                if t == UNSEEN && self.lanes.set_depth(cidx, d + 1) {
+                    filled += 1;
+                }
+                self.lanes.add_regions(cidx, region);
+            } else {
+                // A late region: its placement's entry is final.
+                let (w, bit) = (cidx / 64, 1u64 << (cidx % 64));
+                if t == d || self.dirty[usize::from(d & 1)][w].load(Relaxed) & bit != 0 {
+                    // The placement belongs to this layer: wait until the layer is done.
+                    pending.push((cidx as u32, region));
+                } else {
+                    self.lanes.add_regions(cidx, region);
+                    let next = &self.dirty[usize::from(!d & 1)][w];
+                    if next.load(Relaxed) & bit == 0 {
+                        next.fetch_or(bit, Relaxed);
+                    }
+                }
+                late += 1;
+            }
+        }
+        (filled, late)
+    }
+
+    /// Records late regions of placements of layer `d` (found while it ran) for layer `d + 1`.
+    fn merge_pending(&self, d: u8, mut pending: Vec<(u32, u32)>) {
+        pending.par_sort_unstable();
+        let next = &self.dirty[usize::from(!d & 1)];
+        for (idx, region) in pending {
+            let idx = idx as usize;
+            if u64::from(region) & !(self.lanes.get(idx) >> 8) != 0 {
+                self.lanes.add_regions(idx, region);
+                next[idx / 64].fetch_or(1 << (idx % 64), Relaxed);
+            }
+        }
+    }
+
+    /// Expands layer `d`: placements whose entry is `d`, and the dirty ones (every region in
+    /// `visited` is expanded again: the older ones only lead to reached regions). Returns
+    /// (entries filled, late regions found, late regions of this layer's placements).
+    fn layer(&self, d: u8) -> (u64, u64, Vec<(u32, u32)>) {
+        let chunks = self.total.div_ceil(CHUNK);
+        let dirty = &self.dirty[usize::from(d & 1)];
+        // Bit 7 of every lane's depth byte.
+        let depth_bytes = (0..Lanes::<B>::PER_WORD).fold(0u64, |m, i| m | 0x80 << (i as u32 * B));
+        (0..chunks)
+            .into_par_iter()
+            .map(|ci| {
+                let (lo, hi) = (ci * CHUNK, ((ci + 1) * CHUNK).min(self.total));
+                let (mut filled, mut late) = (0, 0);
+                let mut pending = Vec::new();
+                let mut go = |idx: usize| {
+                    let (f, l) =
+                        self.expand(idx, (self.lanes.get(idx) >> 8) as u32, d, &mut pending);
+                    filled += f;
+                    late += l;
+                };
+                let per = Lanes::<B>::PER_WORD;
+                for wi in lo / per..hi.div_ceil(per) {
+                    let mut hits = bytes_equal(self.lanes.words[wi].load(Relaxed), d) & depth_bytes;
+                    while hits != 0 {
+                        let idx = wi * per + (hits.trailing_zeros() / B) as usize;
+                        hits &= hits - 1;
+                        if idx < hi {
+                            go(idx);
+                        }
+                    }
+                }
+                for wi in lo / 64..hi.div_ceil(64) {
+                    let mut bits = dirty[wi].load(Relaxed);
+                    while bits != 0 {
+                        go(wi * 64 + bits.trailing_zeros() as usize);
+                        bits &= bits - 1;
+                    }
+                }
+                (filled, late, pending)
+            })
+            .reduce(
+                || (0, 0, Vec::new()),
+                |mut a, mut b| {
+                    if a.2.len() < b.2.len() {
+                        std::mem::swap(&mut a.2, &mut b.2);
+                    }
+                    a.2.append(&mut b.2);
+                    (a.0 + b.0, a.1 + b.1, a.2)
+                },
+            )
+    }
+
+    fn run(self, pattern: usize, progress: &(dyn Fn(&BuildProgress) + Sync)) -> Vec<u8> {
+        let mut occ = 0u32;
+        let mut pos = [0u8; 16];
+        for (i, &c) in self.start.iter().enumerate() {
+            pos[i] = c;
+            occ |= 1 << c;
+        }
+        let start = self.rank(&pos);
+        self.lanes.set_depth(start, 0);
+        self.lanes.add_regions(
+            start,
+            Self::compress(self.flood(occ, self.start_blank as u32), occ),
+        );
+        let mut filled = 1u64;
+        let mut d = 0u8;
+        loop {
+            let (found, late, pending) = self.layer(d);
+            filled += found;
+            self.dirty[usize::from(d & 1)]
+                .par_iter()
+                .for_each(|w| w.store(0, Relaxed));
+            if std::env::var_os("NPUZZLE_DBG").is_some() {
+                eprintln!(
+                    "DBG d={d} found={found} late={late} pending={}",
+                    pending.len()
+                );
+            }
+            self.merge_pending(d, pending);
+            if found == 0 && late == 0 {
+                break;
+            }
+            d += 1;
+            progress(&BuildProgress {
+                pattern,
+                depth: u32::from(d),
+                filled,
+                total: self.total as u64,
+            });
+            if d == UNSEEN - 1 {
+                break;
+            }
+        }
+        let Builder {
+            lanes,
+            dirty,
+            total,
+            ..
+        } = self;
+        drop(dirty);
+        lanes.into_depths(total)
+    }
+}
+
+/// Builds every pattern of a partition, one after the other (each build is parallel).
 ///
 /// # Errors
 /// As [`build_table`], for the first pattern that fails.
@@ -167,21 +567,9 @@ pub fn build_partition(
     max_memory: u64,
     progress: &(dyn Fn(&BuildProgress) + Sync),
 ) -> Result<Vec<PatternTable>, String> {
-    let need: u64 = patterns
+    patterns
         .iter()
-        .map(|p| build_memory(goal.board().len(), p.len()))
-        .sum();
-    if need <= max_memory {
-        patterns
-            .par_iter()
-            .enumerate()
-            .map(|(i, p)| build_table(goal, p, i, max_memory, progress))
-            .collect()
-    } else {
-        patterns
-            .iter()
-            .enumerate()
-            .map(|(i, p)| build_table(goal, p, i, max_memory, progress))
-            .collect()
-    }
+        .enumerate()
+        .map(|(i, p)| build_table(goal, p, i, max_memory, progress))
+        .collect()
 }
