@@ -483,8 +483,8 @@ impl<const B: u32> Builder<B> {
                         }
                     }
                 }
-                for wi in lo / 64..hi.div_ceil(64) {
-                    let mut bits = dirty[wi].load(Relaxed);
+                for (wi, word) in dirty.iter().enumerate().take(hi.div_ceil(64)).skip(lo / 64) {
+                    let mut bits = word.load(Relaxed);
                     while bits != 0 {
                         go(wi * 64 + bits.trailing_zeros() as usize);
                         bits &= bits - 1;
