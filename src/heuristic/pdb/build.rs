@@ -525,12 +525,6 @@ impl<const B: u32> Builder<B> {
             self.dirty[usize::from(d & 1)]
                 .par_iter()
                 .for_each(|w| w.store(0, Relaxed));
-            if std::env::var_os("NPUZZLE_DBG").is_some() {
-                eprintln!(
-                    "DBG d={d} found={found} late={late} pending={}",
-                    pending.len()
-                );
-            }
             self.merge_pending(d, pending);
             if found == 0 && late == 0 {
                 break;
