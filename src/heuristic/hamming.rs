@@ -35,6 +35,7 @@ impl Heuristic for Hamming {
 impl Incremental for Hamming {
     type State = ();
     type Undo = ();
+    type Prepared = ();
 
     #[inline]
     fn apply_undoable(

@@ -155,6 +155,7 @@ impl Heuristic for LinearConflict {
 impl Incremental for LinearConflict {
     type State = LcState;
     type Undo = ();
+    type Prepared = ();
 
     #[inline(always)]
     fn apply_undoable(

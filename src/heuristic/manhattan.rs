@@ -30,6 +30,7 @@ impl Heuristic for Manhattan {
 impl Incremental for Manhattan {
     type State = ();
     type Undo = ();
+    type Prepared = ();
 
     #[inline]
     fn apply_undoable(

@@ -55,6 +55,61 @@ pub trait Incremental: Heuristic {
         to: usize,
     ) -> (i32, Self::Undo);
 
+    /// What [`Incremental::prepare`] computes ahead of a move (nothing by default).
+    type Prepared: Copy + Default;
+
+    /// Starts evaluating a move of `tile` from `from` to `to` on the board *before* the move,
+    /// so that IDA* can start all of a node's table reads before it needs the first value
+    /// (they then overlap in memory). The state must not change between this and
+    /// [`Incremental::apply_prepared`], except by moves undone in between.
+    #[inline(always)]
+    fn prepare(
+        &self,
+        state: &Self::State,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> Self::Prepared {
+        let _ = (state, tiles, tile, from, to);
+        Self::Prepared::default()
+    }
+
+    /// [`Incremental::apply_undoable_at_least`] with what [`Incremental::prepare`] computed.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn apply_prepared(
+        &self,
+        state: &mut Self::State,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        prepared: Self::Prepared,
+        enough: u32,
+    ) -> (i32, Self::Undo) {
+        let _ = prepared;
+        self.apply_undoable_at_least(state, tiles, tile, from, to, enough)
+    }
+
+    /// Like [`Incremental::apply_undoable`], but the heuristic may stop early once the new `h`
+    /// is known to be at least `enough`, returning a lower bound that is itself at least
+    /// `enough` (IDA* then prunes the node without needing the exact value). The state must
+    /// then only be passed to [`Incremental::undo`]. By default, the exact update.
+    #[inline(always)]
+    fn apply_undoable_at_least(
+        &self,
+        state: &mut Self::State,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        enough: u32,
+    ) -> (i32, Self::Undo) {
+        let _ = enough;
+        self.apply_undoable(state, tiles, tile, from, to)
+    }
+
     /// Reverts the `apply_undoable` that returned `undo` (`tiles` is the board after the undo).
     fn undo(
         &self,

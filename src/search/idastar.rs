@@ -451,6 +451,17 @@ where
         }
         let blank = self.blank;
         let undo = if prev == NONE { NONE } else { prev ^ 1 };
+        // Evaluate every move first, so that their table reads overlap.
+        let mut prepared = [H::Prepared::default(); 4];
+        for mi in 0..4u8 {
+            let to = self.nbr[blank][mi as usize];
+            if mi != undo && to != NONE {
+                let to = to as usize;
+                prepared[mi as usize] =
+                    self.h
+                        .prepare(&self.state, &self.tiles, self.tiles[to], to, blank);
+            }
+        }
         for mi in 0..4u8 {
             if mi == undo {
                 continue;
@@ -464,9 +475,22 @@ where
             // The tile at `to` slides into the blank's cell.
             self.tiles[blank] = tile;
             self.tiles[to] = 0;
-            let (dh, undo) = self
-                .h
-                .apply_undoable(&mut self.state, &self.tiles, tile, to, blank);
+            // Enough h to prune without moving the next threshold: the heuristic may stop
+            // there (exact values are needed for the histogram).
+            let enough = if self.hist.is_some() {
+                u32::MAX
+            } else {
+                (self.bound + 1).max(self.next_bound).saturating_sub(g + 1)
+            };
+            let (dh, undo) = self.h.apply_prepared(
+                &mut self.state,
+                &self.tiles,
+                tile,
+                to,
+                blank,
+                prepared[mi as usize],
+                enough,
+            );
             let h2 = (h as i32 + dh) as u32;
             let f2 = g + 1 + h2;
             self.generated += 1;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::build::{BuildProgress, build_table};
-use super::{PatternTable, placements};
+use super::{PatternTable, TableBytes, placements};
 use crate::puzzle::Goal;
 
 const MAGIC: &[u8; 8] = b"NPUZZPDB";
@@ -104,7 +104,7 @@ impl PdbCache {
         let expect = header_for(goal, tiles);
         match read_file(&path) {
             Ok((h, data)) if h == expect => {
-                let t = PatternTable::from_parts(tiles.to_vec(), goal.board().len(), data)?;
+                let t = PatternTable::from_bytes(tiles.to_vec(), goal.board().len(), data)?;
                 return Ok((Arc::new(t), Source::Cached));
             }
             Ok(_) => warn(format!(
@@ -190,40 +190,47 @@ enum ReadError {
     Bad(String),
 }
 
-fn read_file(path: &Path) -> Result<(Header, Vec<u8>), ReadError> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ReadError::Missing),
-        Err(e) => return Err(ReadError::Bad(e.to_string())),
-    };
+fn read_file(path: &Path) -> Result<(Header, TableBytes), ReadError> {
+    use std::io::Read;
+    let io = |e: std::io::Error| ReadError::Bad(e.to_string());
     let bad = |w: &str| ReadError::Bad(w.to_string());
-    if bytes.len() < 20 || &bytes[..8] != MAGIC {
+    let mut file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ReadError::Missing),
+        Err(e) => return Err(io(e)),
+    };
+    let size = file.metadata().map_err(io)?.len();
+    let mut head = [0u8; 16];
+    if size < 20 || file.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
         return Err(bad("not a pattern-database file"));
     }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().map_err(|_| bad("short"))?);
+    let version = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
     if version != FORMAT_VERSION {
         return Err(ReadError::Bad(format!(
             "format version {version}, expected {FORMAT_VERSION}"
         )));
     }
-    let hlen = u32::from_le_bytes(bytes[12..16].try_into().map_err(|_| bad("short"))?) as usize;
-    let body = &bytes[16..bytes.len() - 4];
-    if hlen > body.len() {
+    let hlen = u64::from(u32::from_le_bytes([head[12], head[13], head[14], head[15]]));
+    if 16 + hlen + 4 > size {
         return Err(bad("truncated header"));
     }
-    let stored = u32::from_le_bytes(
-        bytes[bytes.len() - 4..]
-            .try_into()
-            .map_err(|_| bad("short"))?,
-    );
-    if crc32fast::hash(body) != stored {
-        return Err(bad("checksum mismatch (corrupt file)"));
+    let mut json = vec![0u8; hlen as usize];
+    file.read_exact(&mut json).map_err(io)?;
+    // Parsed before the checksum is known, only to size the table; trusted only after it.
+    let header: Header = serde_json::from_slice(&json).map_err(|_| bad("corrupt header"))?;
+    if (16 + hlen + 4).checked_add(header.entries) != Some(size) {
+        return Err(bad("wrong number of entries (truncated or padded file)"));
     }
-    let header: Header =
-        serde_json::from_slice(&body[..hlen]).map_err(|e| ReadError::Bad(e.to_string()))?;
-    let data = body[hlen..].to_vec();
-    if data.len() as u64 != header.entries {
-        return Err(bad("wrong number of entries"));
+    // Straight into the table's memory: no second copy of a table of half a gigabyte.
+    let mut data = TableBytes::zeroed(header.entries as usize).map_err(io)?;
+    file.read_exact(&mut data).map_err(io)?;
+    let mut tail = [0u8; 4];
+    file.read_exact(&mut tail).map_err(io)?;
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&json);
+    crc.update(&data);
+    if crc.finalize() != u32::from_le_bytes(tail) {
+        return Err(bad("checksum mismatch (corrupt file)"));
     }
     Ok((header, data))
 }

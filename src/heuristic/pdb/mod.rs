@@ -27,21 +27,94 @@ pub fn placements(n: usize, k: usize) -> u64 {
     (0..k as u64).map(|i| n as u64 - i).product()
 }
 
+/// Bytes of a table, in memory backed by transparent huge pages where the system offers them
+/// (Linux `MADV_HUGEPAGE`): IDA* reads tables of hundreds of megabytes at random, and with
+/// 4 KiB pages nearly every read also misses the TLB.
+pub struct TableBytes {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl TableBytes {
+    /// `len` zero bytes.
+    ///
+    /// # Errors
+    /// The system's error when the memory cannot be mapped.
+    pub fn zeroed(len: usize) -> std::io::Result<Self> {
+        let map = memmap2::MmapMut::map_anon(len.max(1))?;
+        #[cfg(target_os = "linux")]
+        if len >= 1 << 21 {
+            // Only advice: without huge pages the table works the same, slower.
+            let _ = map.advise(memmap2::Advice::HugePage);
+        }
+        Ok(TableBytes { map, len })
+    }
+
+    /// A copy of `bytes`.
+    ///
+    /// # Errors
+    /// As [`TableBytes::zeroed`].
+    pub fn from_slice(bytes: &[u8]) -> std::io::Result<Self> {
+        let mut t = Self::zeroed(bytes.len())?;
+        t.copy_from_slice(bytes);
+        Ok(t)
+    }
+}
+
+impl std::ops::Deref for TableBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.map[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for TableBytes {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.map[..self.len]
+    }
+}
+
 /// One pattern's table: the pattern tiles (in index order) and one byte per placement.
-#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternTable {
     tiles: Vec<u8>,
     cells: usize,
     weights: Vec<u64>,
-    table: Vec<u8>,
+    table: TableBytes,
+}
+
+impl std::fmt::Debug for PatternTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PatternTable")
+            .field("tiles", &self.tiles)
+            .field("cells", &self.cells)
+            .field("entries", &self.table.len())
+            .finish()
+    }
+}
+
+impl PartialEq for PatternTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.tiles == other.tiles && self.cells == other.cells && self.bytes() == other.bytes()
+    }
 }
 
 impl PatternTable {
     /// Wraps a built table for `tiles` on a board of `cells` cells.
     ///
     /// # Errors
-    /// A message if `table` does not hold [`placements`]`(cells, tiles.len())` entries.
+    /// A message if `table` does not hold [`placements`]`(cells, tiles.len())` entries, or
+    /// the memory for it cannot be mapped.
     pub fn from_parts(tiles: Vec<u8>, cells: usize, table: Vec<u8>) -> Result<Self, String> {
+        let bytes = TableBytes::from_slice(&table).map_err(|e| e.to_string())?;
+        drop(table);
+        Self::from_bytes(tiles, cells, bytes)
+    }
+
+    /// Wraps the entries in `table` for `tiles` on a board of `cells` cells.
+    ///
+    /// # Errors
+    /// A message if `table` does not hold [`placements`]`(cells, tiles.len())` entries.
+    pub fn from_bytes(tiles: Vec<u8>, cells: usize, table: TableBytes) -> Result<Self, String> {
         let k = tiles.len();
         let want = placements(cells, k);
         if table.len() as u64 != want {
@@ -115,16 +188,18 @@ pub struct AdditivePdb {
     tables: Vec<Arc<PatternTable>>,
     /// Pattern of each tile (`u8::MAX` for the blank).
     pattern_of: Vec<u8>,
+    /// Slot of each tile within its pattern (index order).
+    slot_of: Vec<u8>,
     /// Reflection: tile map φ and cell map T, when the goal allows it.
     reflect: Option<(Vec<u8>, Vec<u8>)>,
 }
 
-/// Incremental state: each tile's cell on the board and on its reflection, and each pattern's
-/// current value on both.
+/// Incremental state: each pattern's table index and value on the board and on its
+/// reflection, and the two sums.
 #[derive(Clone, Debug)]
 pub struct PdbState {
-    pos: Vec<u8>,
-    rpos: Vec<u8>,
+    idx: Vec<u32>,
+    ridx: Vec<u32>,
     vals: Vec<u8>,
     rvals: Vec<u8>,
     sum: u32,
@@ -139,14 +214,16 @@ impl AdditivePdb {
     pub fn new(name: &str, goal: &Goal, tables: Vec<Arc<PatternTable>>) -> Result<Self, String> {
         let n = goal.board().len();
         let mut pattern_of = vec![u8::MAX; n];
+        let mut slot_of = vec![0u8; n];
         for (p, t) in tables.iter().enumerate() {
-            for &tile in t.tiles() {
+            for (s, &tile) in t.tiles().iter().enumerate() {
                 if tile == 0 || tile as usize >= n || pattern_of[tile as usize] != u8::MAX {
                     return Err(format!(
                         "tile {tile} is the blank, out of range or in two patterns"
                     ));
                 }
                 pattern_of[tile as usize] = p as u8;
+                slot_of[tile as usize] = s as u8;
             }
         }
         if let Some(t) = (1..n).find(|&t| pattern_of[t] == u8::MAX) {
@@ -157,6 +234,7 @@ impl AdditivePdb {
             cells: n,
             tables,
             pattern_of,
+            slot_of,
             reflect: reflection(goal),
         })
     }
@@ -183,12 +261,51 @@ impl AdditivePdb {
         &self.tables
     }
 
-    fn sums(&self, pos: &[u8]) -> (Vec<u8>, u32) {
-        let vals: Vec<u8> = (0..self.tables.len())
-            .map(|p| self.pattern_value(p, pos))
+    /// Each pattern's index, value, and the sum of the values, given each tile's cell.
+    fn sums(&self, pos: &[u8]) -> (Vec<u32>, Vec<u8>, u32) {
+        let idx: Vec<u32> = self
+            .tables
+            .iter()
+            .map(|t| t.rank(|i| pos[t.tiles[i] as usize]) as u32)
+            .collect();
+        let vals: Vec<u8> = idx
+            .iter()
+            .zip(&self.tables)
+            .map(|(&i, t)| t.table[i as usize])
             .collect();
         let sum = vals.iter().map(|&v| u32::from(v)).sum();
-        (vals, sum)
+        (idx, vals, sum)
+    }
+
+    /// The change of pattern `p`'s index when its tile in slot `s` moves from cell `from` to
+    /// cell `to` (one move apart), where `pattern_slot(x)` gives the pattern and slot of the
+    /// tile on cell `x` (cells strictly between the two, i.e. for a vertical move). The rank
+    /// digit of the moving tile changes by the distance less the earlier tiles of its pattern
+    /// in between; the digit of every later tile in between by one.
+    #[inline(always)]
+    fn index_delta(
+        &self,
+        p: usize,
+        s: usize,
+        from: usize,
+        to: usize,
+        pattern_slot: impl Fn(usize) -> (u8, u8),
+    ) -> i64 {
+        let w = &self.tables[p].weights;
+        let (lo, hi) = (from.min(to), from.max(to));
+        let ws = w[s] as i64;
+        let mut delta = (hi - lo) as i64 * ws;
+        for x in lo + 1..hi {
+            let (q, j) = pattern_slot(x);
+            if q as usize == p {
+                if (j as usize) < s {
+                    delta -= ws;
+                } else {
+                    delta += w[j as usize] as i64;
+                }
+            }
+        }
+        if to > from { delta } else { -delta }
     }
 
     fn positions(&self, tiles: &[u8]) -> (Vec<u8>, Vec<u8>) {
@@ -207,13 +324,6 @@ impl AdditivePdb {
             None => Vec::new(),
         };
         (pos, rpos)
-    }
-
-    /// Value of pattern `p` given each tile's cell (`pos[tile]`).
-    #[inline(always)]
-    fn pattern_value(&self, p: usize, pos: &[u8]) -> u8 {
-        let t = &self.tables[p];
-        t.table[t.rank(|i| pos[t.tiles[i] as usize])]
     }
 }
 
@@ -238,9 +348,9 @@ fn reflection(goal: &Goal) -> Option<(Vec<u8>, Vec<u8>)> {
 impl Heuristic for AdditivePdb {
     fn estimate(&self, tiles: &[u8]) -> u32 {
         let (pos, rpos) = self.positions(tiles);
-        let (_, sum) = self.sums(&pos);
+        let sum = self.sums(&pos).2;
         if self.reflect.is_some() {
-            sum.max(self.sums(&rpos).1)
+            sum.max(self.sums(&rpos).2)
         } else {
             sum
         }
@@ -251,6 +361,16 @@ impl Heuristic for AdditivePdb {
     }
 }
 
+/// A move of [`AdditivePdb`] evaluated ahead: the moved tile's pattern index and value on the
+/// board and on the reflection.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PdbPrepared {
+    i: u32,
+    v: u8,
+    ri: u32,
+    rv: u8,
+}
+
 /// What undoing one move of [`AdditivePdb`] restores: the pattern and reflected pattern touched,
 /// their old values, and the old sums.
 #[derive(Clone, Copy, Debug)]
@@ -259,6 +379,8 @@ pub struct PdbUndo {
     v: u8,
     rp: u8,
     rv: u8,
+    idx: u32,
+    ridx: u32,
     sum: u32,
     rsum: u32,
 }
@@ -266,6 +388,76 @@ pub struct PdbUndo {
 impl Incremental for AdditivePdb {
     type State = PdbState;
     type Undo = PdbUndo;
+    type Prepared = PdbPrepared;
+
+    #[inline(always)]
+    fn prepare(
+        &self,
+        st: &PdbState,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> PdbPrepared {
+        let t = tile as usize;
+        let p = self.pattern_of[t] as usize;
+        let pattern_slot = |x: usize| {
+            let u = tiles[x] as usize;
+            (self.pattern_of[u], self.slot_of[u])
+        };
+        let i = (i64::from(st.idx[p])
+            + self.index_delta(p, self.slot_of[t] as usize, from, to, pattern_slot))
+            as u32;
+        let mut out = PdbPrepared {
+            i,
+            v: self.tables[p].table[i as usize],
+            ri: 0,
+            rv: 0,
+        };
+        if let Some((phi, tmap)) = &self.reflect {
+            let rt = phi[t] as usize;
+            let rp = self.pattern_of[rt] as usize;
+            let rpattern_slot = |x: usize| {
+                let u = phi[tiles[tmap[x] as usize] as usize] as usize;
+                (self.pattern_of[u], self.slot_of[u])
+            };
+            let (rfrom, rto) = (tmap[from] as usize, tmap[to] as usize);
+            out.ri = (i64::from(st.ridx[rp])
+                + self.index_delta(rp, self.slot_of[rt] as usize, rfrom, rto, rpattern_slot))
+                as u32;
+            out.rv = self.tables[rp].table[out.ri as usize];
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn apply_prepared(
+        &self,
+        st: &mut PdbState,
+        _tiles: &[u8],
+        tile: u8,
+        _from: usize,
+        _to: usize,
+        pr: PdbPrepared,
+        enough: u32,
+    ) -> (i32, PdbUndo) {
+        let u = self.undo_record(st, tile);
+        let before = st.sum.max(st.rsum);
+        let t = tile as usize;
+        let p = self.pattern_of[t] as usize;
+        st.idx[p] = pr.i;
+        st.sum = st.sum + u32::from(pr.v) - u32::from(st.vals[p]);
+        st.vals[p] = pr.v;
+        if st.sum < enough
+            && let Some((phi, _)) = &self.reflect
+        {
+            let rp = self.pattern_of[phi[t] as usize] as usize;
+            st.ridx[rp] = pr.ri;
+            st.rsum = st.rsum + u32::from(pr.rv) - u32::from(st.rvals[rp]);
+            st.rvals[rp] = pr.rv;
+        }
+        (st.sum.max(st.rsum) as i32 - before as i32, u)
+    }
 
     #[inline(always)]
     fn apply_undoable(
@@ -276,49 +468,35 @@ impl Incremental for AdditivePdb {
         from: usize,
         to: usize,
     ) -> (i32, PdbUndo) {
-        let t = tile as usize;
-        let p = self.pattern_of[t];
-        let mut u = PdbUndo {
-            p,
-            v: st.vals[p as usize],
-            rp: 0,
-            rv: 0,
-            sum: st.sum,
-            rsum: st.rsum,
-        };
-        if let Some((phi, _)) = &self.reflect {
-            u.rp = self.pattern_of[phi[t] as usize];
-            u.rv = st.rvals[u.rp as usize];
-        }
+        let u = self.undo_record(st, tile);
         (self.apply(st, tiles, tile, from, to), u)
     }
 
     #[inline(always)]
-    fn undo(&self, st: &mut PdbState, _: &[u8], tile: u8, from: usize, _to: usize, u: PdbUndo) {
-        let t = tile as usize;
-        st.pos[t] = from as u8;
+    fn undo(&self, st: &mut PdbState, _: &[u8], _tile: u8, _from: usize, _to: usize, u: PdbUndo) {
         st.vals[u.p as usize] = u.v;
+        st.idx[u.p as usize] = u.idx;
         st.sum = u.sum;
-        if let Some((phi, tmap)) = &self.reflect {
-            st.rpos[phi[t] as usize] = tmap[from];
+        if self.reflect.is_some() {
             st.rvals[u.rp as usize] = u.rv;
+            st.ridx[u.rp as usize] = u.ridx;
             st.rsum = u.rsum;
         }
     }
 
     fn init(&self, tiles: &[u8]) -> (PdbState, u32) {
         let (pos, rpos) = self.positions(tiles);
-        let (vals, sum) = self.sums(&pos);
-        let (rvals, rsum) = if self.reflect.is_some() {
+        let (idx, vals, sum) = self.sums(&pos);
+        let (ridx, rvals, rsum) = if self.reflect.is_some() {
             self.sums(&rpos)
         } else {
-            (Vec::new(), 0)
+            (Vec::new(), Vec::new(), 0)
         };
         let h = sum.max(rsum);
         (
             PdbState {
-                pos,
-                rpos,
+                idx,
+                ridx,
                 vals,
                 rvals,
                 sum,
@@ -328,24 +506,100 @@ impl Incremental for AdditivePdb {
         )
     }
 
+    /// Updates the moved tile's pattern on the board and on its reflection: the new index
+    /// comes from the old one ([`AdditivePdb::index_delta`]), then one table read each.
     #[inline(always)]
-    fn apply(&self, st: &mut PdbState, _tiles: &[u8], tile: u8, _from: usize, to: usize) -> i32 {
+    fn apply(&self, st: &mut PdbState, tiles: &[u8], tile: u8, from: usize, to: usize) -> i32 {
         let before = st.sum.max(st.rsum);
+        self.update(st, tiles, tile, from, to);
+        self.update_reflected(st, tiles, tile, from, to);
+        st.sum.max(st.rsum) as i32 - before as i32
+    }
+
+    /// Skips the reflected lookup when the board's own sum is already `enough`.
+    #[inline(always)]
+    fn apply_undoable_at_least(
+        &self,
+        st: &mut PdbState,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        enough: u32,
+    ) -> (i32, PdbUndo) {
+        let u = self.undo_record(st, tile);
+        let before = st.sum.max(st.rsum);
+        self.update(st, tiles, tile, from, to);
+        if st.sum < enough {
+            self.update_reflected(st, tiles, tile, from, to);
+        }
+        (st.sum.max(st.rsum) as i32 - before as i32, u)
+    }
+}
+
+impl AdditivePdb {
+    /// What undoing a move of `tile` restores.
+    #[inline(always)]
+    fn undo_record(&self, st: &PdbState, tile: u8) -> PdbUndo {
         let t = tile as usize;
-        st.pos[t] = to as u8;
+        let p = self.pattern_of[t];
+        let mut u = PdbUndo {
+            p,
+            v: st.vals[p as usize],
+            rp: 0,
+            rv: 0,
+            idx: st.idx[p as usize],
+            ridx: 0,
+            sum: st.sum,
+            rsum: st.rsum,
+        };
+        if let Some((phi, _)) = &self.reflect {
+            u.rp = self.pattern_of[phi[t] as usize];
+            u.rv = st.rvals[u.rp as usize];
+            u.ridx = st.ridx[u.rp as usize];
+        }
+        u
+    }
+
+    /// The moved tile's pattern on the board.
+    #[inline(always)]
+    fn update(&self, st: &mut PdbState, tiles: &[u8], tile: u8, from: usize, to: usize) {
+        let t = tile as usize;
         let p = self.pattern_of[t] as usize;
-        let v = self.pattern_value(p, &st.pos);
+        let pattern_slot = |x: usize| {
+            let u = tiles[x] as usize;
+            (self.pattern_of[u], self.slot_of[u])
+        };
+        let i = (i64::from(st.idx[p])
+            + self.index_delta(p, self.slot_of[t] as usize, from, to, pattern_slot))
+            as u32;
+        st.idx[p] = i;
+        let v = self.tables[p].table[i as usize];
         st.sum = st.sum + u32::from(v) - u32::from(st.vals[p]);
         st.vals[p] = v;
-        if let Some((phi, tmap)) = &self.reflect {
-            let rt = phi[t] as usize;
-            st.rpos[rt] = tmap[to];
-            let rp = self.pattern_of[rt] as usize;
-            let rv = self.pattern_value(rp, &st.rpos);
-            st.rsum = st.rsum + u32::from(rv) - u32::from(st.rvals[rp]);
-            st.rvals[rp] = rv;
-        }
-        st.sum.max(st.rsum) as i32 - before as i32
+    }
+
+    /// The moved tile's pattern on the reflection, when it is used.
+    #[inline(always)]
+    fn update_reflected(&self, st: &mut PdbState, tiles: &[u8], tile: u8, from: usize, to: usize) {
+        let Some((phi, tmap)) = &self.reflect else {
+            return;
+        };
+        let rt = phi[tile as usize] as usize;
+        let rp = self.pattern_of[rt] as usize;
+        // Cell x of the reflection holds φ(tile on cell T(x)).
+        let rpattern_slot = |x: usize| {
+            let u = phi[tiles[tmap[x] as usize] as usize] as usize;
+            (self.pattern_of[u], self.slot_of[u])
+        };
+        let (rfrom, rto) = (tmap[from] as usize, tmap[to] as usize);
+        let ri = (i64::from(st.ridx[rp])
+            + self.index_delta(rp, self.slot_of[rt] as usize, rfrom, rto, rpattern_slot))
+            as u32;
+        st.ridx[rp] = ri;
+        let rv = self.tables[rp].table[ri as usize];
+        st.rsum = st.rsum + u32::from(rv) - u32::from(st.rvals[rp]);
+        st.rvals[rp] = rv;
     }
 }
 
