@@ -637,13 +637,25 @@ pub fn contiguous_partition(goal: &Goal, sizes: &[usize]) -> Result<Vec<Vec<u8>>
 
 /// The named partitions: `pdb8` (3×3, one pattern: the exact distance), `pdb555`, `pdb663`,
 /// `pdb78` (4×4), `pdb6666` (5×5). Patterns are cut from the tiles in goal-cell order, so the
-/// same names work for any goal.
+/// same names work for any goal — except `pdb6666` with the blank's goal in a corner, which
+/// uses Korf & Felner's partition ([`KORF_FELNER_24`]).
 pub const NAMED: [(&str, usize, usize, &[usize]); 5] = [
     ("pdb8", 3, 3, &[8]),
     ("pdb555", 4, 4, &[5, 5, 5]),
     ("pdb663", 4, 4, &[6, 6, 3]),
     ("pdb78", 4, 4, &[7, 8]),
     ("pdb6666", 5, 5, &[6, 6, 6, 6]),
+];
+
+/// Korf & Felner's 6-6-6-6 partition of the 24-puzzle (AI 134 (2002), figure 4), as the goal
+/// cells of each pattern's tiles with the blank's goal at the top left (cell 0): tiles
+/// 1 2 5 6 7 12, 3 4 8 9 13 14, 10 11 15 16 20 21 and 17 18 19 22 23 24 of the goal
+/// `0 1 … 24`. With the blank's goal at the bottom right the cells are turned by 180°.
+pub const KORF_FELNER_24: [[u8; 6]; 4] = [
+    [1, 2, 5, 6, 7, 12],
+    [3, 4, 8, 9, 13, 14],
+    [10, 11, 15, 16, 20, 21],
+    [17, 18, 19, 22, 23, 24],
 ];
 
 /// A partition to build: a name or explicit pattern sizes or tiles.
@@ -739,6 +751,13 @@ impl PartitionSpec {
                         b.rows(),
                         b.cols()
                     ));
+                }
+                if n == "pdb6666" && (b.blank() == 0 || b.blank() == 24) {
+                    let turn = |c: u8| if b.blank() == 0 { c } else { 24 - c };
+                    return Ok(KORF_FELNER_24
+                        .iter()
+                        .map(|cells| cells.iter().map(|&c| b.tiles()[turn(c) as usize]).collect())
+                        .collect());
                 }
                 contiguous_partition(goal, sizes)
             }
