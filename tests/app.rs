@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use common::{goal, replay};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use npuzzle::app::{AppState, Dialogs, EguiQuads, EvaluatorChoice, RunState, ui};
+use npuzzle::app::{AppState, Dialogs, EguiQuads, EvaluatorChoice, HeuristicChoice, RunState, ui};
 use npuzzle::puzzle::{Board, GoalSpec};
 use npuzzle::search::Algorithm;
 
@@ -101,6 +101,65 @@ fn start_runs_a_solve_to_an_optimal_solution_and_playback_reaches_the_goal() {
 }
 
 #[test]
+fn a_pattern_database_is_built_with_progress_then_solves_optimally() {
+    // A 2×4 board with the exact 7-tile table (pdb:7): built on the first Start, then cached.
+    let dir = tempfile::tempdir().unwrap();
+    for (algo, label) in [
+        (Algorithm::IdaStar, "IDA*"),
+        (Algorithm::BatchedAStar, "batched A*"),
+    ] {
+        let mut h = harness("0 7 6 5/4 3 2 1");
+        h.state_mut().st.settings.algorithm = algo;
+        h.state_mut().st.settings.evaluator = EvaluatorChoice::Cpu;
+        h.state_mut().st.settings.pdb_cache = Some(dir.path().to_path_buf());
+        h.state_mut().st.settings.heuristic =
+            HeuristicChoice::Pdb(npuzzle::heuristic::pdb::PartitionSpec::parse("pdb:7").unwrap());
+        h.step();
+        h.get_by_label("Start").click();
+        let mut saw_build = false;
+        let t = Instant::now();
+        while h.state().st.run != RunState::Done {
+            assert!(t.elapsed() < Duration::from_secs(60), "timed out");
+            saw_build |= h.state().st.building.is_some();
+            h.step();
+        }
+        let st = &h.state().st;
+        let sol = st.solution.as_ref().expect("a solution");
+        let g = goal(&GoalSpec::BlankLast, 2, 4);
+        assert_eq!(&replay(&st.board, &sol.moves), g.board(), "{label}");
+        // Optimal: the length from an independent breadth-first search of the whole space.
+        let exact = common::exact_distances(g.board());
+        assert_eq!(
+            sol.moves.len() as u32,
+            exact[&st.board.tiles().to_vec()],
+            "{label}"
+        );
+        if algo == Algorithm::IdaStar {
+            assert!(saw_build, "no build progress was shown");
+        }
+    }
+    assert!(std::fs::read_dir(dir.path()).unwrap().count() >= 1);
+}
+
+#[test]
+fn the_heuristic_menu_offers_the_pattern_databases_of_the_board_size() {
+    let mut h = harness("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15");
+    h.state_mut().st.settings.algorithm = Algorithm::IdaStar;
+    h.step();
+    h.get_by_label("Heuristic").click();
+    h.run();
+    h.get_by_label("pdb663 (pattern database)").click();
+    h.step();
+    assert_eq!(
+        h.state().st.settings.heuristic,
+        HeuristicChoice::Pdb(npuzzle::heuristic::pdb::PartitionSpec::Named(
+            "pdb663".into()
+        ))
+    );
+    assert!(h.query_by_label("pdb6666 (pattern database)").is_none());
+}
+
+#[test]
 fn a_bad_file_shows_the_error_and_keeps_the_board() {
     let mut h = harness("1 2 3/4 5 6/7 0 8");
     let mut f = tempfile::NamedTempFile::new().unwrap();
@@ -184,7 +243,8 @@ fn stop_stops_a_long_search_and_pause_holds_it() {
     // The 80-move 15-puzzle: IDA* with Manhattan runs far longer than this test.
     let mut h = harness("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1");
     h.state_mut().st.settings.algorithm = Algorithm::IdaStar;
-    h.state_mut().st.settings.heuristic = npuzzle::heuristic::HeuristicKind::Manhattan;
+    h.state_mut().st.settings.heuristic =
+        HeuristicChoice::Kind(npuzzle::heuristic::HeuristicKind::Manhattan);
     h.step();
     h.get_by_label("Start").click();
     step_until(&mut h, |s| s.progress.is_some());

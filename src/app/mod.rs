@@ -20,9 +20,9 @@ use std::sync::Arc;
 pub use panels::{Dialogs, ramp, ui};
 pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{AppState, EvaluatorChoice, RunState, Settings, SolutionView};
+pub use worker::{BuildStatus, HeuristicChoice};
 
 use crate::eval::gpu::GpuContext;
-use crate::heuristic::HeuristicKind;
 use crate::puzzle::{Board, GoalSpec};
 use crate::search::Algorithm;
 
@@ -40,7 +40,7 @@ pub struct AppOptions {
     /// Algorithm (`Auto` = batched A*, the app's showcase).
     pub algorithm: Algorithm,
     /// Heuristic.
-    pub heuristic: HeuristicKind,
+    pub heuristic: HeuristicChoice,
     /// Evaluator for batched A*.
     pub evaluator: EvaluatorChoice,
     /// Nodes per round for batched A*.
@@ -89,7 +89,7 @@ fn initial_state(
         Algorithm::Auto => Algorithm::BatchedAStar,
         a => a,
     };
-    st.settings.heuristic = opts.heuristic;
+    st.settings.heuristic = opts.heuristic.clone();
     if st.gpu.is_some() || opts.evaluator == EvaluatorChoice::Cpu {
         st.settings.evaluator = opts.evaluator;
     }

@@ -7,7 +7,9 @@ use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2, vec2};
 
 use super::render::{Quad, QuadPainter};
 use super::state::{AppState, EvaluatorChoice, RunState, SLIDE_SECONDS};
+use super::worker::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
+use crate::heuristic::pdb::{NAMED, PartitionSpec};
 use crate::puzzle::{GoalSpec, Move, Notation, format_moves};
 use crate::search::Algorithm;
 
@@ -303,13 +305,41 @@ fn solver_panel(ui: &mut egui::Ui, st: &mut AppState) {
                 }
             });
         if st.settings.algorithm != Algorithm::Bfs {
+            let (rows, cols) = (st.board.rows(), st.board.cols());
             egui::ComboBox::from_label("Heuristic")
                 .selected_text(st.settings.heuristic.name())
                 .show_ui(ui, |ui| {
                     for h in HeuristicKind::ALL {
-                        ui.selectable_value(&mut st.settings.heuristic, h, h.name());
+                        ui.selectable_value(
+                            &mut st.settings.heuristic,
+                            HeuristicChoice::Kind(h),
+                            h.name(),
+                        );
+                    }
+                    // The pattern databases made for this board size (built on first use,
+                    // then cached).
+                    for (name, r, c, _) in NAMED {
+                        if (r, c) == (rows, cols) {
+                            ui.selectable_value(
+                                &mut st.settings.heuristic,
+                                HeuristicChoice::Pdb(PartitionSpec::Named(name.to_string())),
+                                format!("{name} (pattern database)"),
+                            );
+                        }
                     }
                 });
+        }
+        if let Some(b) = &st.building {
+            ui.label(format!(
+                "Building {} pattern {}/{} (depth {})…",
+                b.name,
+                b.pattern + 1,
+                b.patterns,
+                b.depth
+            ));
+            ui.add(
+                egui::ProgressBar::new(b.filled as f32 / b.total.max(1) as f32).show_percentage(),
+            );
         }
         if st.settings.algorithm == Algorithm::BatchedAStar {
             ui.horizontal(|ui| {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::worker::{Job, Worker, WorkerMsg};
+use super::worker::{BuildStatus, HeuristicChoice, Job, Worker, WorkerMsg};
 use crate::eval::gpu::GpuContext;
 use crate::heuristic::HeuristicKind;
 use crate::puzzle::parse::{parse_board, read_source};
@@ -31,23 +31,26 @@ pub struct Settings {
     /// Search algorithm (never `Auto` here).
     pub algorithm: Algorithm,
     /// Heuristic.
-    pub heuristic: HeuristicKind,
+    pub heuristic: HeuristicChoice,
     /// Evaluator for batched A*.
     pub evaluator: EvaluatorChoice,
     /// Nodes expanded per round (batched A*).
     pub batch_size: usize,
     /// Memory cap, in MiB.
     pub max_memory_mib: u64,
+    /// Pattern-database cache folder; `None` = `NPUZZLE_CACHE_DIR` or the user's cache folder.
+    pub pdb_cache: Option<std::path::PathBuf>,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             algorithm: Algorithm::BatchedAStar,
-            heuristic: HeuristicKind::LinearConflict,
+            heuristic: HeuristicChoice::Kind(HeuristicKind::LinearConflict),
             evaluator: EvaluatorChoice::Gpu,
             batch_size: 1024,
             max_memory_mib: 4096,
+            pdb_cache: None,
         }
     }
 }
@@ -114,6 +117,8 @@ pub struct AppState {
     pub run: RunState,
     /// The latest progress snapshot of the current or last search.
     pub progress: Option<Progress>,
+    /// A pattern database being built before the search starts.
+    pub building: Option<BuildStatus>,
     /// The solution of the last search.
     pub solution: Option<SolutionView>,
     /// Set when the last search proved the board unsolvable.
@@ -174,6 +179,7 @@ impl AppState {
             gpu_note,
             run: RunState::Idle,
             progress: None,
+            building: None,
             solution: None,
             unsolvable: None,
             messages: Vec::new(),
@@ -249,6 +255,7 @@ impl AppState {
         self.solution = None;
         self.unsolvable = None;
         self.progress = None;
+        self.building = None;
         self.playback = 0;
         self.playing = false;
         self.slide = None;
@@ -418,10 +425,11 @@ impl AppState {
                 goal,
             },
             algorithm: self.settings.algorithm.resolve(self.board.len()),
-            heuristic: self.settings.heuristic,
+            heuristic: self.settings.heuristic.clone(),
             gpu,
             batch_size: self.settings.batch_size.max(1),
             max_memory: self.settings.max_memory_mib.saturating_mul(1 << 20),
+            pdb_cache: self.settings.pdb_cache.clone(),
         };
         self.worker = Some(Worker::start(job, paused));
         self.started = self.now;
@@ -480,7 +488,11 @@ impl AppState {
             while let Some(msg) = w.poll() {
                 changed = true;
                 match msg {
-                    WorkerMsg::Progress(p) => self.progress = Some(*p),
+                    WorkerMsg::Progress(p) => {
+                        self.building = None;
+                        self.progress = Some(*p);
+                    }
+                    WorkerMsg::Building(b) => self.building = Some(b),
                     WorkerMsg::Done { result, evaluator } => {
                         done = Some((result, evaluator));
                         break;
@@ -499,6 +511,7 @@ impl AppState {
         }
         if let Some((result, evaluator)) = done {
             self.worker = None;
+            self.building = None;
             self.elapsed = self.now - self.started;
             match result {
                 Ok(Outcome::Solved(s)) => {

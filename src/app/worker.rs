@@ -11,10 +11,49 @@ use std::time::Duration;
 
 use crate::eval::gpu::{GpuContext, GpuEvaluator};
 use crate::eval::{BatchEvaluator, CpuEvaluator};
-use crate::heuristic::HeuristicKind;
+use crate::heuristic::pdb::PartitionSpec;
+use crate::heuristic::pdb::cache::PdbCache;
+use crate::heuristic::{HeuristicKind, HeuristicSpec};
 use crate::search::{
     Algorithm, Batch, Limits, Outcome, Problem, Progress, SearchError, solve, solve_batched,
 };
+
+/// The heuristic chosen in the app: a plain one, or a pattern database (loaded from the cache,
+/// or built first, with progress shown).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeuristicChoice {
+    /// Hamming, Manhattan or linear conflict.
+    Kind(HeuristicKind),
+    /// An additive pattern database.
+    Pdb(PartitionSpec),
+}
+
+impl HeuristicChoice {
+    /// Name as shown (`linear-conflict`, `pdb663`, …).
+    pub fn name(&self) -> String {
+        match self {
+            HeuristicChoice::Kind(k) => k.name().to_string(),
+            HeuristicChoice::Pdb(p) => p.name(),
+        }
+    }
+}
+
+/// A pattern-database build in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildStatus {
+    /// The partition (`pdb663`, …).
+    pub name: String,
+    /// 0-based pattern being built, and how many there are.
+    pub pattern: usize,
+    /// Patterns in the partition.
+    pub patterns: usize,
+    /// Breadth-first search depth reached (moves).
+    pub depth: u32,
+    /// Entries filled, of `total`.
+    pub filled: u64,
+    /// Entries of this pattern's table.
+    pub total: u64,
+}
 
 /// What a solve needs.
 pub struct Job {
@@ -23,19 +62,23 @@ pub struct Job {
     /// Resolved algorithm (not `Auto`).
     pub algorithm: Algorithm,
     /// Heuristic.
-    pub heuristic: HeuristicKind,
+    pub heuristic: HeuristicChoice,
     /// GPU to evaluate batches on (batched A*); `None` = the CPU.
     pub gpu: Option<Arc<GpuContext>>,
     /// Nodes expanded per round (batched A*).
     pub batch_size: usize,
     /// Memory cap, in bytes.
     pub max_memory: u64,
+    /// Pattern-database cache folder (`None`: the default one).
+    pub pdb_cache: Option<std::path::PathBuf>,
 }
 
 /// A message from the worker.
 pub enum WorkerMsg {
     /// A progress snapshot.
     Progress(Box<Progress>),
+    /// A pattern database is being built before the search starts.
+    Building(BuildStatus),
     /// The search ended; `evaluator` describes what evaluated h (`cpu`, or the GPU adapter).
     Done {
         /// The answer, or why there is none.
@@ -156,13 +199,64 @@ fn run(
             std::thread::sleep(Duration::from_millis(5));
         }
     };
+    let goal = &job.problem.goal;
+    let spec = match &job.heuristic {
+        HeuristicChoice::Kind(k) => HeuristicSpec::Kind(*k),
+        HeuristicChoice::Pdb(p) => {
+            let name = p.name();
+            let loaded = PdbCache::new(job.pdb_cache.clone()).and_then(|cache| {
+                cache.load_partition(
+                    goal,
+                    p,
+                    job.max_memory,
+                    &|pattern, patterns, step| {
+                        let _ = tx.send(WorkerMsg::Building(BuildStatus {
+                            name: name.clone(),
+                            pattern,
+                            patterns,
+                            depth: step.depth,
+                            filled: step.filled,
+                            total: step.total,
+                        }));
+                    },
+                    &|_| {},
+                )
+            });
+            match loaded {
+                Ok((pdb, _)) => HeuristicSpec::Pdb(pdb),
+                Err(e) => {
+                    let _ = tx.send(WorkerMsg::Done {
+                        result: Err(SearchError::Evaluator(format!(
+                            "pattern database {name}: {e}"
+                        ))),
+                        evaluator: String::new(),
+                    });
+                    return;
+                }
+            }
+        }
+    };
+    if cancel.load(Ordering::Relaxed) {
+        let _ = tx.send(WorkerMsg::Done {
+            result: Err(SearchError::Cancelled),
+            evaluator: String::new(),
+        });
+        return;
+    }
     let (result, evaluator) = if job.algorithm == Algorithm::BatchedAStar {
+        let cpu = || -> Box<dyn BatchEvaluator> {
+            Box::new(CpuEvaluator::with_heuristic(
+                spec.build(goal),
+                goal.board().len(),
+                1,
+            ))
+        };
         let mut e: Box<dyn BatchEvaluator> = match &job.gpu {
-            Some(ctx) => match GpuEvaluator::new(ctx.clone(), job.heuristic, &job.problem.goal) {
+            Some(ctx) => match GpuEvaluator::for_spec(ctx.clone(), &spec, goal) {
                 Ok(g) => Box::new(g),
-                Err(_) => Box::new(CpuEvaluator::new(job.heuristic, &job.problem.goal, 1)),
+                Err(_) => cpu(),
             },
-            None => Box::new(CpuEvaluator::new(job.heuristic, &job.problem.goal, 1)),
+            None => cpu(),
         };
         let name = if e.kind() == "gpu" {
             format!("gpu ({})", e.describe())
@@ -179,13 +273,7 @@ fn run(
         )
     } else {
         (
-            solve(
-                &job.problem,
-                job.algorithm,
-                job.heuristic,
-                &limits,
-                &mut on_progress,
-            ),
+            solve(&job.problem, job.algorithm, spec, &limits, &mut on_progress),
             "cpu (inline)".to_string(),
         )
     };

@@ -321,12 +321,15 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
         .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
     let algorithm = a.algorithm.unwrap_or(Algorithm::Auto);
     let heuristic = match &a.heuristic {
-        None | Some(HeuristicArg::Auto) => auto_heuristic(),
-        Some(HeuristicArg::Kind(k)) => *k,
-        Some(HeuristicArg::Pdb(_)) => {
-            return Err(CliError::Usage(
-                "the app takes hamming, manhattan or linear-conflict (pattern databases: use npuzzle solve)".into(),
-            ));
+        None | Some(HeuristicArg::Auto) => HeuristicArg::Kind(auto_heuristic()),
+        Some(HeuristicArg::Kind(k)) => HeuristicArg::Kind(*k),
+        Some(HeuristicArg::Pdb(p)) => {
+            let g = goal
+                .resolve(board.rows(), board.cols())
+                .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
+            p.patterns(&g)
+                .map_err(|e| CliError::Usage(format!("--heuristic {}: {e}", p.name())))?;
+            HeuristicArg::Pdb(p.clone())
         }
     };
     #[cfg(feature = "gui")]
@@ -342,7 +345,11 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
                 .map(std::path::PathBuf::from),
             goal: goal.clone(),
             algorithm,
-            heuristic,
+            heuristic: match &heuristic {
+                HeuristicArg::Pdb(p) => crate::app::HeuristicChoice::Pdb(p.clone()),
+                HeuristicArg::Kind(k) => crate::app::HeuristicChoice::Kind(*k),
+                HeuristicArg::Auto => crate::app::HeuristicChoice::Kind(auto_heuristic()),
+            },
             evaluator: match a.evaluator {
                 evaluator::EvaluatorArg::Cpu => EvaluatorChoice::Cpu,
                 _ => EvaluatorChoice::Gpu,
@@ -380,7 +387,7 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
             Algorithm::BatchedAStar | Algorithm::Auto => Algorithm::Auto,
             x => x,
         },
-        heuristic: HeuristicArg::Kind(heuristic),
+        heuristic,
         cache_dir: None,
         time_limit: None,
         max_memory: bytesize::ByteSize(DEFAULT_MAX_MEMORY),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::{Args, Subcommand};
 
 use super::{CliError, HeuristicArg, goal_spec, parse_size};
-use crate::heuristic::pdb::cache::{PdbCache, Source, header_for, verify_file};
+use crate::heuristic::pdb::cache::{PdbCache, header_for, verify_file};
 use crate::heuristic::pdb::{AdditivePdb, NAMED, PartitionSpec};
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
 use crate::puzzle::Goal;
@@ -142,7 +142,7 @@ pub(super) fn load(
     spec: &PartitionSpec,
     max_memory: u64,
 ) -> Result<Arc<AdditivePdb>, CliError> {
-    let patterns = spec.patterns(goal).map_err(CliError::Usage)?;
+    spec.patterns(goal).map_err(CliError::Usage)?;
     let bar = indicatif::ProgressBar::new(0);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -150,42 +150,29 @@ pub(super) fn load(
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let mut tables = Vec::new();
-    for (i, p) in patterns.iter().enumerate() {
-        bar.set_message(format!(
-            "{} pattern {}/{}",
-            spec.name(),
-            i + 1,
-            patterns.len()
-        ));
-        bar.set_length(header_for(goal, p).entries);
-        bar.set_position(0);
-        let (t, source) = cache
-            .load_or_build(
-                goal,
-                p,
-                i,
-                max_memory,
-                &|pr| bar.set_position(pr.filled),
-                &|w| bar.suspend(|| crate::note!("npuzzle: warning: {w}")),
-            )
-            .map_err(CliError::Unavailable)?;
-        if source == Source::Built {
-            bar.suspend(|| {
-                crate::note!(
-                    "npuzzle: built pattern {:?} ({} entries), saved in {}",
-                    p,
-                    t.bytes().len(),
-                    cache.dir().display()
-                )
-            });
-        }
-        tables.push(t);
-    }
+    let (pdb, built) = cache
+        .load_partition(
+            goal,
+            spec,
+            max_memory,
+            &|i, n, step| {
+                bar.set_message(format!("{} pattern {}/{n}", spec.name(), i + 1));
+                bar.set_length(step.total);
+                bar.set_position(step.filled);
+            },
+            &|w| bar.suspend(|| crate::note!("npuzzle: warning: {w}")),
+        )
+        .map_err(CliError::Unavailable)?;
     bar.finish_and_clear();
-    AdditivePdb::new(&spec.name(), goal, tables)
-        .map(Arc::new)
-        .map_err(CliError::Usage)
+    for p in &built {
+        crate::note!(
+            "npuzzle: built pattern {:?} ({} entries), saved in {}",
+            p,
+            header_for(goal, p).entries,
+            cache.dir().display()
+        );
+    }
+    Ok(pdb)
 }
 
 /// Whether every table of `spec` for `goal` is already cached and sound.

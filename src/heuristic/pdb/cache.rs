@@ -121,6 +121,41 @@ impl PdbCache {
         Ok((Arc::new(t), Source::Built))
     }
 
+    /// Every table of `spec` for `goal`, from the cache or built (and saved), as one additive
+    /// heuristic. `progress(pattern, patterns, step)` follows the builds; `warn` receives a
+    /// line for every file found invalid or not saved. Also returns the tables that were built.
+    ///
+    /// # Errors
+    /// A message when the partition does not fit the board or a build fails.
+    pub fn load_partition(
+        &self,
+        goal: &Goal,
+        spec: &super::PartitionSpec,
+        max_memory: u64,
+        progress: &(dyn Fn(usize, usize, &BuildProgress) + Sync),
+        warn: &(dyn Fn(String) + Sync),
+    ) -> Result<(Arc<super::AdditivePdb>, Vec<Vec<u8>>), String> {
+        let patterns = spec.patterns(goal)?;
+        let mut tables = Vec::new();
+        let mut built = Vec::new();
+        for (i, p) in patterns.iter().enumerate() {
+            let (t, source) = self.load_or_build(
+                goal,
+                p,
+                i,
+                max_memory,
+                &|step| progress(i, patterns.len(), step),
+                warn,
+            )?;
+            if source == Source::Built {
+                built.push(p.clone());
+            }
+            tables.push(t);
+        }
+        let pdb = super::AdditivePdb::new(&spec.name(), goal, tables)?;
+        Ok((Arc::new(pdb), built))
+    }
+
     fn save(&self, path: &Path, header: &Header, data: &[u8]) -> std::io::Result<()> {
         std::fs::create_dir_all(&self.dir)?;
         let json = serde_json::to_vec(header).map_err(std::io::Error::other)?;
