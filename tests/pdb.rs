@@ -54,6 +54,81 @@ fn exact_and_admissible_on_whole_small_spaces() {
     }
 }
 
+/// An independent 0-1 breadth-first search over (cells of the pattern tiles, blank cell):
+/// moving the blank onto a pattern tile costs 1, onto any other cell 0. Returns, for every
+/// placement (the pattern tiles' cells in `tiles` order), the least cost over blank cells.
+fn abstract_distances(g: &Goal, tiles: &[u8]) -> std::collections::HashMap<Vec<u8>, u32> {
+    use std::collections::{HashMap, VecDeque};
+    let b = g.board();
+    let (rows, cols) = (b.rows(), b.cols());
+    let start: Vec<u8> = tiles.iter().map(|&t| g.position_of(t) as u8).collect();
+    let mut best: HashMap<(Vec<u8>, u8), u32> = HashMap::new();
+    let mut queue = VecDeque::from([((start, b.blank() as u8), 0u32)]);
+    while let Some(((pos, blank), d)) = queue.pop_front() {
+        if best.get(&(pos.clone(), blank)).is_some_and(|&e| e <= d) {
+            continue;
+        }
+        best.insert((pos.clone(), blank), d);
+        let (r, c) = (blank as usize / cols, blank as usize % cols);
+        let mut next = Vec::new();
+        if r > 0 {
+            next.push(blank as usize - cols);
+        }
+        if r + 1 < rows {
+            next.push(blank as usize + cols);
+        }
+        if c > 0 {
+            next.push(blank as usize - 1);
+        }
+        if c + 1 < cols {
+            next.push(blank as usize + 1);
+        }
+        for to in next {
+            let mut p = pos.clone();
+            match p.iter().position(|&x| x as usize == to) {
+                Some(i) => {
+                    p[i] = blank;
+                    queue.push_back(((p, to as u8), d + 1));
+                }
+                None => queue.push_front(((p, to as u8), d)),
+            }
+        }
+    }
+    let mut out: HashMap<Vec<u8>, u32> = HashMap::new();
+    for ((pos, _), d) in best {
+        let e = out.entry(pos).or_insert(d);
+        *e = (*e).min(d);
+    }
+    out
+}
+
+#[test]
+fn tables_match_an_independent_search_of_the_abstract_space() {
+    // Lanes of every width: 16 bits (3×3, 4 tiles), 32 bits (5×5, 2 and 3 tiles), 64 bits
+    // (6×5, 1 tile: 29 free cells).
+    for (rows, cols, tiles) in [
+        (3, 3, vec![1u8, 2, 3, 4]),
+        (5, 5, vec![1, 2]),
+        (5, 5, vec![7, 12, 13]),
+        (6, 5, vec![8]),
+    ] {
+        for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
+            let g = goal(&spec, rows, cols);
+            let t = npuzzle::heuristic::pdb::build::build_table(&g, &tiles, 0, 1 << 30, &|_| {})
+                .unwrap();
+            let want = abstract_distances(&g, &tiles);
+            assert_eq!(want.len(), t.bytes().len(), "{rows}×{cols} {tiles:?}");
+            for (pos, d) in want {
+                assert_eq!(
+                    u32::from(t.value(&pos)),
+                    d,
+                    "{rows}×{cols} {tiles:?} at {pos:?}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn incremental_matches_estimate() {
     use rand::{Rng, SeedableRng};
@@ -70,7 +145,24 @@ fn incremental_matches_estimate() {
             let moves: Vec<_> = b.legal_moves().collect();
             let m = moves[rng.random_range(0..moves.len())];
             let (from, to) = (b.target(m).unwrap(), b.blank());
+            // The prepared path (IDA*'s): prepared on the board before the move, applied
+            // after it, then undone.
+            let tile_here = b.tiles()[from];
+            let prepared = h.prepare(&st, b.tiles(), tile_here, from, to);
+            let before = b.clone();
             let tile = b.apply(m).unwrap();
+            let mut st2 = st.clone();
+            let (dh, undo) =
+                h.apply_prepared(&mut st2, b.tiles(), tile, from, to, prepared, u32::MAX);
+            assert_eq!((cur as i32 + dh) as u32, h.estimate(b.tiles()));
+            h.undo(&mut st2, before.tiles(), tile, from, to, undo);
+            let mut b2 = before.clone();
+            b2.apply(m).unwrap();
+            assert_eq!(
+                (cur as i32 + h.apply(&mut st2, b2.tiles(), tile, from, to)) as u32,
+                h.estimate(b.tiles()),
+                "state restored by undo"
+            );
             cur = (cur as i32 + h.apply(&mut st, b.tiles(), tile, from, to)) as u32;
             assert_eq!(cur, h.estimate(b.tiles()));
         }
