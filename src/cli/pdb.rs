@@ -186,7 +186,7 @@ fn cached(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> bool {
 /// The heuristic to search with, and a note when `auto` chose it.
 ///
 /// `auto`: the exact table (`pdb8`) for 3×3; for 4×4 `pdb78` or `pdb663` when cached, else
-/// `pdb555` (built in about 1.5 s); for 5×5 `pdb6666` when cached; linear conflict otherwise.
+/// `pdb555` (built in about half a second); for 5×5 `pdb6666` when cached; linear conflict otherwise.
 /// The GPU evaluator takes pattern databases too (tables in a storage buffer).
 pub(super) fn resolve(
     arg: &HeuristicArg,
