@@ -154,7 +154,7 @@ fn gpu_equals_cpu_for_pattern_databases() {
     ] {
         let g = goal(&spec, r, c);
         let parts = contiguous_partition(&g, &sizes).unwrap();
-        let tables = build_partition(&g, &parts, 1 << 30, &|_| {}).unwrap();
+        let tables = build_partition(&g, &parts, 1 << 30, &|_| true).unwrap();
         let pdb = Arc::new(
             AdditivePdb::new("t", &g, tables.into_iter().map(Arc::new).collect()).unwrap(),
         );

@@ -13,7 +13,7 @@ use npuzzle::search::{Algorithm, Limits, Outcome, Problem, solve};
 
 fn pdb(g: &Goal, sizes: &[usize]) -> Arc<AdditivePdb> {
     let parts = contiguous_partition(g, sizes).unwrap();
-    let tables = build_partition(g, &parts, 4 << 30, &|_| {}).unwrap();
+    let tables = build_partition(g, &parts, 4 << 30, &|_| true).unwrap();
     Arc::new(AdditivePdb::new("test", g, tables.into_iter().map(Arc::new).collect()).unwrap())
 }
 
@@ -114,7 +114,7 @@ fn tables_match_an_independent_search_of_the_abstract_space() {
     ] {
         for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
             let g = goal(&spec, rows, cols);
-            let t = npuzzle::heuristic::pdb::build::build_table(&g, &tiles, 0, 1 << 30, &|_| {})
+            let t = npuzzle::heuristic::pdb::build::build_table(&g, &tiles, 0, 1 << 30, &|_| true)
                 .unwrap();
             let want = abstract_distances(&g, &tiles);
             assert_eq!(want.len(), t.bytes().len(), "{rows}×{cols} {tiles:?}");
@@ -127,6 +127,26 @@ fn tables_match_an_independent_search_of_the_abstract_space() {
             }
         }
     }
+}
+
+#[test]
+fn a_build_stops_when_its_progress_callback_says_so() {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let g = goal(&GoalSpec::BlankLast, 4, 4);
+    let calls = AtomicU32::new(0);
+    let r = npuzzle::heuristic::pdb::build::build_table(&g, &[1, 2, 3, 4, 5], 0, 1 << 30, &|p| {
+        calls.fetch_add(1, Ordering::Relaxed);
+        p.depth < 3
+    });
+    assert_eq!(
+        r.err().as_deref(),
+        Some(npuzzle::heuristic::pdb::build::CANCELLED)
+    );
+    assert_eq!(
+        calls.load(Ordering::Relaxed),
+        3,
+        "stopped at the first `false`"
+    );
 }
 
 #[test]
@@ -220,7 +240,7 @@ mod cache {
     fn load(cache: &PdbCache, g: &Goal, tiles: &[u8]) -> (Arc<PatternTable>, Source, Vec<String>) {
         let warnings = Mutex::new(Vec::new());
         let (t, s) = cache
-            .load_or_build(g, tiles, 0, 1 << 30, &|_| {}, &|w| {
+            .load_or_build(g, tiles, 0, 1 << 30, &|_| true, &|w| {
                 warnings.lock().unwrap().push(w)
             })
             .unwrap();

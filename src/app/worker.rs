@@ -218,6 +218,8 @@ fn run(
                             filled: step.filled,
                             total: step.total,
                         }));
+                        // Stop builds with the search (Stop, Reset, a new puzzle).
+                        !cancel.load(Ordering::Relaxed)
                     },
                     &|_| {},
                 )
@@ -225,10 +227,15 @@ fn run(
             match loaded {
                 Ok((pdb, _)) => HeuristicSpec::Pdb(pdb),
                 Err(e) => {
-                    let _ = tx.send(WorkerMsg::Done {
-                        result: Err(SearchError::Evaluator(format!(
+                    let result = if e == crate::heuristic::pdb::build::CANCELLED {
+                        Err(SearchError::Cancelled)
+                    } else {
+                        Err(SearchError::Evaluator(format!(
                             "pattern database {name}: {e}"
-                        ))),
+                        )))
+                    };
+                    let _ = tx.send(WorkerMsg::Done {
+                        result,
                         evaluator: String::new(),
                     });
                     return;

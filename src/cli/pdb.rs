@@ -159,6 +159,7 @@ pub(super) fn load(
                 bar.set_message(format!("{} pattern {}/{n}", spec.name(), i + 1));
                 bar.set_length(step.total);
                 bar.set_position(step.filled);
+                true
             },
             &|w| bar.suspend(|| crate::note!("npuzzle: warning: {w}")),
         )

@@ -65,18 +65,19 @@ pub fn build_memory(cells: usize, k: usize) -> u64 {
     placements(cells, k) * (u64::from(lane_bits(cells, k)) + 2) / 8
 }
 
-/// Builds the table of `tiles` for `goal`, reporting each BFS layer. Uses the rayon pool.
+/// Builds the table of `tiles` for `goal`, reporting each BFS layer to `progress`, which
+/// returns `false` to stop the build. Uses the rayon pool.
 ///
 /// # Errors
 /// A message when the board has more than 32 cells, the pattern is empty or holds the blank,
-/// the table would have 2³² entries or more, or the build would need more than `max_memory`
-/// bytes.
+/// the table would have 2³² entries or more, the build would need more than `max_memory`
+/// bytes, or `progress` stopped it ([`CANCELLED`]).
 pub fn build_table(
     goal: &Goal,
     tiles: &[u8],
     pattern: usize,
     max_memory: u64,
-    progress: &(dyn Fn(&BuildProgress) + Sync),
+    progress: &(dyn Fn(&BuildProgress) -> bool + Sync),
 ) -> Result<PatternTable, String> {
     let n = goal.board().len();
     let k = tiles.len();
@@ -103,9 +104,13 @@ pub fn build_table(
         16 => Builder::<16>::new(goal, tiles).run(pattern, progress),
         32 => Builder::<32>::new(goal, tiles).run(pattern, progress),
         _ => Builder::<64>::new(goal, tiles).run(pattern, progress),
-    };
+    }
+    .ok_or(CANCELLED)?;
     PatternTable::from_parts(tiles.to_vec(), n, table)
 }
+
+/// The error of a build stopped by its progress callback.
+pub const CANCELLED: &str = "pattern-database build cancelled";
 
 /// Not reached yet.
 const UNSEEN: u8 = u8::MAX;
@@ -510,7 +515,12 @@ impl<const B: u32> Builder<B> {
             )
     }
 
-    fn run(self, pattern: usize, progress: &(dyn Fn(&BuildProgress) + Sync)) -> Vec<u8> {
+    /// The depths, or `None` when `progress` stopped the build.
+    fn run(
+        self,
+        pattern: usize,
+        progress: &(dyn Fn(&BuildProgress) -> bool + Sync),
+    ) -> Option<Vec<u8>> {
         let mut occ = 0u32;
         let mut pos = [0u8; 16];
         for (i, &c) in self.start.iter().enumerate() {
@@ -536,12 +546,14 @@ impl<const B: u32> Builder<B> {
                 break;
             }
             d += 1;
-            progress(&BuildProgress {
+            if !progress(&BuildProgress {
                 pattern,
                 depth: u32::from(d),
                 filled,
                 total: self.total as u64,
-            });
+            }) {
+                return None;
+            }
             if d == UNSEEN - 1 {
                 break;
             }
@@ -553,7 +565,7 @@ impl<const B: u32> Builder<B> {
             ..
         } = self;
         drop(dirty);
-        lanes.into_depths(total)
+        Some(lanes.into_depths(total))
     }
 }
 
@@ -565,7 +577,7 @@ pub fn build_partition(
     goal: &Goal,
     patterns: &[Vec<u8>],
     max_memory: u64,
-    progress: &(dyn Fn(&BuildProgress) + Sync),
+    progress: &(dyn Fn(&BuildProgress) -> bool + Sync),
 ) -> Result<Vec<PatternTable>, String> {
     patterns
         .iter()

@@ -97,7 +97,7 @@ impl PdbCache {
         tiles: &[u8],
         pattern: usize,
         max_memory: u64,
-        progress: &(dyn Fn(&BuildProgress) + Sync),
+        progress: &(dyn Fn(&BuildProgress) -> bool + Sync),
         warn: &(dyn Fn(String) + Sync),
     ) -> Result<(Arc<PatternTable>, Source), String> {
         let path = self.path_for(goal, tiles);
@@ -122,7 +122,7 @@ impl PdbCache {
     }
 
     /// Every table of `spec` for `goal`, from the cache or built (and saved), as one additive
-    /// heuristic. `progress(pattern, patterns, step)` follows the builds; `warn` receives a
+    /// heuristic. `progress(pattern, patterns, step)` follows the builds (`false` stops them); `warn` receives a
     /// line for every file found invalid or not saved. Also returns the tables that were built.
     ///
     /// # Errors
@@ -132,7 +132,7 @@ impl PdbCache {
         goal: &Goal,
         spec: &super::PartitionSpec,
         max_memory: u64,
-        progress: &(dyn Fn(usize, usize, &BuildProgress) + Sync),
+        progress: &(dyn Fn(usize, usize, &BuildProgress) -> bool + Sync),
         warn: &(dyn Fn(String) + Sync),
     ) -> Result<(Arc<super::AdditivePdb>, Vec<Vec<u8>>), String> {
         let patterns = spec.patterns(goal)?;
