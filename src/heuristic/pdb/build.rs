@@ -23,7 +23,7 @@
 //! changes its Manhattan distance by one, so all regions of a placement have depths of one
 //! parity. Every write of a layer stores the same depth, so the result does not depend on the
 //! schedule. Layers are scanned eight depth bytes at a time and expanded in parallel chunks
-//! (rayon); a child's index comes from its parent's ([`Builder::expand`]).
+//! (rayon); a child's index comes from its parent's (`Builder::expand`).
 //!
 //! Peak memory for `k` tiles on `n` cells: `P(n, k) · (lane bytes + 1/4)`: 1.2 · 10⁹ bytes
 //! for the 8-tile pattern of the 15-puzzle, 0.54 · 10⁹ for a 6-tile pattern of the 24-puzzle.
@@ -59,7 +59,7 @@ fn lane_bits(cells: usize, k: usize) -> u32 {
 }
 
 /// Bytes a build of `k` tiles on `cells` cells needs at its peak: a lane of
-/// [`lane_bits`] per placement and two bitmaps (1.2 · 10⁹ for the 8-tile pattern of the
+/// `lane_bits` per placement and two bitmaps (1.2 · 10⁹ for the 8-tile pattern of the
 /// 15-puzzle).
 pub fn build_memory(cells: usize, k: usize) -> u64 {
     placements(cells, k) * (u64::from(lane_bits(cells, k)) + 2) / 8

@@ -507,7 +507,7 @@ impl Incremental for AdditivePdb {
     }
 
     /// Updates the moved tile's pattern on the board and on its reflection: the new index
-    /// comes from the old one ([`AdditivePdb::index_delta`]), then one table read each.
+    /// comes from the old one (`AdditivePdb::index_delta`), then one table read each.
     #[inline(always)]
     fn apply(&self, st: &mut PdbState, tiles: &[u8], tile: u8, from: usize, to: usize) -> i32 {
         let before = st.sum.max(st.rsum);
