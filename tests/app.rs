@@ -157,6 +157,16 @@ fn the_heuristic_menu_offers_the_pattern_databases_of_the_board_size() {
         ))
     );
     assert!(h.query_by_label("pdb6666 (pattern database)").is_none());
+    // A board of another size: the database no longer fits, the menu says linear-conflict.
+    h.state_mut()
+        .st
+        .set_board("1 2 3/4 5 6/7 0 8".parse().unwrap(), "test");
+    h.step();
+    assert_eq!(
+        h.state().st.settings.heuristic,
+        HeuristicChoice::Kind(npuzzle::heuristic::HeuristicKind::LinearConflict)
+    );
+    assert!(h.state().st.messages.last().unwrap().contains("pdb663"));
 }
 
 #[test]

@@ -249,6 +249,16 @@ impl AppState {
             self.goal_spec = GoalSpec::BlankLast;
             self.note("the custom goal has another size: goal reset to blank-last");
         }
+        if let HeuristicChoice::Pdb(spec) = &self.settings.heuristic
+            && let Some(goal) = self.goal()
+            && let Err(e) = spec.patterns(&goal)
+        {
+            let name = spec.name();
+            self.settings.heuristic = HeuristicChoice::Kind(HeuristicKind::LinearConflict);
+            self.note(format!(
+                "{name} does not fit this board ({e}): heuristic set to linear-conflict"
+            ));
+        }
     }
 
     fn clear_results(&mut self) {

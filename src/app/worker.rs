@@ -202,6 +202,10 @@ fn run(
     let goal = &job.problem.goal;
     let spec = match &job.heuristic {
         HeuristicChoice::Kind(k) => HeuristicSpec::Kind(*k),
+        // Breadth-first search uses no heuristic: nothing to build.
+        HeuristicChoice::Pdb(_) if job.algorithm == Algorithm::Bfs => {
+            HeuristicSpec::Kind(HeuristicKind::LinearConflict)
+        }
         HeuristicChoice::Pdb(p) => {
             let name = p.name();
             let loaded = PdbCache::new(job.pdb_cache.clone()).and_then(|cache| {
