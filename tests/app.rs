@@ -138,7 +138,40 @@ fn a_pattern_database_is_built_with_progress_then_solves_optimally() {
             assert!(saw_build, "no build progress was shown");
         }
     }
-    assert!(std::fs::read_dir(dir.path()).unwrap().count() >= 1);
+    // A corrupt cache file is rebuilt, and the app says so.
+    let file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "pdb"))
+        .expect("a cached table");
+    let len = std::fs::metadata(&file).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+    let mut h = harness("0 7 6 5/4 3 2 1");
+    h.state_mut().st.settings.algorithm = Algorithm::IdaStar;
+    h.state_mut().st.settings.pdb_cache = Some(dir.path().to_path_buf());
+    h.state_mut().st.settings.heuristic =
+        HeuristicChoice::Pdb(npuzzle::heuristic::pdb::PartitionSpec::parse("pdb:7").unwrap());
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| s.run == RunState::Done);
+    let st = &h.state().st;
+    assert!(
+        st.messages
+            .iter()
+            .any(|m| m.contains("warning") && m.contains("rebuilding")),
+        "{:?}",
+        st.messages
+    );
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().len(),
+        len,
+        "rebuilt in full"
+    );
 }
 
 #[test]

@@ -310,6 +310,29 @@ mod cache {
                 String::from_utf8_lossy(&o.stderr).into_owned(),
             )
         };
+        // Bad input: an empty pattern (exit 2).
+        let (code, _, err) = run(&["pdb", "build", "pdb:4,4,0", "--size", "3x3"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("pattern 3 is empty"), "{err}");
+        // A cache that cannot be written: built, not claimed saved, exit 3.
+        let file = dir.path().join("a-file");
+        std::fs::write(&file, b"x").unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .args([
+                "pdb",
+                "build",
+                "pdb8",
+                "--cache-dir",
+                file.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(3), "{err}");
+        assert!(
+            err.contains("could not save") && !err.contains("built pattern"),
+            "{err}"
+        );
         let (code, _, err) = run(&["pdb", "build", "pdb555", "--goal", "blank-first"]);
         assert_eq!(code, 0, "{err}");
         let (code, out, _) = run(&["pdb", "list"]);

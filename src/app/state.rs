@@ -494,6 +494,7 @@ impl AppState {
             changed = true;
         }
         let mut done = None;
+        let mut notes = Vec::new();
         if let Some(w) = &self.worker {
             while let Some(msg) = w.poll() {
                 changed = true;
@@ -503,6 +504,7 @@ impl AppState {
                         self.progress = Some(*p);
                     }
                     WorkerMsg::Building(b) => self.building = Some(b),
+                    WorkerMsg::Note(m) => notes.push(format!("warning: {m}")),
                     WorkerMsg::Done { result, evaluator } => {
                         done = Some((result, evaluator));
                         break;
@@ -518,6 +520,9 @@ impl AppState {
                     }
                 }
             }
+        }
+        for m in notes {
+            self.note(m);
         }
         if let Some((result, evaluator)) = done {
             self.worker = None;

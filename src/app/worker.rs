@@ -79,6 +79,8 @@ pub enum WorkerMsg {
     Progress(Box<Progress>),
     /// A pattern database is being built before the search starts.
     Building(BuildStatus),
+    /// A line for the user (e.g. a cache file found corrupt and rebuilt).
+    Note(String),
     /// The search ended; `evaluator` describes what evaluated h (`cpu`, or the GPU adapter).
     Done {
         /// The answer, or why there is none.
@@ -225,7 +227,10 @@ fn run(
                         // Stop builds with the search (Stop, Reset, a new puzzle).
                         !cancel.load(Ordering::Relaxed)
                     },
-                    &|_| {},
+                    // Files found invalid or not saved: shown in the app's messages.
+                    &|w| {
+                        let _ = tx.send(WorkerMsg::Note(w));
+                    },
                 )
             });
             match loaded {
@@ -234,7 +239,7 @@ fn run(
                     let result = if e == crate::heuristic::pdb::build::CANCELLED {
                         Err(SearchError::Cancelled)
                     } else {
-                        Err(SearchError::Evaluator(format!(
+                        Err(SearchError::Heuristic(format!(
                             "pattern database {name}: {e}"
                         )))
                     };

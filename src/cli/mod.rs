@@ -88,7 +88,7 @@ struct SearchOpts {
     /// Heuristic: auto (the strongest available: a cached or quick pattern database, else
     /// linear conflict), hamming, manhattan, linear-conflict, or a pattern database: pdb8 (3×3,
     /// exact), pdb555, pdb663, pdb78 (4×4), pdb6666 (5×5), pdb:SIZES (pdb:4,4), pdb:TILES
-    /// (pdb:1 2 3/4 5 6 7). Pattern databases are built on first use and cached.
+    /// (pdb:1 2 3 4/5 6 7 8). Pattern databases are built on first use and cached.
     #[arg(long, default_value = "auto", value_parser = parse_heuristic)]
     heuristic: HeuristicArg,
     /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
@@ -205,7 +205,9 @@ fn parse_heuristic(s: &str) -> Result<HeuristicArg, String> {
     HeuristicKind::from_str(s)
         .map(HeuristicArg::Kind)
         .map_err(|e| {
-            format!("{e}, or a pattern database (pdb555, pdb663, pdb78, pdb6666, pdb:4,4)")
+            format!(
+                "{e}, or a pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, pdb:TILES like pdb:1 2 3 4/5 6 7 8)"
+            )
         })
 }
 

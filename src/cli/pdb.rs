@@ -76,11 +76,12 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             let t = std::time::Instant::now();
             let pdb = load(&cache, &g, &spec, max_memory.as_u64())?;
             let bytes: usize = pdb.tables().iter().map(|t| t.bytes().len()).sum();
+            let n = pdb.tables().len();
             crate::note!(
-                "npuzzle: {} for {r}×{c} ({} goal): {} tables, {} entries, {:.1} s{}",
+                "npuzzle: {} for {r}×{c} ({} goal): {n} table{}, {} entries, {:.1} s{}",
                 spec.name(),
                 g.name(),
-                pdb.tables().len(),
+                if n == 1 { "" } else { "s" },
                 bytes,
                 t.elapsed().as_secs_f64(),
                 if pdb.reflects() {
@@ -90,6 +91,13 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
                 }
             );
             crate::note!("npuzzle: cache {}", cache.dir().display());
+            // Building is for the cache: a table that could not be saved is a failure.
+            if !cached(&cache, &g, &spec) {
+                return Err(CliError::Unavailable(format!(
+                    "the tables could not be saved in {}",
+                    cache.dir().display()
+                )));
+            }
             Ok(0)
         }
         PdbCommand::List | PdbCommand::Verify => {

@@ -148,6 +148,9 @@ pub enum SearchError {
     /// The batch evaluator failed (e.g. a GPU device error).
     #[error("batch evaluator failed: {0}")]
     Evaluator(String),
+    /// The heuristic could not be set up (e.g. a pattern database that cannot be built).
+    #[error("heuristic unavailable: {0}")]
+    Heuristic(String),
     /// The search claimed a solution that does not replay to the goal (a bug).
     #[error("internal error: solution failed to replay: {0}")]
     BadSolution(String),

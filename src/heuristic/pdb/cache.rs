@@ -48,8 +48,10 @@ pub struct PdbCache {
 pub enum Source {
     /// Read from the cache and verified.
     Cached,
-    /// Built now (and saved).
+    /// Built now and saved.
     Built,
+    /// Built now, but the file could not be written (the warning said why).
+    BuiltNotSaved,
 }
 
 impl PdbCache {
@@ -117,13 +119,15 @@ impl PdbCache {
         let t = build_table(goal, tiles, pattern, max_memory, progress)?;
         if let Err(e) = self.save(&path, &expect, t.bytes()) {
             warn(format!("could not save {}: {e}", path.display()));
+            return Ok((Arc::new(t), Source::BuiltNotSaved));
         }
         Ok((Arc::new(t), Source::Built))
     }
 
     /// Every table of `spec` for `goal`, from the cache or built (and saved), as one additive
     /// heuristic. `progress(pattern, patterns, step)` follows the builds (`false` stops them); `warn` receives a
-    /// line for every file found invalid or not saved. Also returns the tables that were built.
+    /// line for every file found invalid or not saved. Also returns the tables that were built and
+    /// saved.
     ///
     /// # Errors
     /// A message when the partition does not fit the board or a build fails.

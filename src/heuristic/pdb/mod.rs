@@ -681,7 +681,7 @@ impl PartitionSpec {
         }
         let Some(rest) = s.strip_prefix("pdb:") else {
             return Err(format!(
-                "unknown pattern database {s:?} (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, or pdb:TILES like pdb:1 2 3/4 5 6)"
+                "unknown pattern database {s:?} (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, or pdb:TILES like pdb:1 2 3 4/5 6 7 8)"
             ));
         };
         if rest.contains('/') || rest.split(',').any(|p| p.trim().contains(' ')) {
@@ -736,8 +736,23 @@ impl PartitionSpec {
     /// The patterns for `goal`.
     ///
     /// # Errors
-    /// A message when the partition does not fit the board (size, overlap, missing tiles).
+    /// A message when the partition does not fit the board (size, overlap, missing tiles,
+    /// an empty pattern, more than 32 cells).
     pub fn patterns(&self, goal: &Goal) -> Result<Vec<Vec<u8>>, String> {
+        let n = goal.board().len();
+        if n > 32 {
+            return Err(format!(
+                "pattern databases are built for boards of at most 32 cells; this one has {n}"
+            ));
+        }
+        let patterns = self.patterns_unchecked(goal)?;
+        if let Some(i) = patterns.iter().position(Vec::is_empty) {
+            return Err(format!("pattern {} is empty", i + 1));
+        }
+        Ok(patterns)
+    }
+
+    fn patterns_unchecked(&self, goal: &Goal) -> Result<Vec<Vec<u8>>, String> {
         let b = goal.board();
         match self {
             PartitionSpec::Named(n) => {
@@ -766,10 +781,17 @@ impl PartitionSpec {
                 let mut seen = vec![false; b.len()];
                 for &tile in t.iter().flatten() {
                     let i = tile as usize;
-                    if tile == 0 || i >= b.len() || seen[i] {
+                    if tile == 0 {
+                        return Err("tile 0 is the blank: patterns hold tiles only".into());
+                    }
+                    if i >= b.len() {
                         return Err(format!(
-                            "tile {tile} is the blank, out of range, or in two patterns"
+                            "tile {tile} is not on a board of {} cells",
+                            b.len()
                         ));
+                    }
+                    if seen[i] {
+                        return Err(format!("tile {tile} is in two patterns"));
                     }
                     seen[i] = true;
                 }
