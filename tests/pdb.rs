@@ -393,5 +393,23 @@ mod cache {
         let (code, out, _) = run(&["pdb", "clear"]);
         assert_eq!(code, 0);
         assert!(out.contains("removed 3"), "{out}");
+        // A sound table under another table's name: verify reports it.
+        let (code, _, err) = run(&["pdb", "build", "pdb:4,4", "--size", "3x3"]);
+        assert_eq!(code, 0, "{err}");
+        let names: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
+            .collect();
+        assert_eq!(names.len(), 2);
+        std::fs::copy(&names[0], &names[1]).unwrap();
+        let (code, out, _) = run(&["pdb", "verify"]);
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("BAD: holds the table of"), "{out}");
+        // A cache folder that is not a folder: an error, not "no tables".
+        let (code, _, err) = run(&["pdb", "verify", "--cache-dir", f.to_str().unwrap()]);
+        assert_eq!(code, 3, "{err}");
+        assert!(err.contains("cannot read the cache folder"), "{err}");
     }
 }

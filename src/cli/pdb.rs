@@ -100,6 +100,14 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             }
             Ok(0)
         }
+        PdbCommand::List | PdbCommand::Verify | PdbCommand::Clear
+            if cache.dir().exists() && std::fs::read_dir(cache.dir()).is_err() =>
+        {
+            Err(CliError::Unavailable(format!(
+                "cannot read the cache folder {}",
+                cache.dir().display()
+            )))
+        }
         PdbCommand::List | PdbCommand::Verify => {
             let verify = matches!(a.command, PdbCommand::Verify);
             let mut bad = 0;
@@ -111,7 +119,11 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
                 let name = path
                     .file_name()
                     .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-                let h = if verify { verify_file(&path) } else { header };
+                let h = if verify {
+                    verify_file(&path).and_then(|h| cache.check_name(&path, &h).map(|()| h))
+                } else {
+                    header
+                };
                 match h {
                     Ok(h) => super::emit(&format!(
                         "{name}  {}×{}  tiles {:?}  {} entries  {} bytes{}",

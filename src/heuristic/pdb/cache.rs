@@ -176,6 +176,35 @@ impl PdbCache {
         })
     }
 
+    /// Checks that a sound file's header is the one its name stands for (the goal and tiles the
+    /// cache would look it up by).
+    ///
+    /// # Errors
+    /// Why the header does not match the file name.
+    pub fn check_name(&self, path: &Path, header: &Header) -> Result<(), String> {
+        let goal_board: crate::puzzle::Board = header
+            .goal
+            .parse()
+            .map_err(|e| format!("goal in the header: {e}"))?;
+        let goal = crate::puzzle::GoalSpec::Board(goal_board)
+            .resolve(header.rows, header.cols)
+            .map_err(|e| format!("goal in the header: {e}"))?;
+        if header_for(&goal, &header.tiles) != *header {
+            return Err("header parameters do not fit together".into());
+        }
+        let want = self.path_for(&goal, &header.tiles);
+        if want.file_name() != path.file_name() {
+            return Err(format!(
+                "holds the table of {:?} towards {}, which belongs in {}",
+                header.tiles,
+                header.goal,
+                want.file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            ));
+        }
+        Ok(())
+    }
+
     /// Every `.pdb` file in the cache with its header (or why it is unreadable) and size.
     pub fn list(&self) -> Vec<(PathBuf, Result<Header, String>, u64)> {
         let Ok(rd) = std::fs::read_dir(&self.dir) else {
