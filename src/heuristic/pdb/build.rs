@@ -166,6 +166,23 @@ impl<const B: u32> Lanes<B> {
         (old >> sh) as u8 == UNSEEN
     }
 
+    /// Adds regions to lane `i` and, if its depth is `UNSEEN`, sets it to `d`, in one atomic
+    /// update; returns whether the depth was `UNSEEN`.
+    #[inline(always)]
+    fn reach(&self, i: usize, d: u8, regions: u32) -> bool {
+        let (w, sh) = Self::at(i);
+        let mut was_unseen = false;
+        let _ = self.words[w].fetch_update(Relaxed, Relaxed, |cur| {
+            let mut lane = ((cur >> sh) & Self::LANE) | u64::from(regions) << 8;
+            was_unseen = lane as u8 == UNSEEN;
+            if was_unseen {
+                lane = (lane & !0xff) | u64::from(d);
+            }
+            Some((cur & !(Self::LANE << sh)) | lane << sh)
+        });
+        was_unseen
+    }
+
     /// The lanes' depth bytes, in place of the lanes (the memory is reused).
     fn into_depths(self, len: usize) -> Vec<u8> {
         let mut words: Vec<u64> = self.words.into_iter().map(AtomicU64::into_inner).collect();
@@ -426,10 +443,11 @@ impl<const B: u32> Builder<B> {
                 region |= 1 << (x - child_below(x));
             }
             let t = seen as u8;
-            if t == UNSEEN || t == d + 1 {
-                if t == UNSEEN && self.lanes.set_depth(cidx, d + 1) {
+            if t == UNSEEN {
+                if self.lanes.reach(cidx, d + 1, region) {
                     filled += 1;
                 }
+            } else if t == d + 1 {
                 self.lanes.add_regions(cidx, region);
             } else {
                 // A late region: its placement's entry is final.
