@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::{Args, Subcommand};
 
 use super::{CliError, HeuristicArg, goal_spec, parse_size};
-use crate::heuristic::pdb::cache::{PdbCache, header_for, verify_file};
+use crate::heuristic::pdb::cache::{PdbCache, header_for, read_header, verify_file};
 use crate::heuristic::pdb::{AdditivePdb, NAMED, PartitionSpec};
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
 use crate::puzzle::Goal;
@@ -196,11 +196,12 @@ pub(super) fn load(
     Ok(pdb)
 }
 
-/// Whether every table of `spec` for `goal` is already cached and sound.
+/// Whether every table of `spec` for `goal` is in the cache with the right header (the
+/// checksum is checked when it is loaded; a bad one is then rebuilt).
 fn cached(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> bool {
     spec.patterns(goal).is_ok_and(|ps| {
         ps.iter()
-            .all(|p| verify_file(&cache.path_for(goal, p)).is_ok_and(|h| h == header_for(goal, p)))
+            .all(|p| read_header(&cache.path_for(goal, p)).is_ok_and(|h| h == header_for(goal, p)))
     })
 }
 

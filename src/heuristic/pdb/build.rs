@@ -18,10 +18,11 @@
 //! `d`), plus the *dirty* ones: placements first reached earlier that gained a region at depth
 //! `d` (a *late* region), marked in one of two bitmaps (this layer's, the next's). A dirty
 //! placement has all its regions expanded again; the older ones only lead to reached states.
-//! A late region found for a placement of the current layer would have to wait for the end of
-//! the layer (`pending`); that cannot happen on a grid, where every move of a pattern tile
-//! changes its Manhattan distance by one, so all regions of a placement have depths of one
-//! parity. Every write of a layer stores the same depth, so the result does not depend on the
+//! A late region is never found for a placement being expanded in the same layer, so it can
+//! go straight into the lane: on a grid every move of a pattern tile changes that tile's
+//! Manhattan distance by one, so all regions of a placement have depths of one parity, and a
+//! region of depth `d + 1` belongs to a placement whose depth differs from `d` by an odd number
+//! (checked in debug builds). Every write of a layer stores the same depth, so the result does not depend on the
 //! schedule. Layers are scanned eight depth bytes at a time and expanded in parallel chunks
 //! (rayon); a child's index comes from its parent's (`Builder::expand`).
 //!
@@ -368,7 +369,7 @@ impl<const B: u32> Builder<B> {
     /// Child indices are computed from the parent's: a tile at slot `s` moving from cell `m`
     /// to cell `c` changes its own rank digit by `c − m` less the earlier tiles between the
     /// two cells, and the digit of every later tile between them by one.
-    fn expand(&self, idx: usize, regions: u32, d: u8, pending: &mut Vec<(u32, u32)>) -> (u64, u64) {
+    fn expand(&self, idx: usize, regions: u32, d: u8) -> (u64, u64) {
         let p = self.unrank(idx);
         let mut slot_at = [0u8; 32];
         for (s, &c) in p.pos[..self.k].iter().enumerate() {
@@ -450,17 +451,17 @@ impl<const B: u32> Builder<B> {
             } else if t == d + 1 {
                 self.lanes.add_regions(cidx, region);
             } else {
-                // A late region: its placement's entry is final.
+                // A late region: its placement's depth is final, and of the other parity
+                // than `d` (so it is not being expanded in this layer).
+                debug_assert!(
+                    t < d && (d - t) % 2 == 1,
+                    "late region at depth {t}, layer {d}"
+                );
                 let (w, bit) = (cidx / 64, 1u64 << (cidx % 64));
-                if t == d || self.dirty[usize::from(d & 1)][w].load(Relaxed) & bit != 0 {
-                    // The placement belongs to this layer: wait until the layer is done.
-                    pending.push((cidx as u32, region));
-                } else {
-                    self.lanes.add_regions(cidx, region);
-                    let next = &self.dirty[usize::from(!d & 1)][w];
-                    if next.load(Relaxed) & bit == 0 {
-                        next.fetch_or(bit, Relaxed);
-                    }
+                self.lanes.add_regions(cidx, region);
+                let next = &self.dirty[usize::from(!d & 1)][w];
+                if next.load(Relaxed) & bit == 0 {
+                    next.fetch_or(bit, Relaxed);
                 }
                 late += 1;
             }
@@ -468,23 +469,10 @@ impl<const B: u32> Builder<B> {
         (filled, late)
     }
 
-    /// Records late regions of placements of layer `d` (found while it ran) for layer `d + 1`.
-    fn merge_pending(&self, d: u8, mut pending: Vec<(u32, u32)>) {
-        pending.par_sort_unstable();
-        let next = &self.dirty[usize::from(!d & 1)];
-        for (idx, region) in pending {
-            let idx = idx as usize;
-            if u64::from(region) & !(self.lanes.get(idx) >> 8) != 0 {
-                self.lanes.add_regions(idx, region);
-                next[idx / 64].fetch_or(1 << (idx % 64), Relaxed);
-            }
-        }
-    }
-
     /// Expands layer `d`: placements whose entry is `d`, and the dirty ones (every region in
     /// `visited` is expanded again: the older ones only lead to reached regions). Returns
-    /// (entries filled, late regions found, late regions of this layer's placements).
-    fn layer(&self, d: u8) -> (u64, u64, Vec<(u32, u32)>) {
+    /// (entries filled, late regions found).
+    fn layer(&self, d: u8) -> (u64, u64) {
         let chunks = self.total.div_ceil(CHUNK);
         let dirty = &self.dirty[usize::from(d & 1)];
         // Bit 7 of every lane's depth byte.
@@ -494,10 +482,8 @@ impl<const B: u32> Builder<B> {
             .map(|ci| {
                 let (lo, hi) = (ci * CHUNK, ((ci + 1) * CHUNK).min(self.total));
                 let (mut filled, mut late) = (0, 0);
-                let mut pending = Vec::new();
                 let mut go = |idx: usize| {
-                    let (f, l) =
-                        self.expand(idx, (self.lanes.get(idx) >> 8) as u32, d, &mut pending);
+                    let (f, l) = self.expand(idx, (self.lanes.get(idx) >> 8) as u32, d);
                     filled += f;
                     late += l;
                 };
@@ -519,18 +505,9 @@ impl<const B: u32> Builder<B> {
                         bits &= bits - 1;
                     }
                 }
-                (filled, late, pending)
+                (filled, late)
             })
-            .reduce(
-                || (0, 0, Vec::new()),
-                |mut a, mut b| {
-                    if a.2.len() < b.2.len() {
-                        std::mem::swap(&mut a.2, &mut b.2);
-                    }
-                    a.2.append(&mut b.2);
-                    (a.0 + b.0, a.1 + b.1, a.2)
-                },
-            )
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 
     /// The depths, or `None` when `progress` stopped the build.
@@ -554,12 +531,11 @@ impl<const B: u32> Builder<B> {
         let mut filled = 1u64;
         let mut d = 0u8;
         loop {
-            let (found, late, pending) = self.layer(d);
+            let (found, late) = self.layer(d);
             filled += found;
             self.dirty[usize::from(d & 1)]
                 .par_iter()
                 .for_each(|w| w.store(0, Relaxed));
-            self.merge_pending(d, pending);
             if found == 0 && late == 0 {
                 break;
             }

@@ -205,7 +205,8 @@ impl PdbCache {
         Ok(())
     }
 
-    /// Every `.pdb` file in the cache with its header (or why it is unreadable) and size.
+    /// Every `.pdb` file in the cache with its header (or why it is unusable) and size; the
+    /// entries are not read (see [`verify_file`]).
     pub fn list(&self) -> Vec<(PathBuf, Result<Header, String>, u64)> {
         let Ok(rd) = std::fs::read_dir(&self.dir) else {
             return Vec::new();
@@ -216,10 +217,7 @@ impl PdbCache {
             .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
             .map(|p| {
                 let size = std::fs::metadata(&p).map_or(0, |m| m.len());
-                let h = read_file(&p).map(|(h, _)| h).map_err(|e| match e {
-                    ReadError::Missing => "missing".to_string(),
-                    ReadError::Bad(w) => w,
-                });
+                let h = read_header(&p);
                 (p, h, size)
             })
             .collect();
@@ -258,7 +256,10 @@ enum ReadError {
     Bad(String),
 }
 
-fn read_file(path: &Path) -> Result<(Header, TableBytes), ReadError> {
+/// An open cache file positioned after its header: the file, the header and its JSON bytes.
+/// Checks magic, version, header syntax and that the file size fits the entry count; the
+/// header is trusted only once the checksum over it and the data matches ([`read_file`]).
+fn read_head(path: &Path) -> Result<(std::fs::File, Header, Vec<u8>), ReadError> {
     use std::io::Read;
     let io = |e: std::io::Error| ReadError::Bad(e.to_string());
     let bad = |w: &str| ReadError::Bad(w.to_string());
@@ -284,11 +285,19 @@ fn read_file(path: &Path) -> Result<(Header, TableBytes), ReadError> {
     }
     let mut json = vec![0u8; hlen as usize];
     file.read_exact(&mut json).map_err(io)?;
-    // Parsed before the checksum is known, only to size the table; trusted only after it.
     let header: Header = serde_json::from_slice(&json).map_err(|_| bad("corrupt header"))?;
     if (16 + hlen + 4).checked_add(header.entries) != Some(size) {
         return Err(bad("wrong number of entries (truncated or padded file)"));
     }
+    Ok((file, header, json))
+}
+
+/// A whole cache file: header and entries, checksum verified.
+fn read_file(path: &Path) -> Result<(Header, TableBytes), ReadError> {
+    use std::io::Read;
+    let io = |e: std::io::Error| ReadError::Bad(e.to_string());
+    let bad = |w: &str| ReadError::Bad(w.to_string());
+    let (mut file, header, json) = read_head(path)?;
     // Straight into the table's memory: no second copy of a table of half a gigabyte.
     let mut data = TableBytes::zeroed(header.entries as usize).map_err(io)?;
     file.read_exact(&mut data).map_err(io)?;
@@ -301,6 +310,18 @@ fn read_file(path: &Path) -> Result<(Header, TableBytes), ReadError> {
         return Err(bad("checksum mismatch (corrupt file)"));
     }
     Ok((header, data))
+}
+
+/// A file's header, checked for form and size but without reading the entries (no checksum):
+/// for listings and for deciding what is cached; loading verifies the checksum.
+///
+/// # Errors
+/// Why the file is unusable.
+pub fn read_header(path: &Path) -> Result<Header, String> {
+    read_head(path).map(|(_, h, _)| h).map_err(|e| match e {
+        ReadError::Missing => "missing".into(),
+        ReadError::Bad(w) => w,
+    })
 }
 
 /// Checks one file: readable, checksum, entry count. `Ok(header)` when sound.

@@ -442,21 +442,7 @@ impl Incremental for AdditivePdb {
         enough: u32,
     ) -> (i32, PdbUndo) {
         let u = self.undo_record(st, tile);
-        let before = st.sum.max(st.rsum);
-        let t = tile as usize;
-        let p = self.pattern_of[t] as usize;
-        st.idx[p] = pr.i;
-        st.sum = st.sum + u32::from(pr.v) - u32::from(st.vals[p]);
-        st.vals[p] = pr.v;
-        if st.sum < enough
-            && let Some((phi, _)) = &self.reflect
-        {
-            let rp = self.pattern_of[phi[t] as usize] as usize;
-            st.ridx[rp] = pr.ri;
-            st.rsum = st.rsum + u32::from(pr.rv) - u32::from(st.rvals[rp]);
-            st.rvals[rp] = pr.rv;
-        }
-        (st.sum.max(st.rsum) as i32 - before as i32, u)
+        (self.commit(st, tile, pr, enough), u)
     }
 
     #[inline(always)]
@@ -508,32 +494,12 @@ impl Incremental for AdditivePdb {
 
     /// Updates the moved tile's pattern on the board and on its reflection: the new index
     /// comes from the old one (`AdditivePdb::index_delta`), then one table read each.
+    /// (`prepare` reads only the cells strictly between `from` and `to`, the same before and
+    /// after the move, so it serves here on the board after it.)
     #[inline(always)]
     fn apply(&self, st: &mut PdbState, tiles: &[u8], tile: u8, from: usize, to: usize) -> i32 {
-        let before = st.sum.max(st.rsum);
-        self.update(st, tiles, tile, from, to);
-        self.update_reflected(st, tiles, tile, from, to);
-        st.sum.max(st.rsum) as i32 - before as i32
-    }
-
-    /// Skips the reflected lookup when the board's own sum is already `enough`.
-    #[inline(always)]
-    fn apply_undoable_at_least(
-        &self,
-        st: &mut PdbState,
-        tiles: &[u8],
-        tile: u8,
-        from: usize,
-        to: usize,
-        enough: u32,
-    ) -> (i32, PdbUndo) {
-        let u = self.undo_record(st, tile);
-        let before = st.sum.max(st.rsum);
-        self.update(st, tiles, tile, from, to);
-        if st.sum < enough {
-            self.update_reflected(st, tiles, tile, from, to);
-        }
-        (st.sum.max(st.rsum) as i32 - before as i32, u)
+        let pr = self.prepare(st, tiles, tile, from, to);
+        self.commit(st, tile, pr, u32::MAX)
     }
 }
 
@@ -561,45 +527,26 @@ impl AdditivePdb {
         u
     }
 
-    /// The moved tile's pattern on the board.
+    /// Writes a prepared move into the state: the board's own pattern, and the reflected one
+    /// unless the board's sum is already `enough` (see
+    /// [`Incremental::apply_undoable_at_least`]). Returns the change in `h`.
     #[inline(always)]
-    fn update(&self, st: &mut PdbState, tiles: &[u8], tile: u8, from: usize, to: usize) {
+    fn commit(&self, st: &mut PdbState, tile: u8, pr: PdbPrepared, enough: u32) -> i32 {
+        let before = st.sum.max(st.rsum);
         let t = tile as usize;
         let p = self.pattern_of[t] as usize;
-        let pattern_slot = |x: usize| {
-            let u = tiles[x] as usize;
-            (self.pattern_of[u], self.slot_of[u])
-        };
-        let i = (i64::from(st.idx[p])
-            + self.index_delta(p, self.slot_of[t] as usize, from, to, pattern_slot))
-            as u32;
-        st.idx[p] = i;
-        let v = self.tables[p].table[i as usize];
-        st.sum = st.sum + u32::from(v) - u32::from(st.vals[p]);
-        st.vals[p] = v;
-    }
-
-    /// The moved tile's pattern on the reflection, when it is used.
-    #[inline(always)]
-    fn update_reflected(&self, st: &mut PdbState, tiles: &[u8], tile: u8, from: usize, to: usize) {
-        let Some((phi, tmap)) = &self.reflect else {
-            return;
-        };
-        let rt = phi[tile as usize] as usize;
-        let rp = self.pattern_of[rt] as usize;
-        // Cell x of the reflection holds φ(tile on cell T(x)).
-        let rpattern_slot = |x: usize| {
-            let u = phi[tiles[tmap[x] as usize] as usize] as usize;
-            (self.pattern_of[u], self.slot_of[u])
-        };
-        let (rfrom, rto) = (tmap[from] as usize, tmap[to] as usize);
-        let ri = (i64::from(st.ridx[rp])
-            + self.index_delta(rp, self.slot_of[rt] as usize, rfrom, rto, rpattern_slot))
-            as u32;
-        st.ridx[rp] = ri;
-        let rv = self.tables[rp].table[ri as usize];
-        st.rsum = st.rsum + u32::from(rv) - u32::from(st.rvals[rp]);
-        st.rvals[rp] = rv;
+        st.idx[p] = pr.i;
+        st.sum = st.sum + u32::from(pr.v) - u32::from(st.vals[p]);
+        st.vals[p] = pr.v;
+        if st.sum < enough
+            && let Some((phi, _)) = &self.reflect
+        {
+            let rp = self.pattern_of[phi[t] as usize] as usize;
+            st.ridx[rp] = pr.ri;
+            st.rsum = st.rsum + u32::from(pr.rv) - u32::from(st.rvals[rp]);
+            st.rvals[rp] = pr.rv;
+        }
+        st.sum.max(st.rsum) as i32 - before as i32
     }
 }
 
