@@ -29,7 +29,8 @@
 //! Peak memory for `k` tiles on `n` cells: `P(n, k) · (lane bytes + 1/4)`: 1.2 · 10⁹ bytes
 //! for the 8-tile pattern of the 15-puzzle, 0.54 · 10⁹ for a 6-tile pattern of the 24-puzzle.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -218,6 +219,39 @@ fn bytes_equal(w: u64, b: u8) -> u64 {
     !(((x & (ONES * 0x7f)) + ONES * 0x7f) | x | (ONES * 0x7f)) & (ONES * 0x80)
 }
 
+/// `SELECT8[b][j]`: the position of the `j`-th set bit of byte `b` (8 when there is none).
+const SELECT8: [[u8; 8]; 256] = {
+    let mut t = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut j, mut bit) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                t[b][j] = bit as u8;
+                j += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The cell of the `j`-th set bit of `f` (which has more than `j` set bits).
+#[inline(always)]
+fn select(f: u32, mut j: u32) -> u32 {
+    let mut shift = 0;
+    loop {
+        let b = (f >> shift) & 0xff;
+        let c = b.count_ones();
+        if j < c || shift == 24 {
+            return shift + u32::from(SELECT8[b as usize][(j & 7) as usize]);
+        }
+        j -= c;
+        shift += 8;
+    }
+}
+
 struct Builder<const B: u32> {
     n: usize,
     k: usize,
@@ -228,14 +262,68 @@ struct Builder<const B: u32> {
     recips: [u64; 16],
     /// Neighbour cells of each cell, as a bit set.
     nbr_bits: [u32; 32],
+    /// Cells whose row + column is odd, and the number of pattern tiles on them at the start
+    /// (mod 2): a placement's depth has the parity of the pattern tiles on odd cells.
+    odd_cells: u32,
+    start_parity: u32,
+    /// The region mask of a placement whose free cells are all reached.
+    full: u32,
+    /// Board width, and the cells not in its first / last column (for flooding by shifts).
+    cols: u32,
+    not_left: u32,
+    not_right: u32,
     /// All cells, as a bit set.
     all: u32,
     /// Depth and reached regions of every placement.
     lanes: Lanes<B>,
-    /// Placements with late regions, for this layer and the next (by parity of the depth).
-    dirty: [Vec<AtomicU64>; 2],
+    /// Free cells per placement (`n − k`): late regions are listed as `idx · free + cell`.
+    free: u64,
+    /// Whether listed late regions need 64 bits.
+    wide: bool,
+    /// The most late regions one layer may list (about a quarter of the lanes' bytes); a layer
+    /// that finds more is followed by pull layers, which need no list.
+    list_cap: u64,
     start: Vec<u8>,
     start_blank: usize,
+}
+
+/// Which regions of a placement to expand.
+#[derive(Clone, Copy)]
+enum Regions {
+    /// A mask over the free cells (every cell of each region).
+    Mask(u32),
+    /// The region holding this free cell (a free-cell number).
+    Cell(u32),
+}
+
+/// Late regions listed by one work item, as `idx · (n − k) + free-cell number`.
+#[derive(Default)]
+struct LateList {
+    narrow: Vec<u32>,
+    wide: Vec<u64>,
+}
+
+impl LateList {
+    fn len(&self) -> usize {
+        self.narrow.len() + self.wide.len()
+    }
+}
+
+/// A worker's buffers: the children of one expansion (index and cells, lane), gathered before
+/// any is looked at so that their random reads overlap; the late regions it found.
+#[derive(Default)]
+struct Scratch {
+    kids: Vec<(u64, u64)>,
+    late: LateList,
+}
+
+/// A placement decoded for expanding: its cells as a bit set, the slot of the tile on each
+/// cell, the number of pattern tiles on cells below each cell, and the free cells in order.
+struct Decoded {
+    occ: u32,
+    slot_at: [u8; 32],
+    below: [u8; 33],
+    free: [u8; 32],
 }
 
 /// A decoded placement: the pattern tiles' cells, and those cells as a bit set.
@@ -243,10 +331,6 @@ struct Placement {
     pos: [u8; 16],
     occ: u32,
 }
-
-/// Children of one expansion, gathered before any is looked at so that their (random) memory
-/// reads overlap.
-const MAX_KIDS: usize = 128;
 
 impl<const B: u32> Builder<B> {
     fn new(goal: &Goal, tiles: &[u8]) -> Self {
@@ -266,7 +350,22 @@ impl<const B: u32> Builder<B> {
                 }
             }
         }
+        let column_mask = |col: usize| {
+            (0..n)
+                .filter(|c| c % cols == col)
+                .fold(0u32, |m, c| m | 1 << c)
+        };
+        let odd_cells = (0..n)
+            .filter(|c| (c / cols + c % cols) % 2 == 1)
+            .fold(0u32, |m, c| m | 1 << c);
+        let start: Vec<u8> = tiles.iter().map(|&t| goal.position_of(t) as u8).collect();
         Builder {
+            odd_cells,
+            start_parity: start.iter().filter(|&&c| odd_cells >> c & 1 == 1).count() as u32 & 1,
+            full: ((1u64 << (n - k)) - 1) as u32,
+            cols: cols as u32,
+            not_left: ((1u64 << n) - 1) as u32 & !column_mask(0),
+            not_right: ((1u64 << n) - 1) as u32 & !column_mask(cols - 1),
             n,
             k,
             total,
@@ -275,12 +374,10 @@ impl<const B: u32> Builder<B> {
             nbr_bits,
             all: if n == 32 { u32::MAX } else { (1u32 << n) - 1 },
             lanes: Lanes::new(total),
-            dirty: [0, 1].map(|_| {
-                std::iter::repeat_with(|| AtomicU64::new(0))
-                    .take(total.div_ceil(64))
-                    .collect()
-            }),
-            start: tiles.iter().map(|&t| goal.position_of(t) as u8).collect(),
+            free: (n - k) as u64,
+            wide: total as u64 * (n - k) as u64 > u64::from(u32::MAX),
+            list_cap: total as u64 * u64::from(B) / 32 / if total as u64 * ((n - k) as u64) > u64::from(u32::MAX) { 8 } else { 4 },
+            start,
             start_blank: b.blank(),
         }
     }
@@ -315,12 +412,7 @@ impl<const B: u32> Builder<B> {
                 d += 1;
                 rest -= w;
             }
-            // The d-th free cell.
-            let mut f = free;
-            for _ in 0..d {
-                f &= f - 1;
-            }
-            let c = f.trailing_zeros();
+            let c = select(free, d);
             free ^= 1 << c;
             p.pos[i] = c as u8;
         }
@@ -333,19 +425,18 @@ impl<const B: u32> Builder<B> {
     fn flood(&self, occ: u32, from: u32) -> u32 {
         let free = self.all & !occ;
         let mut region = 1u32 << from;
-        let mut edge = region;
-        while edge != 0 {
-            let mut grow = 0u32;
-            let mut e = edge;
-            while e != 0 {
-                let c = e.trailing_zeros() as usize;
-                e &= e - 1;
-                grow |= self.nbr_bits[c];
+        loop {
+            let grown = (region
+                | (region & self.not_right) << 1
+                | (region & self.not_left) >> 1
+                | region << self.cols
+                | region >> self.cols)
+                & free;
+            if grown == region {
+                return region;
             }
-            edge = grow & free & !region;
-            region |= edge;
+            region = grown;
         }
-        region
     }
 
     /// The region `cells` (a bit set of free cells) as a mask over the free cells of `occ`,
@@ -361,6 +452,55 @@ impl<const B: u32> Builder<B> {
         out
     }
 
+    /// Decodes the placement at `idx` for expanding.
+    #[inline(always)]
+    fn decode(&self, idx: usize) -> Decoded {
+        let p = self.unrank(idx);
+        let mut dec = Decoded {
+            occ: p.occ,
+            slot_at: [0; 32],
+            below: [0; 33],
+            free: [0; 32],
+        };
+        for (s, &c) in p.pos[..self.k].iter().enumerate() {
+            dec.slot_at[c as usize] = s as u8;
+        }
+        let mut nf = 0;
+        for x in 0..self.n {
+            let o = (p.occ >> x) & 1;
+            dec.below[x + 1] = dec.below[x] + o as u8;
+            dec.free[nf] = x as u8;
+            nf += 1 - o as usize;
+        }
+        dec
+    }
+
+    /// The index of the placement at `idx` (decoded as `dec`) with the tile on cell `m` moved
+    /// to the free cell `c`: the tile's own rank digit changes by `c − m` less the earlier
+    /// tiles between the two cells, the digit of every later tile between them by one.
+    #[inline(always)]
+    fn child_index(&self, dec: &Decoded, idx: usize, m: u32, c: u32) -> usize {
+        let s = dec.slot_at[m as usize] as usize;
+        let ws = self.weights[s];
+        let (lo, hi) = (m.min(c), m.max(c));
+        let mut between = dec.occ & ((1u32 << hi) - (2u32 << lo));
+        let mut delta = (hi - lo) * ws;
+        while between != 0 {
+            let j = dec.slot_at[between.trailing_zeros() as usize] as usize;
+            between &= between - 1;
+            if j < s {
+                delta -= ws;
+            } else {
+                delta += self.weights[j];
+            }
+        }
+        if c > m {
+            idx + delta as usize
+        } else {
+            idx - delta as usize
+        }
+    }
+
     /// Expands the regions `regions` (a mask over the free cells) of the placement at `idx`,
     /// which have depth `d`: every pattern tile next to one of them moves into it. New regions
     /// of placements first reached at depth `d + 1` go to `visited`, those of placements
@@ -369,61 +509,43 @@ impl<const B: u32> Builder<B> {
     /// Child indices are computed from the parent's: a tile at slot `s` moving from cell `m`
     /// to cell `c` changes its own rank digit by `c − m` less the earlier tiles between the
     /// two cells, and the digit of every later tile between them by one.
-    fn expand(&self, idx: usize, regions: u32, d: u8) -> (u64, u64) {
-        let p = self.unrank(idx);
-        let mut slot_at = [0u8; 32];
-        for (s, &c) in p.pos[..self.k].iter().enumerate() {
-            slot_at[c as usize] = s as u8;
-        }
-        // below[x] = pattern tiles on cells < x; the free cells in increasing order.
-        let mut below = [0u8; 33];
-        let mut free = [0u8; 32];
-        let mut nf = 0;
-        for x in 0..self.n {
-            let o = (p.occ >> x) & 1;
-            below[x + 1] = below[x] + o as u8;
-            free[nf] = x as u8;
-            nf += 1 - o as usize;
-        }
+    fn expand(&self, idx: usize, regions: Regions, d: u8, scratch: &mut Scratch) -> (u64, u64) {
+        let dec = self.decode(idx);
+        let regions = match regions {
+            Regions::Mask(m) => m,
+            Regions::Cell(f) => {
+                let mut cells = self.flood(dec.occ, u32::from(dec.free[f as usize]));
+                let mut mask = 0u32;
+                while cells != 0 {
+                    let x = cells.trailing_zeros();
+                    cells &= cells - 1;
+                    mask |= 1 << (x - u32::from(dec.below[x as usize]));
+                }
+                mask
+            }
+        };
+        let kids = &mut scratch.kids;
         // Pass 1: every child's index and visited mask (independent loads).
-        let mut kids = [0u64; MAX_KIDS];
-        let mut seen = [0u64; MAX_KIDS];
-        let mut nk = 0;
+        kids.clear();
         let mut r = regions;
         while r != 0 {
-            let c = u32::from(free[r.trailing_zeros() as usize]);
+            let c = u32::from(dec.free[r.trailing_zeros() as usize]);
             r &= r - 1;
-            let mut movers = self.nbr_bits[c as usize] & p.occ;
+            let mut movers = self.nbr_bits[c as usize] & dec.occ;
             while movers != 0 {
                 let m = movers.trailing_zeros();
                 movers &= movers - 1;
-                let s = slot_at[m as usize] as usize;
-                let ws = self.weights[s];
-                let (lo, hi) = (m.min(c), m.max(c));
-                let mut between = p.occ & ((1u32 << hi) - (2u32 << lo));
-                let mut delta = (hi - lo) * ws;
-                while between != 0 {
-                    let j = slot_at[between.trailing_zeros() as usize] as usize;
-                    between &= between - 1;
-                    if j < s {
-                        delta -= ws;
-                    } else {
-                        delta += self.weights[j];
-                    }
-                }
-                let cidx = if c > m {
-                    idx + delta as usize
-                } else {
-                    idx - delta as usize
-                };
-                seen[nk] = self.lanes.get(cidx);
-                kids[nk] = (cidx as u64) << 16 | u64::from(c) << 8 | u64::from(m);
-                nk += 1;
+                let cidx = self.child_index(&dec, idx, m, c);
+                kids.push((
+                    (cidx as u64) << 16 | u64::from(c) << 8 | u64::from(m),
+                    self.lanes.get(cidx),
+                ));
             }
         }
+        let (below, p) = (&dec.below, &dec);
         // Pass 2: flood and record the new regions.
         let (mut filled, mut late) = (0, 0);
-        for (&kid, &seen) in kids[..nk].iter().zip(&seen[..nk]) {
+        for &(kid, seen) in kids.iter() {
             let (cidx, c, m) = (
                 (kid >> 16) as usize,
                 (kid >> 8) as u32 & 31,
@@ -457,11 +579,12 @@ impl<const B: u32> Builder<B> {
                     t < d && (d - t) % 2 == 1,
                     "late region at depth {t}, layer {d}"
                 );
-                let (w, bit) = (cidx / 64, 1u64 << (cidx % 64));
                 self.lanes.add_regions(cidx, region);
-                let next = &self.dirty[usize::from(!d & 1)][w];
-                if next.load(Relaxed) & bit == 0 {
-                    next.fetch_or(bit, Relaxed);
+                let entry = cidx as u64 * self.free + u64::from(m - child_below(m));
+                if self.wide {
+                    scratch.late.wide.push(entry);
+                } else {
+                    scratch.late.narrow.push(entry as u32);
                 }
                 late += 1;
             }
@@ -469,45 +592,163 @@ impl<const B: u32> Builder<B> {
         (filled, late)
     }
 
-    /// Expands layer `d`: placements whose entry is `d`, and the dirty ones (every region in
-    /// `visited` is expanded again: the older ones only lead to reached regions). Returns
-    /// (entries filled, late regions found).
-    fn layer(&self, d: u8) -> (u64, u64) {
-        let chunks = self.total.div_ceil(CHUNK);
-        let dirty = &self.dirty[usize::from(d & 1)];
-        // Bit 7 of every lane's depth byte.
-        let depth_bytes = (0..Lanes::<B>::PER_WORD).fold(0u64, |m, i| m | 0x80 << (i as u32 * B));
-        (0..chunks)
+    /// The pull (bottom-up) form of layer `d` for the placement at `idx`, whose lane is `lane`
+    /// (Beamer, Asanović & Patterson, "Direction-optimizing breadth-first search", SC 2012):
+    /// each region of the placement not reached yet gets depth `d + 1` if one of its
+    /// neighbours (a pattern tile next to it moved into it) is a reached state. Such a
+    /// neighbour has depth exactly `d`: one of depth `d − 1` or less would have reached the
+    /// region earlier, and states written in this layer have the region's parity, never a
+    /// neighbour's. Only the placement's own lane is written. Returns (entries filled, late
+    /// regions recorded).
+    fn pull(&self, idx: usize, lane: u64, d: u8) -> (u64, u64) {
+        let dec = self.decode(idx);
+        let t = lane as u8;
+        if t == UNSEEN && ((dec.occ & self.odd_cells).count_ones() ^ self.start_parity ^ u32::from(d + 1)) & 1 != 0 {
+            return (0, 0);
+        }
+        let reached = (lane >> 8) as u32;
+        let mut todo = 0u32;
+        let (mut f, mut j) = (self.all & !dec.occ, 0);
+        while f != 0 {
+            let x = f.trailing_zeros();
+            f &= f - 1;
+            if reached >> j & 1 == 0 {
+                todo |= 1 << x;
+            }
+            j += 1;
+        }
+        let mut new = 0u32;
+        while todo != 0 {
+            let cells = self.flood(dec.occ, todo.trailing_zeros());
+            todo &= !cells;
+            let mut hit = false;
+            let mut cs = cells;
+            'region: while cs != 0 {
+                let c = cs.trailing_zeros();
+                cs &= cs - 1;
+                let mut movers = self.nbr_bits[c as usize] & dec.occ;
+                while movers != 0 {
+                    let m = movers.trailing_zeros();
+                    movers &= movers - 1;
+                    let nidx = self.child_index(&dec, idx, m, c);
+                    // Cell m is free in the neighbour; its number there.
+                    let bit = m - (u32::from(dec.below[m as usize]) + u32::from(c < m));
+                    if self.lanes.get(nidx) >> (8 + bit) & 1 != 0 {
+                        hit = true;
+                        break 'region;
+                    }
+                }
+            }
+            if hit {
+                let mut cs = cells;
+                while cs != 0 {
+                    let x = cs.trailing_zeros();
+                    cs &= cs - 1;
+                    new |= 1 << (x - u32::from(dec.below[x as usize]));
+                }
+            }
+        }
+        if new == 0 {
+            (0, 0)
+        } else if t == UNSEEN {
+            (u64::from(self.lanes.reach(idx, d + 1, new)), 0)
+        } else {
+            self.lanes.add_regions(idx, new);
+            (0, 1)
+        }
+    }
+
+    /// Expands layer `d`: first the late regions of depth `d` listed by the previous layer
+    /// (`late_in`), then the placements whose depth is `d` (all their regions). A pull layer
+    /// ([`Builder::pull`]) instead checks every placement of the other parity that has
+    /// regions not reached yet, and lists nothing. Returns (entries filled, late regions found,
+    /// their list, or `None` when it outgrew `list_cap` or the layer pulled).
+    fn layer(&self, d: u8, pull: bool, late_in: Vec<LateList>) -> (u64, u64, Option<Vec<LateList>>) {
+        let out = Mutex::new(Vec::new());
+        let (listed, overflow) = (AtomicU64::new(0), AtomicBool::new(false));
+        // Hands a work item's late list over, unless the layer's lists grew too long.
+        let flush = |scratch: &mut Scratch| {
+            if scratch.late.len() == 0 || overflow.load(Relaxed) {
+                scratch.late = LateList::default();
+                return;
+            }
+            let mut list = std::mem::take(&mut scratch.late);
+            list.narrow.shrink_to_fit();
+            list.wide.shrink_to_fit();
+            let len = list.len() as u64;
+            if listed.fetch_add(len, Relaxed) + len > self.list_cap {
+                overflow.store(true, Relaxed);
+                *out.lock().unwrap_or_else(|e| e.into_inner()) = Vec::new();
+            } else {
+                out.lock().unwrap_or_else(|e| e.into_inner()).push(list);
+            }
+        };
+        let sum = |a: (u64, u64), b: (u64, u64)| (a.0 + b.0, a.1 + b.1);
+        let from_lists = late_in
             .into_par_iter()
-            .map(|ci| {
-                let (lo, hi) = (ci * CHUNK, ((ci + 1) * CHUNK).min(self.total));
+            .map_init(Scratch::default, |scratch, list| {
                 let (mut filled, mut late) = (0, 0);
-                let mut go = |idx: usize| {
-                    let (f, l) = self.expand(idx, (self.lanes.get(idx) >> 8) as u32, d);
+                let entries = list.narrow.iter().map(|&e| u64::from(e)).chain(list.wide.iter().copied());
+                for e in entries {
+                    let (idx, cell) = ((e / self.free) as usize, (e % self.free) as u32);
+                    let (f, l) = self.expand(idx, Regions::Cell(cell), d, scratch);
                     filled += f;
                     late += l;
-                };
+                }
+                drop(list);
+                flush(scratch);
+                (filled, late)
+            })
+            .reduce(|| (0, 0), sum);
+        let chunks = self.total.div_ceil(CHUNK);
+        // Bit 7 of every lane's depth byte.
+        let depth_bytes = (0..Lanes::<B>::PER_WORD).fold(0u64, |m, i| m | 0x80 << (i as u32 * B));
+        let from_scan = (0..chunks)
+            .into_par_iter()
+            .map_init(Scratch::default, |scratch, ci| {
+                let (lo, hi) = (ci * CHUNK, ((ci + 1) * CHUNK).min(self.total));
+                let (mut filled, mut late) = (0, 0);
                 let per = Lanes::<B>::PER_WORD;
+                if pull {
+                    for wi in lo / per..hi.div_ceil(per) {
+                        let word = self.lanes.words[wi].load(Relaxed);
+                        for j in 0..per {
+                            let idx = wi * per + j;
+                            let lane = (word >> (j as u32 * B)) & Lanes::<B>::LANE;
+                            let t = lane as u8;
+                            if idx >= hi
+                                || (lane >> 8) as u32 == self.full
+                                || (t != UNSEEN && (t ^ d) & 1 == 0)
+                            {
+                                continue;
+                            }
+                            let (f, l) = self.pull(idx, lane, d);
+                            filled += f;
+                            late += l;
+                        }
+                    }
+                    return (filled, late);
+                }
                 for wi in lo / per..hi.div_ceil(per) {
                     let mut hits = bytes_equal(self.lanes.words[wi].load(Relaxed), d) & depth_bytes;
                     while hits != 0 {
                         let idx = wi * per + (hits.trailing_zeros() / B) as usize;
                         hits &= hits - 1;
                         if idx < hi {
-                            go(idx);
+                            let regions = Regions::Mask((self.lanes.get(idx) >> 8) as u32);
+                            let (f, l) = self.expand(idx, regions, d, scratch);
+                            filled += f;
+                            late += l;
                         }
                     }
                 }
-                for (wi, word) in dirty.iter().enumerate().take(hi.div_ceil(64)).skip(lo / 64) {
-                    let mut bits = word.load(Relaxed);
-                    while bits != 0 {
-                        go(wi * 64 + bits.trailing_zeros() as usize);
-                        bits &= bits - 1;
-                    }
-                }
+                flush(scratch);
                 (filled, late)
             })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+            .reduce(|| (0, 0), sum);
+        let (filled, late) = sum(from_lists, from_scan);
+        let lists = (!pull && !overflow.into_inner()).then(|| out.into_inner().unwrap_or_else(|e| e.into_inner()));
+        (filled, late, lists)
     }
 
     /// The depths, or `None` when `progress` stopped the build.
@@ -530,12 +771,22 @@ impl<const B: u32> Builder<B> {
         );
         let mut filled = 1u64;
         let mut d = 0u8;
+        let trace = std::env::var_os("NPUZZLE_BUILD_TRACE").is_some();
+        let mut pull = false;
+        let mut lists = Vec::new();
         loop {
-            let (found, late) = self.layer(d);
+            let t0 = std::time::Instant::now();
+            let pull_at: u8 = std::env::var("NPUZZLE_PULL_AT").ok().and_then(|v| v.parse().ok()).unwrap_or(255);
+            let (found, late, next) = self.layer(d, pull || d >= pull_at, std::mem::take(&mut lists));
+            pull |= 10 * (self.total as u64 - filled - found) <= 14 * (found + late);
+            match next {
+                Some(next) if !pull => lists = next,
+                _ => pull = true,
+            }
+            if trace {
+                eprintln!("k={} d={d} found={found} late={late} {:.2}s", self.k, t0.elapsed().as_secs_f64());
+            }
             filled += found;
-            self.dirty[usize::from(d & 1)]
-                .par_iter()
-                .for_each(|w| w.store(0, Relaxed));
             if found == 0 && late == 0 {
                 break;
             }
@@ -552,13 +803,7 @@ impl<const B: u32> Builder<B> {
                 break;
             }
         }
-        let Builder {
-            lanes,
-            dirty,
-            total,
-            ..
-        } = self;
-        drop(dirty);
+        let Builder { lanes, total, .. } = self;
         Some(lanes.into_depths(total))
     }
 }
