@@ -14,20 +14,27 @@
 //! - above it, one bit per free cell (free cells numbered in increasing order, `n − k` bits)
 //!   marking the regions reached so far.
 //!
-//! Layer `d` is every placement whose depth is `d` (all its reached regions then have depth
-//! `d`), plus the *dirty* ones: placements first reached earlier that gained a region at depth
-//! `d` (a *late* region), marked in one of two bitmaps (this layer's, the next's). A dirty
-//! placement has all its regions expanded again; the older ones only lead to reached states.
-//! A late region is never found for a placement being expanded in the same layer, so it can
-//! go straight into the lane: on a grid every move of a pattern tile changes that tile's
-//! Manhattan distance by one, so all regions of a placement have depths of one parity, and a
-//! region of depth `d + 1` belongs to a placement whose depth differs from `d` by an odd number
-//! (checked in debug builds). Every write of a layer stores the same depth, so the result does not depend on the
-//! schedule. Layers are scanned eight depth bytes at a time and expanded in parallel chunks
-//! (rayon); a child's index comes from its parent's (`Builder::expand`).
+//! Layer `d` expands every placement whose depth is `d` (all its reached regions then have
+//! depth `d`), and the *late* regions of depth `d`: new regions of placements first reached
+//! earlier, listed by the previous layer (placement index and one free cell of the region). A
+//! late region is never found for a placement being expanded in the same layer: on a grid every
+//! move of a pattern tile changes that tile's Manhattan distance by one, so all regions of a
+//! placement have depths of one parity, and a region of depth `d + 1` belongs to a placement
+//! whose depth differs from `d` by an odd number (checked in debug builds). Every write of a
+//! layer stores the same depth, so the result does not depend on the schedule. Layers are
+//! scanned eight depth bytes at a time and expanded in parallel chunks (rayon); a child's index
+//! comes from its parent's (`Builder::child_index`), and the children of several expansions are
+//! gathered, their lanes prefetched, before any is looked at.
 //!
-//! Peak memory for `k` tiles on `n` cells: `P(n, k) · (lane bytes + 1/4)`: 1.2 · 10⁹ bytes
-//! for the 8-tile pattern of the 15-puzzle, 0.54 · 10⁹ for a 6-tile pattern of the 24-puzzle.
+//! Once the placements not reached yet are few next to the frontier (after the peak layer),
+//! the search turns *bottom-up* (Beamer, Asanović & Patterson, SC 2012): a layer then checks
+//! each region not reached yet for a reached neighbour, stopping at the first, instead of
+//! expanding the frontier; it needs no list of late regions either. A layer whose late regions
+//! outgrow their list (a fifth of the lanes' bytes) is followed by bottom-up layers too.
+//!
+//! Peak memory for `k` tiles on `n` cells: at most `P(n, k) · lane bytes · 7/5` (the lanes and
+//! two layers' lists): 1.45 · 10⁹ bytes for the 8-tile pattern of the 15-puzzle (1.3 · 10⁹
+//! measured), 0.71 · 10⁹ for a 6-tile pattern of the 24-puzzle.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -60,11 +67,11 @@ fn lane_bits(cells: usize, k: usize) -> u32 {
     }
 }
 
-/// Bytes a build of `k` tiles on `cells` cells needs at its peak: a lane of
-/// `lane_bits` per placement and two bitmaps (1.2 · 10⁹ for the 8-tile pattern of the
-/// 15-puzzle).
+/// Bytes a build of `k` tiles on `cells` cells needs at its peak, at most: a lane of
+/// `lane_bits` per placement and two layers' lists of late regions, each at most a fifth of
+/// the lanes (1.45 · 10⁹ for the 8-tile pattern of the 15-puzzle).
 pub fn build_memory(cells: usize, k: usize) -> u64 {
-    placements(cells, k) * (u64::from(lane_bits(cells, k)) + 2) / 8
+    placements(cells, k) * u64::from(lane_bits(cells, k)) / 8 * 7 / 5
 }
 
 /// Builds the table of `tiles` for `goal`, reporting each BFS layer to `progress`, which
@@ -117,6 +124,9 @@ pub const CANCELLED: &str = "pattern-database build cancelled";
 /// Not reached yet.
 const UNSEEN: u8 = u8::MAX;
 
+/// Children gathered before they are looked at (their loads overlap).
+const BATCH: usize = 48;
+
 /// Placements scanned per parallel work item (a multiple of 64).
 const CHUNK: usize = 1 << 15;
 
@@ -150,6 +160,20 @@ impl<const B: u32> Lanes<B> {
     fn get(&self, i: usize) -> u64 {
         let (w, sh) = Self::at(i);
         (self.words[w].load(Relaxed) >> sh) & Self::LANE
+    }
+
+    /// Starts loading lane `i` into the cache (a hint; no effect on other targets).
+    #[inline(always)]
+    fn prefetch(&self, i: usize) {
+        let word: *const AtomicU64 = &self.words[i / Self::PER_WORD];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch only hints the cache: it reads nothing the program sees and never
+        // faults, and `word` points into `words` anyway.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(word.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = word;
     }
 
     /// Adds regions to lane `i`.
@@ -268,6 +292,8 @@ struct Builder<const B: u32> {
     start_parity: u32,
     /// The region mask of a placement whose free cells are all reached.
     full: u32,
+    /// Tests only: every layer bottom-up.
+    pull_always: bool,
     /// Board width, and the cells not in its first / last column (for flooding by shifts).
     cols: u32,
     not_left: u32,
@@ -280,8 +306,8 @@ struct Builder<const B: u32> {
     free: u64,
     /// Whether listed late regions need 64 bits.
     wide: bool,
-    /// The most late regions one layer may list (about a quarter of the lanes' bytes); a layer
-    /// that finds more is followed by pull layers, which need no list.
+    /// The most late regions one layer may list (a fifth of the lanes' bytes); a layer that
+    /// finds more is followed by pull layers, which need no list.
     list_cap: u64,
     start: Vec<u8>,
     start_blank: usize,
@@ -309,11 +335,12 @@ impl LateList {
     }
 }
 
-/// A worker's buffers: the children of one expansion (index and cells, lane), gathered before
-/// any is looked at so that their random reads overlap; the late regions it found.
+/// A worker's buffers: the children gathered (index and cells, parent) and their parents,
+/// decoded; the late regions it found.
 #[derive(Default)]
 struct Scratch {
     kids: Vec<(u64, u64)>,
+    decs: Vec<Decoded>,
     late: LateList,
 }
 
@@ -359,6 +386,7 @@ impl<const B: u32> Builder<B> {
             .filter(|c| (c / cols + c % cols) % 2 == 1)
             .fold(0u32, |m, c| m | 1 << c);
         let start: Vec<u8> = tiles.iter().map(|&t| goal.position_of(t) as u8).collect();
+        let wide = total as u64 * (n - k) as u64 > u64::from(u32::MAX);
         Builder {
             odd_cells,
             start_parity: start.iter().filter(|&&c| odd_cells >> c & 1 == 1).count() as u32 & 1,
@@ -375,8 +403,9 @@ impl<const B: u32> Builder<B> {
             all: if n == 32 { u32::MAX } else { (1u32 << n) - 1 },
             lanes: Lanes::new(total),
             free: (n - k) as u64,
-            wide: total as u64 * (n - k) as u64 > u64::from(u32::MAX),
-            list_cap: total as u64 * u64::from(B) / 32 / if total as u64 * ((n - k) as u64) > u64::from(u32::MAX) { 8 } else { 4 },
+            wide,
+            pull_always: false,
+            list_cap: total as u64 * u64::from(B) / 8 / 5 / if wide { 8 } else { 4 },
             start,
             start_blank: b.blank(),
         }
@@ -510,6 +539,19 @@ impl<const B: u32> Builder<B> {
     /// to cell `c` changes its own rank digit by `c − m` less the earlier tiles between the
     /// two cells, and the digit of every later tile between them by one.
     fn expand(&self, idx: usize, regions: Regions, d: u8, scratch: &mut Scratch) -> (u64, u64) {
+        self.gather(idx, regions, scratch);
+        if scratch.kids.len() >= BATCH {
+            self.settle(d, scratch)
+        } else {
+            (0, 0)
+        }
+    }
+
+    /// Pass 1 of an expansion: decodes the placement and lists every child, starting its lane's
+    /// load (children of several expansions are listed before any is looked at, so that their
+    /// random reads overlap).
+    #[inline(always)]
+    fn gather(&self, idx: usize, regions: Regions, scratch: &mut Scratch) {
         let dec = self.decode(idx);
         let regions = match regions {
             Regions::Mask(m) => m,
@@ -524,9 +566,7 @@ impl<const B: u32> Builder<B> {
                 mask
             }
         };
-        let kids = &mut scratch.kids;
-        // Pass 1: every child's index and visited mask (independent loads).
-        kids.clear();
+        let parent = scratch.decs.len() as u64;
         let mut r = regions;
         while r != 0 {
             let c = u32::from(dec.free[r.trailing_zeros() as usize]);
@@ -536,21 +576,33 @@ impl<const B: u32> Builder<B> {
                 let m = movers.trailing_zeros();
                 movers &= movers - 1;
                 let cidx = self.child_index(&dec, idx, m, c);
-                kids.push((
+                self.lanes.prefetch(cidx);
+                scratch.kids.push((
                     (cidx as u64) << 16 | u64::from(c) << 8 | u64::from(m),
-                    self.lanes.get(cidx),
+                    parent,
                 ));
             }
         }
-        let (below, p) = (&dec.below, &dec);
+        scratch.decs.push(dec);
+    }
+
+    /// Pass 2 for every child gathered: floods and records the new regions (see
+    /// [`Builder::expand`]). Returns (entries filled, late regions recorded).
+    fn settle(&self, d: u8, scratch: &mut Scratch) -> (u64, u64) {
+        let Scratch {
+            kids, decs, late, ..
+        } = scratch;
         // Pass 2: flood and record the new regions.
-        let (mut filled, mut late) = (0, 0);
-        for &(kid, seen) in kids.iter() {
+        let (mut filled, mut found_late) = (0, 0);
+        for &(kid, parent) in kids.iter() {
             let (cidx, c, m) = (
                 (kid >> 16) as usize,
                 (kid >> 8) as u32 & 31,
                 kid as u32 & 31,
             );
+            let p = &decs[parent as usize];
+            let below = &p.below;
+            let seen = self.lanes.get(cidx);
             // Pattern tiles of the child on cells below x.
             let child_below =
                 |x: u32| u32::from(below[x as usize]) + u32::from(c < x) - u32::from(m < x);
@@ -582,14 +634,16 @@ impl<const B: u32> Builder<B> {
                 self.lanes.add_regions(cidx, region);
                 let entry = cidx as u64 * self.free + u64::from(m - child_below(m));
                 if self.wide {
-                    scratch.late.wide.push(entry);
+                    late.wide.push(entry);
                 } else {
-                    scratch.late.narrow.push(entry as u32);
+                    late.narrow.push(entry as u32);
                 }
-                late += 1;
+                found_late += 1;
             }
         }
-        (filled, late)
+        kids.clear();
+        decs.clear();
+        (filled, found_late)
     }
 
     /// The pull (bottom-up) form of layer `d` for the placement at `idx`, whose lane is `lane`
@@ -603,7 +657,10 @@ impl<const B: u32> Builder<B> {
     fn pull(&self, idx: usize, lane: u64, d: u8) -> (u64, u64) {
         let dec = self.decode(idx);
         let t = lane as u8;
-        if t == UNSEEN && ((dec.occ & self.odd_cells).count_ones() ^ self.start_parity ^ u32::from(d + 1)) & 1 != 0 {
+        if t == UNSEEN
+            && ((dec.occ & self.odd_cells).count_ones() ^ self.start_parity ^ u32::from(d + 1)) & 1
+                != 0
+        {
             return (0, 0);
         }
         let reached = (lane >> 8) as u32;
@@ -663,7 +720,12 @@ impl<const B: u32> Builder<B> {
     /// ([`Builder::pull`]) instead checks every placement of the other parity that has
     /// regions not reached yet, and lists nothing. Returns (entries filled, late regions found,
     /// their list, or `None` when it outgrew `list_cap` or the layer pulled).
-    fn layer(&self, d: u8, pull: bool, late_in: Vec<LateList>) -> (u64, u64, Option<Vec<LateList>>) {
+    fn layer(
+        &self,
+        d: u8,
+        pull: bool,
+        late_in: Vec<LateList>,
+    ) -> (u64, u64, Option<Vec<LateList>>) {
         let out = Mutex::new(Vec::new());
         let (listed, overflow) = (AtomicU64::new(0), AtomicBool::new(false));
         // Hands a work item's late list over, unless the layer's lists grew too long.
@@ -688,7 +750,11 @@ impl<const B: u32> Builder<B> {
             .into_par_iter()
             .map_init(Scratch::default, |scratch, list| {
                 let (mut filled, mut late) = (0, 0);
-                let entries = list.narrow.iter().map(|&e| u64::from(e)).chain(list.wide.iter().copied());
+                let entries = list
+                    .narrow
+                    .iter()
+                    .map(|&e| u64::from(e))
+                    .chain(list.wide.iter().copied());
                 for e in entries {
                     let (idx, cell) = ((e / self.free) as usize, (e % self.free) as u32);
                     let (f, l) = self.expand(idx, Regions::Cell(cell), d, scratch);
@@ -696,8 +762,9 @@ impl<const B: u32> Builder<B> {
                     late += l;
                 }
                 drop(list);
+                let (f, l) = self.settle(d, scratch);
                 flush(scratch);
-                (filled, late)
+                (filled + f, late + l)
             })
             .reduce(|| (0, 0), sum);
         let chunks = self.total.div_ceil(CHUNK);
@@ -710,8 +777,19 @@ impl<const B: u32> Builder<B> {
                 let (mut filled, mut late) = (0, 0);
                 let per = Lanes::<B>::PER_WORD;
                 if pull {
+                    // A word whose lanes have all their regions reached is skipped whole.
+                    let (region_bits, complete) = (0..per).fold((0u64, 0u64), |(m, f), j| {
+                        let sh = j as u32 * B + 8;
+                        (
+                            m | (Lanes::<B>::LANE >> 8) << sh,
+                            f | u64::from(self.full) << sh,
+                        )
+                    });
                     for wi in lo / per..hi.div_ceil(per) {
                         let word = self.lanes.words[wi].load(Relaxed);
+                        if word & region_bits == complete {
+                            continue;
+                        }
                         for j in 0..per {
                             let idx = wi * per + j;
                             let lane = (word >> (j as u32 * B)) & Lanes::<B>::LANE;
@@ -742,12 +820,14 @@ impl<const B: u32> Builder<B> {
                         }
                     }
                 }
+                let (f, l) = self.settle(d, scratch);
                 flush(scratch);
-                (filled, late)
+                (filled + f, late + l)
             })
             .reduce(|| (0, 0), sum);
         let (filled, late) = sum(from_lists, from_scan);
-        let lists = (!pull && !overflow.into_inner()).then(|| out.into_inner().unwrap_or_else(|e| e.into_inner()));
+        let lists = (!pull && !overflow.into_inner())
+            .then(|| out.into_inner().unwrap_or_else(|e| e.into_inner()));
         (filled, late, lists)
     }
 
@@ -771,20 +851,17 @@ impl<const B: u32> Builder<B> {
         );
         let mut filled = 1u64;
         let mut d = 0u8;
-        let trace = std::env::var_os("NPUZZLE_BUILD_TRACE").is_some();
         let mut pull = false;
         let mut lists = Vec::new();
         loop {
-            let t0 = std::time::Instant::now();
-            let pull_at: u8 = std::env::var("NPUZZLE_PULL_AT").ok().and_then(|v| v.parse().ok()).unwrap_or(255);
-            let (found, late, next) = self.layer(d, pull || d >= pull_at, std::mem::take(&mut lists));
-            pull |= 10 * (self.total as u64 - filled - found) <= 14 * (found + late);
+            let (found, late, next) = self.layer(d, pull, std::mem::take(&mut lists));
+            // Bottom-up once the placements left are fewer than 1.4 times the new frontier
+            // (measured on 3×5 and 4×4 patterns: about where the two cost the same).
+            pull |= self.pull_always
+                || 10 * (self.total as u64 - filled - found) <= 14 * (found + late);
             match next {
                 Some(next) if !pull => lists = next,
                 _ => pull = true,
-            }
-            if trace {
-                eprintln!("k={} d={d} found={found} late={late} {:.2}s", self.k, t0.elapsed().as_secs_f64());
             }
             filled += found;
             if found == 0 && late == 0 {
@@ -823,4 +900,56 @@ pub fn build_partition(
         .enumerate()
         .map(|(i, p)| build_table(goal, p, i, max_memory, progress))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::GoalSpec;
+
+    /// The table built with the builder's default schedule, and with every layer bottom-up,
+    /// with 64-bit late lists, and with no room for late lists (bottom-up after the first
+    /// late region): all four must be equal. (`tests/pdb.rs` checks the default against an
+    /// independent breadth-first search.)
+    fn schedules_agree<const B: u32>(rows: usize, cols: usize, tiles: &[u8]) {
+        for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
+            let goal = spec.resolve(rows, cols).unwrap();
+            let build = |tune: &dyn Fn(&mut Builder<B>)| {
+                let mut b = Builder::<B>::new(&goal, tiles);
+                assert_eq!(lane_bits(rows * cols, tiles.len()), B);
+                tune(&mut b);
+                b.run(0, &|_| true).unwrap()
+            };
+            let default = build(&|_| {});
+            assert!(
+                default.iter().all(|&v| v != UNSEEN),
+                "every placement is reached"
+            );
+            // Only the goal placement has depth 0.
+            assert_eq!(default.iter().filter(|&&v| v == 0).count(), 1);
+            assert_eq!(
+                build(&|b| b.pull_always = true),
+                default,
+                "{rows}×{cols} {tiles:?} bottom-up"
+            );
+            assert_eq!(
+                build(&|b| b.wide = true),
+                default,
+                "{rows}×{cols} {tiles:?} wide lists"
+            );
+            assert_eq!(
+                build(&|b| b.list_cap = 0),
+                default,
+                "{rows}×{cols} {tiles:?} no lists"
+            );
+        }
+    }
+
+    #[test]
+    fn every_schedule_builds_the_same_table() {
+        schedules_agree::<16>(3, 3, &[1, 2, 3, 4]);
+        schedules_agree::<16>(3, 4, &[2, 5, 7, 8, 11]);
+        schedules_agree::<32>(4, 4, &[1, 6, 11]);
+        schedules_agree::<64>(5, 6, &[3, 14, 28]);
+    }
 }
