@@ -271,7 +271,11 @@ fn solve_unsolvable_board() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stdout.lines().next(), Some("No solution possible"));
     assert_eq!(out.stdout.trim(), "No solution possible");
-    assert!(out.stderr.contains("inversions"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("1 inversion on the board"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stderr.contains("unsolvable"), "{}", out.stderr);
 }
 
@@ -316,12 +320,45 @@ fn solve_json_unsolvable() {
     assert!(j["solution"].is_null(), "{j}");
     assert!(j["tiles_moved"].is_null(), "{j}");
     assert_eq!(j["evaluator"], "cpu");
+    assert!(j["heuristic"].is_null(), "no search ran: {j}");
     assert_eq!(j["parity"]["solvable"], Value::Bool(false));
     assert!(
-        j["reason"].as_str().expect("reason").contains("inversions"),
+        j["reason"]
+            .as_str()
+            .expect("reason")
+            .contains("1 inversion on the board"),
         "{j}"
     );
-    assert!(out.stderr.contains("inversions"), "{}", out.stderr);
+    assert!(out.stderr.contains("1 inversion"), "{}", out.stderr);
+}
+
+#[test]
+fn solve_json_says_why_the_heuristic_is_unavailable() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = npuzzle(
+        &[
+            "solve",
+            "-",
+            "--format",
+            "json",
+            "--heuristic",
+            "pdb78",
+            "--max-memory",
+            "1MiB",
+            "--cache-dir",
+            cache.path().to_str().unwrap(),
+        ],
+        Some("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"),
+    );
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    let j: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert!(j["moves"].is_null(), "{j}");
+    assert_eq!(j["heuristic"], "pdb78");
+    assert_eq!(j["limit"], Value::Bool(false));
+    assert!(
+        j["error"].as_str().expect("error").contains("cap 1.0 MiB"),
+        "{j}"
+    );
 }
 
 #[test]

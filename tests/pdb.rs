@@ -290,7 +290,7 @@ mod cache {
         assert_eq!(t, built);
         // Listing and clearing.
         assert_eq!(cache.list().len(), 2);
-        assert_eq!(cache.clear().unwrap(), 2);
+        assert_eq!(cache.clear().unwrap(), (2, 0));
         assert!(cache.list().is_empty());
     }
 
@@ -390,9 +390,22 @@ mod cache {
         let (code, _, err) = run(&["solve", "--heuristic", "pdb78", f.to_str().unwrap()]);
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("pdb78 is for 4×4 boards"), "{err}");
+        // A temporary file a killed save left an hour ago goes too; one being written stays.
+        let stale = dir.path().join(".tmpAbC123");
+        std::fs::File::create(&stale)
+            .unwrap()
+            .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600))
+            .unwrap();
+        let fresh = dir.path().join(".tmpXyZ789");
+        std::fs::write(&fresh, b"partial").unwrap();
         let (code, out, _) = run(&["pdb", "clear"]);
         assert_eq!(code, 0);
-        assert!(out.contains("removed 3"), "{out}");
+        assert!(
+            out.contains("removed 3 tables and 1 unfinished temporary file"),
+            "{out}"
+        );
+        assert!(!stale.exists() && fresh.exists());
+        std::fs::remove_file(&fresh).unwrap();
         // A sound table under another table's name: verify reports it.
         let (code, _, err) = run(&["pdb", "build", "pdb:4,4", "--size", "3x3"]);
         assert_eq!(code, 0, "{err}");

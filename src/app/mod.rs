@@ -49,6 +49,8 @@ pub struct AppOptions {
     pub solve: bool,
     /// Save a PNG of the window once the solve has ended, then exit.
     pub screenshot: Option<PathBuf>,
+    /// Pattern-database cache folder; `None` = `NPUZZLE_CACHE_DIR` or the user's cache folder.
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// Why the app could not run.
@@ -94,6 +96,7 @@ fn initial_state(
         st.settings.evaluator = opts.evaluator;
     }
     st.settings.batch_size = opts.batch_size;
+    st.settings.pdb_cache = opts.cache_dir.clone();
     st.recent = load_recent();
     if let Some(f) = &opts.file {
         let f = f.canonicalize().unwrap_or_else(|_| f.clone());

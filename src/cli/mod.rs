@@ -71,6 +71,10 @@ struct GuiArgs {
     /// (0 on success, non-zero with a message on failure).
     #[arg(long, value_name = "PATH.png")]
     screenshot: Option<std::path::PathBuf>,
+    /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache
+    /// folder).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<std::path::PathBuf>,
 }
 
 /// Options shared by `solve` and `bench`.
@@ -193,6 +197,17 @@ enum HeuristicArg {
     Kind(HeuristicKind),
     /// A pattern-database partition.
     Pdb(crate::heuristic::pdb::PartitionSpec),
+}
+
+impl HeuristicArg {
+    /// The name as given on the command line (`auto`, `manhattan`, `pdb78`, `pdb:4,4` …).
+    pub fn name(&self) -> String {
+        match self {
+            HeuristicArg::Auto => "auto".into(),
+            HeuristicArg::Kind(k) => k.name().into(),
+            HeuristicArg::Pdb(spec) => spec.name(),
+        }
+    }
 }
 
 fn parse_heuristic(s: &str) -> Result<HeuristicArg, String> {
@@ -359,6 +374,7 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
             batch_size: a.batch_size.max(1),
             solve: a.solve,
             screenshot: a.screenshot.clone(),
+            cache_dir: a.cache_dir.clone(),
         };
         match crate::app::run(opts) {
             Ok(()) => return Ok(0),
@@ -390,7 +406,7 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
             x => x,
         },
         heuristic,
-        cache_dir: None,
+        cache_dir: a.cache_dir.clone(),
         time_limit: None,
         max_memory: bytesize::ByteSize(DEFAULT_MAX_MEMORY),
         size: None,

@@ -143,11 +143,17 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             Ok(if verify && bad > 0 { 1 } else { 0 })
         }
         PdbCommand::Clear => {
-            let n = cache
+            let (n, leftovers) = cache
                 .clear()
                 .map_err(|e| CliError::Other(format!("{}: {e}", cache.dir().display())))?;
+            let tables = if n == 1 { "table" } else { "tables" };
+            let extra = match leftovers {
+                0 => String::new(),
+                1 => " and 1 unfinished temporary file".to_string(),
+                k => format!(" and {k} unfinished temporary files"),
+            };
             super::emit(&format!(
-                "removed {n} tables from {}",
+                "removed {n} {tables}{extra} from {}",
                 cache.dir().display()
             ))?;
             Ok(0)

@@ -22,7 +22,8 @@ struct SolveJson {
     tiles_moved: Option<Vec<u8>>,
     notation: &'static str,
     algorithm: &'static str,
-    heuristic: String,
+    /// `None` for an unsolvable board: the parity check answers, no search runs.
+    heuristic: Option<String>,
     evaluator: &'static str,
     adapter: Option<String>,
     goal: &'static str,
@@ -93,13 +94,30 @@ pub(super) fn solve_and_print(
 ) -> Result<u8, CliError> {
     let parity = Solvability::of(&start, &goal);
     // Unsolvable boards are answered before any database is built or GPU is opened.
-    let (algorithm, heuristic) = if parity.solvable {
-        choose(opts, &start, &goal)?
+    let chosen = if parity.solvable {
+        choose(opts, &start, &goal)
     } else {
-        (
+        Ok((
             opts.algorithm.resolve(start.len()),
             HeuristicSpec::Kind(HeuristicKind::LinearConflict),
-        )
+        ))
+    };
+    let (algorithm, heuristic) = match chosen {
+        Err(e) if opts.format == Format::Json => {
+            // Scripts reading JSON get an object saying why there is no answer.
+            let j = serde_json::json!({
+                "solvable": parity.solvable,
+                "moves": null,
+                "error": e.to_string(),
+                "limit": false,
+                "algorithm": opts.algorithm.resolve(start.len()).name(),
+                "heuristic": opts.heuristic.name(),
+                "start": start.to_string(),
+            });
+            super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
+            return Err(e);
+        }
+        c => c?,
     };
     let limits = opts.limits()?;
     if algorithm != Algorithm::BatchedAStar && opts.evaluator != EvaluatorArg::Auto {
@@ -232,7 +250,7 @@ pub(super) fn solve_and_print(
                     Notation::Tile => "tile",
                 },
                 algorithm: algorithm.name(),
-                heuristic: heuristic.name().to_string(),
+                heuristic: sol.map(|_| heuristic.name().to_string()),
                 evaluator: evaluator_kind,
                 adapter,
                 goal: goal.name(),

@@ -88,9 +88,10 @@ impl Solvability {
         };
         if self.cols % 2 == 1 {
             format!(
-                "{verdict}: width {} is odd, so only the inversion parity counts: {} inversions on the board, {} on the {} goal ({} parity)",
+                "{verdict}: width {} is odd, so only the inversion parity counts: {} inversion{} on the board, {} on the {} goal ({} parity)",
                 self.cols,
                 self.start_inversions,
+                if self.start_inversions == 1 { "" } else { "s" },
                 self.goal_inversions,
                 self.goal,
                 if self.solvable { "same" } else { "different" }

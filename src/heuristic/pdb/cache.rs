@@ -225,17 +225,38 @@ impl PdbCache {
         out
     }
 
-    /// Deletes every `.pdb` file in the cache; returns how many.
+    /// Deletes every `.pdb` file in the cache, and the temporary files a build killed while
+    /// saving left behind (`.tmp…` files untouched for a minute: a save in progress keeps
+    /// writing to its file); returns how many of each.
     ///
     /// # Errors
     /// The first I/O error.
-    pub fn clear(&self) -> std::io::Result<usize> {
+    pub fn clear(&self) -> std::io::Result<(usize, usize)> {
         let mut n = 0;
         for (p, _, _) in self.list() {
             std::fs::remove_file(&p)?;
             n += 1;
         }
-        Ok(n)
+        let mut leftovers = 0;
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((n, 0)),
+            Err(e) => return Err(e),
+        };
+        for entry in entries {
+            let entry = entry?;
+            let meta = entry.metadata()?;
+            let stale = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age >= std::time::Duration::from_secs(60));
+            if meta.is_file() && entry.file_name().to_string_lossy().starts_with(".tmp") && stale {
+                std::fs::remove_file(entry.path())?;
+                leftovers += 1;
+            }
+        }
+        Ok((n, leftovers))
     }
 }
 
