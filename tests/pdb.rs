@@ -310,6 +310,24 @@ mod cache {
                 String::from_utf8_lossy(&o.stderr).into_owned(),
             )
         };
+        // --time-limit covers building the tables: a build of pdb555 (hundreds of
+        // milliseconds) stops at its first layer past a millisecond; nothing is saved.
+        let board = dir.path().join("k12.txt");
+        std::fs::write(&board, "14 1 9 6/4 8 12 5/7 2 3 0/10 11 13 15\n").unwrap();
+        let (code, _, err) = run(&[
+            "solve",
+            board.to_str().unwrap(),
+            "--goal",
+            "blank-first",
+            "--heuristic",
+            "pdb555",
+            "--time-limit",
+            "0.001",
+        ]);
+        assert_eq!(code, 3, "{err}");
+        assert!(err.contains("time limit of 0.001 s reached"), "{err}");
+        std::fs::remove_file(&board).unwrap();
+        assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing saved");
         // Bad input: an empty pattern (exit 2).
         let (code, _, err) = run(&["pdb", "build", "pdb:4,4,0", "--size", "3x3"]);
         assert_eq!(code, 2, "{err}");

@@ -98,7 +98,9 @@ struct SearchOpts {
     /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<std::path::PathBuf>,
-    /// Stop a search after this many seconds (exit code 3).
+    /// Stop after this many seconds (exit code 3). For `solve` it covers building pattern
+    /// databases too (a build stops at the end of its current BFS layer); for `bench` it is
+    /// per instance, tables built before the first.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
     /// Memory cap for BFS and A* tables, e.g. 512MiB, 4GiB (exit code 3 when reached).

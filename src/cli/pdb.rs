@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
@@ -74,7 +75,7 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
                 .resolve(r, c)
                 .map_err(|e| CliError::Usage(format!("--goal {goal}: {e}")))?;
             let t = std::time::Instant::now();
-            let pdb = load(&cache, &g, &spec, max_memory.as_u64())?;
+            let pdb = load(&cache, &g, &spec, max_memory.as_u64(), None)?;
             let bytes: usize = pdb.tables().iter().map(|t| t.bytes().len()).sum();
             let n = pdb.tables().len();
             crate::note!(
@@ -162,11 +163,17 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
 }
 
 /// Loads (or builds and caches) a partition for `goal`, with a progress bar on stderr.
+///
+/// # Errors
+/// [`CliError::Usage`] for a partition that does not fit the board, [`CliError::Limit`] when a
+/// build runs past `deadline` (an instant, and the limit in seconds it stands for),
+/// [`CliError::Unavailable`] when a table cannot be built.
 pub(super) fn load(
     cache: &PdbCache,
     goal: &Goal,
     spec: &PartitionSpec,
     max_memory: u64,
+    deadline: Option<(Instant, f64)>,
 ) -> Result<Arc<AdditivePdb>, CliError> {
     spec.patterns(goal).map_err(CliError::Usage)?;
     let bar = indicatif::ProgressBar::new(0);
@@ -185,11 +192,17 @@ pub(super) fn load(
                 bar.set_message(format!("{} pattern {}/{n}", spec.name(), i + 1));
                 bar.set_length(step.total);
                 bar.set_position(step.filled);
-                true
+                deadline.is_none_or(|(d, _)| Instant::now() < d)
             },
             &|w| bar.suspend(|| crate::note!("npuzzle: warning: {w}")),
         )
-        .map_err(CliError::Unavailable)?;
+        .map_err(|e| match deadline {
+            Some((d, secs)) if Instant::now() >= d => {
+                bar.finish_and_clear();
+                CliError::Limit(crate::search::SearchError::TimeLimit(secs))
+            }
+            _ => CliError::Unavailable(e),
+        })?;
     bar.finish_and_clear();
     for p in &built {
         crate::note!(
@@ -222,13 +235,14 @@ pub(super) fn resolve(
     algorithm: Algorithm,
     cache_dir: Option<PathBuf>,
     max_memory: u64,
+    deadline: Option<(Instant, f64)>,
 ) -> Result<(HeuristicSpec, Option<String>), CliError> {
     match arg {
         HeuristicArg::Kind(k) => Ok((HeuristicSpec::Kind(*k), None)),
         HeuristicArg::Pdb(spec) => {
             let cache = PdbCache::new(cache_dir).map_err(CliError::Other)?;
             Ok((
-                HeuristicSpec::Pdb(load(&cache, goal, spec, max_memory)?),
+                HeuristicSpec::Pdb(load(&cache, goal, spec, max_memory, deadline)?),
                 None,
             ))
         }
@@ -256,7 +270,7 @@ pub(super) fn resolve(
             match choice {
                 Some(spec) => {
                     let was_cached = cached(&cache, goal, &spec);
-                    let pdb = load(&cache, goal, &spec, max_memory)?;
+                    let pdb = load(&cache, goal, &spec, max_memory, deadline)?;
                     Ok((
                         HeuristicSpec::Pdb(pdb),
                         Some(format!(

@@ -60,10 +60,14 @@ pub(super) fn resolve_goal(spec: &str, start: &Board) -> Result<Goal, CliError> 
 
 /// The algorithm and heuristic to use for `start` towards `goal`, saying on stderr what
 /// `auto` picked. Pattern databases are loaded from the cache or built here.
+///
+/// `deadline` (an instant and the limit it stands for, in seconds) stops a pattern-database
+/// build that runs past it: [`CliError::Limit`].
 pub(super) fn choose(
     opts: &SearchOpts,
     start: &Board,
     goal: &Goal,
+    deadline: Option<(std::time::Instant, f64)>,
 ) -> Result<(Algorithm, HeuristicSpec), CliError> {
     let algorithm = opts.algorithm.resolve(start.len());
     if opts.algorithm == Algorithm::Auto {
@@ -79,6 +83,7 @@ pub(super) fn choose(
         algorithm,
         opts.cache_dir.clone(),
         opts.max_memory.as_u64(),
+        deadline,
     )?;
     if let Some(n) = note {
         crate::note!("npuzzle: {n}");
@@ -93,9 +98,15 @@ pub(super) fn solve_and_print(
     notation: Notation,
 ) -> Result<u8, CliError> {
     let parity = Solvability::of(&start, &goal);
+    // --time-limit covers building pattern databases and the search together.
+    let mut limits = opts.limits()?;
+    let began = std::time::Instant::now();
+    let deadline = limits
+        .time_limit
+        .and_then(|t| Some((began.checked_add(t)?, t.as_secs_f64())));
     // Unsolvable boards are answered before any database is built or GPU is opened.
     let chosen = if parity.solvable {
-        choose(opts, &start, &goal)
+        choose(opts, &start, &goal, deadline)
     } else {
         Ok((
             opts.algorithm.resolve(start.len()),
@@ -109,7 +120,7 @@ pub(super) fn solve_and_print(
                 "solvable": parity.solvable,
                 "moves": null,
                 "error": e.to_string(),
-                "limit": false,
+                "limit": matches!(e, CliError::Limit(_)),
                 "algorithm": opts.algorithm.resolve(start.len()).name(),
                 "heuristic": opts.heuristic.name(),
                 "start": start.to_string(),
@@ -119,7 +130,14 @@ pub(super) fn solve_and_print(
         }
         c => c?,
     };
-    let limits = opts.limits()?;
+    if let Some(t) = limits.time_limit {
+        // What is left of it for the search (at least a millisecond, so that the limit
+        // stays a limit).
+        limits.time_limit = Some(
+            t.saturating_sub(began.elapsed())
+                .max(std::time::Duration::from_millis(1)),
+        );
+    }
     if algorithm != Algorithm::BatchedAStar && opts.evaluator != EvaluatorArg::Auto {
         crate::note!(
             "npuzzle: --evaluator applies to batched-astar; {algorithm} evaluates h inline on the CPU"
