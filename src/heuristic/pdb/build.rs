@@ -530,14 +530,13 @@ impl<const B: u32> Builder<B> {
         }
     }
 
-    /// Expands the regions `regions` (a mask over the free cells) of the placement at `idx`,
-    /// which have depth `d`: every pattern tile next to one of them moves into it. New regions
-    /// of placements first reached at depth `d + 1` go to `visited`, those of placements
-    /// reached earlier to `late`. Returns (entries filled, late regions recorded).
-    ///
-    /// Child indices are computed from the parent's: a tile at slot `s` moving from cell `m`
-    /// to cell `c` changes its own rank digit by `c − m` less the earlier tiles between the
-    /// two cells, and the digit of every later tile between them by one.
+    /// Expands the regions `regions` of the placement at `idx`, which have depth `d`: every
+    /// pattern tile next to one of them moves into it. A child region not reached yet is
+    /// marked in the child's lane (the child gets depth `d + 1` if it had none); if the child
+    /// was reached earlier, the region is also listed as late in `scratch`. The children are
+    /// only gathered here; they are checked in batches ([`Builder::settle`]), so the counts
+    /// returned (entries filled, late regions listed) are those of the batch this call closed,
+    /// if any.
     fn expand(&self, idx: usize, regions: Regions, d: u8, scratch: &mut Scratch) -> (u64, u64) {
         self.gather(idx, regions, scratch);
         if scratch.kids.len() >= BATCH {
