@@ -328,6 +328,22 @@ mod cache {
         assert!(err.contains("time limit of 0.001 s reached"), "{err}");
         std::fs::remove_file(&board).unwrap();
         assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing saved");
+        // Breadth-first search ignores h: a pattern database asked for is not built.
+        let near = dir.path().join("near.txt");
+        std::fs::write(&near, "1 2 3/4 5 6/7 0 8\n").unwrap();
+        let (code, out, err) = run(&[
+            "solve",
+            near.to_str().unwrap(),
+            "--algorithm",
+            "bfs",
+            "--heuristic",
+            "pdb8",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("Minimum number of moves = 1"), "{out}");
+        assert!(err.contains("no tables built"), "{err}");
+        std::fs::remove_file(&near).unwrap();
+        assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing built");
         // Bad input: an empty pattern (exit 2).
         let (code, _, err) = run(&["pdb", "build", "pdb:4,4,0", "--size", "3x3"]);
         assert_eq!(code, 2, "{err}");
@@ -416,14 +432,18 @@ mod cache {
             .unwrap();
         let fresh = dir.path().join(".tmpXyZ789");
         std::fs::write(&fresh, b"partial").unwrap();
+        // A folder named like a table is not one: listed, verified and cleared as nothing.
+        let folder = dir.path().join("odd.pdb");
+        std::fs::create_dir(&folder).unwrap();
         let (code, out, _) = run(&["pdb", "clear"]);
         assert_eq!(code, 0);
         assert!(
             out.contains("removed 3 tables and 1 unfinished temporary file"),
             "{out}"
         );
-        assert!(!stale.exists() && fresh.exists());
+        assert!(!stale.exists() && fresh.exists() && folder.is_dir());
         std::fs::remove_file(&fresh).unwrap();
+        std::fs::remove_dir(&folder).unwrap();
         // A sound table under another table's name: verify reports it.
         let (code, _, err) = run(&["pdb", "build", "pdb:4,4", "--size", "3x3"]);
         assert_eq!(code, 0, "{err}");

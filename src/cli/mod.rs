@@ -55,7 +55,9 @@ struct GuiArgs {
     /// Algorithm: auto (batched A*), bfs, astar, idastar, batched-astar.
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     algorithm: Option<Algorithm>,
-    /// Heuristic: auto (linear conflict), hamming, manhattan, linear-conflict.
+    /// Heuristic: auto (linear conflict), hamming, manhattan, linear-conflict, or a pattern
+    /// database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES, pdb:TILES), built on the
+    /// first Start and cached.
     #[arg(long, default_value = "auto", value_parser = parse_heuristic)]
     heuristic: Option<HeuristicArg>,
     /// Batch evaluator for batched A*: auto (GPU if any), gpu, cpu.
@@ -98,12 +100,13 @@ struct SearchOpts {
     /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<std::path::PathBuf>,
-    /// Stop after this many seconds (exit code 3). For `solve` it covers building pattern
-    /// databases too (a build stops at the end of its current BFS layer); for `bench` it is
-    /// per instance, tables built before the first.
+    /// Stop after this many seconds (exit code 3). For `solve` it also covers building pattern
+    /// databases (a build stops at the end of its current BFS layer); for `bench` it applies
+    /// to each instance's search, and tables are built before the first instance.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
-    /// Memory cap for BFS and A* tables, e.g. 512MiB, 4GiB (exit code 3 when reached).
+    /// Memory cap for BFS and A* tables and for building pattern databases, e.g. 512MiB, 4GiB
+    /// (exit code 3 when reached).
     #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(DEFAULT_MAX_MEMORY))]
     max_memory: bytesize::ByteSize,
     /// Batch evaluator for batched-astar: auto (a GPU adapter if any, else the CPU), gpu, cpu.

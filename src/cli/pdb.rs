@@ -239,6 +239,14 @@ pub(super) fn resolve(
 ) -> Result<(HeuristicSpec, Option<String>), CliError> {
     match arg {
         HeuristicArg::Kind(k) => Ok((HeuristicSpec::Kind(*k), None)),
+        // Breadth-first search ignores h: no tables are built for it.
+        HeuristicArg::Pdb(spec) if algorithm == Algorithm::Bfs => Ok((
+            HeuristicSpec::Kind(HeuristicKind::LinearConflict),
+            Some(format!(
+                "bfs uses no heuristic; --heuristic {} ignored (no tables built)",
+                spec.name()
+            )),
+        )),
         HeuristicArg::Pdb(spec) => {
             let cache = PdbCache::new(cache_dir).map_err(CliError::Other)?;
             Ok((

@@ -205,7 +205,7 @@ impl PdbCache {
         Ok(())
     }
 
-    /// Every `.pdb` file in the cache with its header (or why it is unusable) and size; the
+    /// Every `.pdb` plain file in the cache with its header (or why it is unusable) and size; the
     /// entries are not read (see [`verify_file`]).
     pub fn list(&self) -> Vec<(PathBuf, Result<Header, String>, u64)> {
         let Ok(rd) = std::fs::read_dir(&self.dir) else {
@@ -213,6 +213,8 @@ impl PdbCache {
         };
         let mut out: Vec<_> = rd
             .flatten()
+            // Plain files only: a folder or link that happens to be named `*.pdb` is not ours.
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
             .map(|p| {
