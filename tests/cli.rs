@@ -333,6 +333,21 @@ fn solve_json_unsolvable() {
 }
 
 #[test]
+fn solve_json_reports_bad_input() {
+    let out = npuzzle(
+        &["solve", "-", "--format", "json"],
+        Some("1 2 3/4 5 6/7 8 8"),
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let j: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert!(j["moves"].is_null() && j["start"].is_null(), "{j}");
+    assert!(
+        j["error"].as_str().expect("error").contains("<stdin>:1"),
+        "{j}"
+    );
+}
+
+#[test]
 fn solve_json_says_why_the_heuristic_is_unavailable() {
     let cache = tempfile::tempdir().unwrap();
     let out = npuzzle(

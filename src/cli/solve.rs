@@ -42,8 +42,23 @@ struct SolveJson {
 }
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
-    let start = read_board(&a.file, a.opts.size)?;
-    let goal = resolve_goal(&a.opts.goal, &start)?;
+    let read = read_board(&a.file, a.opts.size)
+        .and_then(|start| Ok((resolve_goal(&a.opts.goal, &start)?, start)));
+    let (goal, start) = match read {
+        Err(e) if a.opts.format == Format::Json => {
+            // Scripts reading JSON get an object saying why there is no answer.
+            let j = serde_json::json!({
+                "solvable": null,
+                "moves": null,
+                "error": e.to_string(),
+                "limit": false,
+                "start": null,
+            });
+            super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
+            return Err(e);
+        }
+        r => r?,
+    };
     let mut opts = a.opts.clone();
     opts.threads = a
         .jobs
