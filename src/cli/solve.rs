@@ -46,16 +46,7 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
         .and_then(|start| Ok((resolve_goal(&a.opts.goal, &start)?, start)));
     let (goal, start) = match read {
         Err(e) if a.opts.format == Format::Json => {
-            // Scripts reading JSON get an object saying why there is no answer.
-            let j = serde_json::json!({
-                "solvable": null,
-                "moves": null,
-                "error": e.to_string(),
-                "limit": false,
-                "start": null,
-            });
-            super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
-            return Err(e);
+            return fail_json(e, None);
         }
         r => r?,
     };
@@ -65,6 +56,36 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     solve_and_print(start, goal, &opts, a.notation.into())
+}
+
+/// What `solve --format json` prints when there is no answer, so that scripts reading JSON
+/// always get an object: the error, whether a limit was reached, and what is known of the run
+/// (null for bad input).
+#[derive(Serialize)]
+struct FailureJson {
+    solvable: Option<bool>,
+    moves: Option<usize>,
+    error: String,
+    limit: bool,
+    algorithm: Option<&'static str>,
+    heuristic: Option<String>,
+    start: Option<String>,
+}
+
+/// Prints the [`FailureJson`] of `e` and returns `e`. `run`: whether the board is solvable,
+/// the algorithm, the heuristic's name and the start board, when known.
+fn fail_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> Result<u8, CliError> {
+    let j = FailureJson {
+        solvable: run.as_ref().map(|r| r.0),
+        moves: None,
+        error: e.to_string(),
+        limit: matches!(e, CliError::Limit(_)),
+        algorithm: run.as_ref().map(|r| r.1.name()),
+        heuristic: run.as_ref().map(|r| r.2.clone()),
+        start: run.as_ref().map(|r| r.3.to_string()),
+    };
+    super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
+    Err(e)
 }
 
 pub(super) fn resolve_goal(spec: &str, start: &Board) -> Result<Goal, CliError> {
@@ -130,18 +151,9 @@ pub(super) fn solve_and_print(
     };
     let (algorithm, heuristic) = match chosen {
         Err(e) if opts.format == Format::Json => {
-            // Scripts reading JSON get an object saying why there is no answer.
-            let j = serde_json::json!({
-                "solvable": parity.solvable,
-                "moves": null,
-                "error": e.to_string(),
-                "limit": matches!(e, CliError::Limit(_)),
-                "algorithm": opts.algorithm.resolve(start.len()).name(),
-                "heuristic": opts.heuristic.name(),
-                "start": start.to_string(),
-            });
-            super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
-            return Err(e);
+            let algorithm = opts.algorithm.resolve(start.len());
+            let run = (parity.solvable, algorithm, opts.heuristic.name(), &start);
+            return fail_json(e, Some(run));
         }
         c => c?,
     };
@@ -194,18 +206,13 @@ pub(super) fn solve_and_print(
     spinner.finish_and_clear();
     let outcome = match outcome {
         Err(e) if opts.format == Format::Json => {
-            // Scripts reading JSON get an object saying why there is no answer.
-            let j = serde_json::json!({
-                "solvable": parity.solvable,
-                "moves": null,
-                "error": e.to_string(),
-                "limit": e.is_limit(),
-                "algorithm": algorithm.name(),
-                "heuristic": heuristic.name(),
-                "start": start.to_string(),
-            });
-            super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
-            return Err(e.into());
+            let run = (
+                parity.solvable,
+                algorithm,
+                heuristic.name().to_string(),
+                &start,
+            );
+            return fail_json(e.into(), Some(run));
         }
         o => o?,
     };

@@ -353,6 +353,21 @@ struct Decoded {
     free: [u8; 32],
 }
 
+impl Decoded {
+    /// The free cells `cells` (a bit set) as a mask over the free cells numbered in increasing
+    /// order, the form lanes keep regions in.
+    #[inline(always)]
+    fn compress(&self, mut cells: u32) -> u32 {
+        let mut mask = 0u32;
+        while cells != 0 {
+            let x = cells.trailing_zeros();
+            cells &= cells - 1;
+            mask |= 1 << (x - u32::from(self.below[x as usize]));
+        }
+        mask
+    }
+}
+
 /// A decoded placement: the pattern tiles' cells, and those cells as a bit set.
 struct Placement {
     pos: [u8; 16],
@@ -468,19 +483,6 @@ impl<const B: u32> Builder<B> {
         }
     }
 
-    /// The region `cells` (a bit set of free cells) as a mask over the free cells of `occ`,
-    /// numbered in increasing order (used for the start only).
-    fn compress(cells: u32, occ: u32) -> u32 {
-        let mut out = 0u32;
-        let mut c = cells;
-        while c != 0 {
-            let cell = c.trailing_zeros();
-            c &= c - 1;
-            out |= 1 << (cell - (occ & ((1u32 << cell) - 1)).count_ones());
-        }
-        out
-    }
-
     /// Decodes the placement at `idx` for expanding.
     #[inline(always)]
     fn decode(&self, idx: usize) -> Decoded {
@@ -554,16 +556,7 @@ impl<const B: u32> Builder<B> {
         let dec = self.decode(idx);
         let regions = match regions {
             Regions::Mask(m) => m,
-            Regions::Cell(f) => {
-                let mut cells = self.flood(dec.occ, u32::from(dec.free[f as usize]));
-                let mut mask = 0u32;
-                while cells != 0 {
-                    let x = cells.trailing_zeros();
-                    cells &= cells - 1;
-                    mask |= 1 << (x - u32::from(dec.below[x as usize]));
-                }
-                mask
-            }
+            Regions::Cell(f) => dec.compress(self.flood(dec.occ, u32::from(dec.free[f as usize]))),
         };
         let parent = scratch.decs.len() as u64;
         let mut r = regions;
@@ -696,12 +689,7 @@ impl<const B: u32> Builder<B> {
                 }
             }
             if hit {
-                let mut cs = cells;
-                while cs != 0 {
-                    let x = cs.trailing_zeros();
-                    cs &= cs - 1;
-                    new |= 1 << (x - u32::from(dec.below[x as usize]));
-                }
+                new |= dec.compress(cells);
             }
         }
         if new == 0 {
@@ -844,10 +832,9 @@ impl<const B: u32> Builder<B> {
         }
         let start = self.rank(&pos);
         self.lanes.set_depth(start, 0);
-        self.lanes.add_regions(
-            start,
-            Self::compress(self.flood(occ, self.start_blank as u32), occ),
-        );
+        let region = self.flood(occ, self.start_blank as u32);
+        self.lanes
+            .add_regions(start, self.decode(start).compress(region));
         let mut filled = 1u64;
         let mut d = 0u8;
         let mut pull = false;
