@@ -261,23 +261,169 @@ const SELECT8: [[u8; 8]; 256] = {
     t
 };
 
-/// The cell of the `j`-th set bit of `f` (which has more than `j` set bits).
-#[inline(always)]
-fn select(f: u32, mut j: u32) -> u32 {
-    let mut shift = 0;
-    loop {
-        let b = (f >> shift) & 0xff;
-        let c = b.count_ones();
-        if j < c || shift == 24 {
-            return shift + u32::from(SELECT8[b as usize][(j & 7) as usize]);
+/// The bit operations of the builder's inner loops, in a portable form and, on x86-64
+/// processors where they are fast, as single BMI2 / POPCNT instructions. The inner loops are
+/// generic over this and compiled once per form; [`Isa::detect`] picks one at run time.
+trait Bits: Copy + Send + Sync {
+    /// The number of set bits of `x`.
+    fn popcnt(self, x: u32) -> u32;
+    /// The position of the `j`-th set bit of `f` (which has more than `j` set bits).
+    fn select(self, f: u32, j: u32) -> u32;
+    /// The bits of `x` at the set bits of `mask`, packed into the low bits (`pext`; `x` must
+    /// lie within `mask`).
+    fn pext(self, x: u32, mask: u32) -> u32;
+    /// The low bits of `x` spread onto the set bits of `mask`, in order (`pdep`).
+    fn pdep(self, x: u32, mask: u32) -> u32;
+}
+
+/// [`Bits`] in plain Rust (a byte table for `select`).
+#[derive(Clone, Copy, Debug)]
+struct Portable;
+
+impl Bits for Portable {
+    #[inline(always)]
+    fn popcnt(self, x: u32) -> u32 {
+        x.count_ones()
+    }
+
+    #[inline(always)]
+    fn select(self, f: u32, mut j: u32) -> u32 {
+        let mut shift = 0;
+        loop {
+            let b = (f >> shift) & 0xff;
+            let c = b.count_ones();
+            if j < c || shift == 24 {
+                return shift + u32::from(SELECT8[b as usize][(j & 7) as usize]);
+            }
+            j -= c;
+            shift += 8;
         }
-        j -= c;
-        shift += 8;
+    }
+
+    #[inline(always)]
+    fn pext(self, mut x: u32, mask: u32) -> u32 {
+        let mut out = 0;
+        while x != 0 {
+            let b = x.trailing_zeros();
+            x &= x - 1;
+            out |= 1 << (mask & ((1 << b) - 1)).count_ones();
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn pdep(self, mut x: u32, mask: u32) -> u32 {
+        let mut out = 0;
+        while x != 0 {
+            out |= 1 << self.select(mask, x.trailing_zeros());
+            x &= x - 1;
+        }
+        out
+    }
+}
+
+/// [`Bits`] as BMI2 / POPCNT instructions. Only [`Bmi2::detect`] makes one, so holding one
+/// proves the processor has them.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+struct Bmi2(());
+
+#[cfg(target_arch = "x86_64")]
+impl Bmi2 {
+    /// `Some` where the processor has BMI2 and POPCNT and runs `pdep` / `pext` in hardware:
+    /// AMD processors before Zen 3 (family 19h) microcode them, tens to hundreds of cycles
+    /// each (AMD, "Software Optimization Guide for AMD Family 17h Processors", instruction
+    /// latencies), slower than the portable form.
+    fn detect() -> Option<Self> {
+        use std::arch::x86_64::__cpuid;
+        if !(is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("popcnt")) {
+            return None;
+        }
+        let vendor = __cpuid(0);
+        let amd_like = matches!(
+            (vendor.ebx, vendor.edx, vendor.ecx),
+            // "AuthenticAMD", "HygonGenuine"
+            (0x6874_7541, 0x6974_6e65, 0x444d_4163) | (0x6f67_7948, 0x6e65_476e, 0x656e_6975)
+        );
+        let eax = __cpuid(1).eax;
+        let family = match (eax >> 8) & 0xf {
+            0xf => 0xf + ((eax >> 20) & 0xff),
+            base => base,
+        };
+        (!amd_like || family >= 0x19).then_some(Bmi2(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Bits for Bmi2 {
+    #[inline(always)]
+    fn popcnt(self, x: u32) -> u32 {
+        // SAFETY: a `Bmi2` exists only where `detect` found POPCNT.
+        unsafe { std::arch::x86_64::_popcnt32(x as i32) as u32 }
+    }
+
+    #[inline(always)]
+    fn select(self, f: u32, j: u32) -> u32 {
+        self.pdep(1 << j, f).trailing_zeros()
+    }
+
+    #[inline(always)]
+    fn pext(self, x: u32, mask: u32) -> u32 {
+        // SAFETY: a `Bmi2` exists only where `detect` found BMI2.
+        unsafe { std::arch::x86_64::_pext_u32(x, mask) }
+    }
+
+    #[inline(always)]
+    fn pdep(self, x: u32, mask: u32) -> u32 {
+        // SAFETY: as for `pext`.
+        unsafe { std::arch::x86_64::_pdep_u32(x, mask) }
+    }
+}
+
+/// Which form of [`Bits`] a build runs with, chosen once per build.
+#[derive(Clone, Copy, Debug)]
+enum Isa {
+    /// Plain Rust for any processor.
+    Portable,
+    /// The portable form compiled for x86-64 processors with POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    Popcnt,
+    /// BMI2 `pdep` / `pext`.
+    #[cfg(target_arch = "x86_64")]
+    Bmi2(Bmi2),
+}
+
+impl Isa {
+    /// The fastest form this processor runs.
+    fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if let Some(b) = Bmi2::detect() {
+                return Isa::Bmi2(b);
+            }
+            if is_x86_feature_detected!("popcnt") {
+                return Isa::Popcnt;
+            }
+        }
+        Isa::Portable
+    }
+
+    /// Every form this processor runs (tests compare their tables).
+    #[cfg(test)]
+    fn all() -> Vec<Self> {
+        let mut v = vec![Isa::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if is_x86_feature_detected!("popcnt") {
+                v.push(Isa::Popcnt);
+            }
+            v.extend(Bmi2::detect().map(Isa::Bmi2));
+        }
+        v
     }
 }
 
 struct Builder<const B: u32> {
-    n: usize,
     k: usize,
     total: usize,
     /// Index weights `P(n−1−i, k−1−i)`.
@@ -311,6 +457,8 @@ struct Builder<const B: u32> {
     list_cap: u64,
     start: Vec<u8>,
     start_blank: usize,
+    /// The form of the bit operations.
+    isa: Isa,
 }
 
 /// Which regions of a placement to expand.
@@ -320,6 +468,14 @@ enum Regions {
     Mask(u32),
     /// The region holding this free cell (a free-cell number).
     Cell(u32),
+}
+
+/// A work item of a layer.
+enum Item {
+    /// Late regions listed by the previous layer.
+    Late(LateList),
+    /// A chunk of `CHUNK` placements (its number).
+    Chunk(usize),
 }
 
 /// Late regions listed by one work item, as `idx · (n − k) + free-cell number`.
@@ -344,34 +500,12 @@ struct Scratch {
     late: LateList,
 }
 
-/// A placement decoded for expanding: its cells as a bit set, the slot of the tile on each
-/// cell, the number of pattern tiles on cells below each cell, and the free cells in order.
+/// A placement decoded for expanding: its cells and its free cells as bit sets, the slot of
+/// the tile on each cell.
 struct Decoded {
     occ: u32,
+    free: u32,
     slot_at: [u8; 32],
-    below: [u8; 33],
-    free: [u8; 32],
-}
-
-impl Decoded {
-    /// The free cells `cells` (a bit set) as a mask over the free cells numbered in increasing
-    /// order, the form lanes keep regions in.
-    #[inline(always)]
-    fn compress(&self, mut cells: u32) -> u32 {
-        let mut mask = 0u32;
-        while cells != 0 {
-            let x = cells.trailing_zeros();
-            cells &= cells - 1;
-            mask |= 1 << (x - u32::from(self.below[x as usize]));
-        }
-        mask
-    }
-}
-
-/// A decoded placement: the pattern tiles' cells, and those cells as a bit set.
-struct Placement {
-    pos: [u8; 16],
-    occ: u32,
 }
 
 impl<const B: u32> Builder<B> {
@@ -409,7 +543,6 @@ impl<const B: u32> Builder<B> {
             cols: cols as u32,
             not_left: ((1u64 << n) - 1) as u32 & !column_mask(0),
             not_right: ((1u64 << n) - 1) as u32 & !column_mask(cols - 1),
-            n,
             k,
             total,
             weights,
@@ -423,6 +556,7 @@ impl<const B: u32> Builder<B> {
             list_cap: total as u64 * u64::from(B) / 8 / 5 / if wide { 8 } else { 4 },
             start,
             start_blank: b.blank(),
+            isa: Isa::detect(),
         }
     }
 
@@ -436,32 +570,6 @@ impl<const B: u32> Builder<B> {
             idx += (u32::from(c) - below) * self.weights[i];
         }
         idx as usize
-    }
-
-    /// Decodes an index into cells (the inverse of [`Builder::rank`]).
-    #[inline(always)]
-    fn unrank(&self, idx: usize) -> Placement {
-        let mut free = self.all;
-        let mut rest = idx as u32;
-        let mut p = Placement {
-            pos: [0; 16],
-            occ: 0,
-        };
-        for i in 0..self.k {
-            // d = rest / w: the estimate is exact or one short.
-            let w = self.weights[i];
-            let mut d = ((u128::from(rest) * u128::from(self.recips[i])) >> 64) as u32;
-            rest -= d * w;
-            if rest >= w {
-                d += 1;
-                rest -= w;
-            }
-            let c = select(free, d);
-            free ^= 1 << c;
-            p.pos[i] = c as u8;
-        }
-        p.occ = self.all & !free;
-        p
     }
 
     /// The free cells (not in `occ`) connected to `from`, as a bit set.
@@ -483,27 +591,30 @@ impl<const B: u32> Builder<B> {
         }
     }
 
-    /// Decodes the placement at `idx` for expanding.
+    /// Decodes the placement at `idx` for expanding (the inverse of [`Builder::rank`]).
     #[inline(always)]
-    fn decode(&self, idx: usize) -> Decoded {
-        let p = self.unrank(idx);
-        let mut dec = Decoded {
-            occ: p.occ,
-            slot_at: [0; 32],
-            below: [0; 33],
-            free: [0; 32],
-        };
-        for (s, &c) in p.pos[..self.k].iter().enumerate() {
-            dec.slot_at[c as usize] = s as u8;
+    fn decode<I: Bits>(&self, isa: I, idx: usize) -> Decoded {
+        let mut free = self.all;
+        let mut rest = idx as u32;
+        let mut slot_at = [0u8; 32];
+        for i in 0..self.k {
+            // d = rest / w: the estimate is exact or one short.
+            let w = self.weights[i];
+            let mut d = ((u128::from(rest) * u128::from(self.recips[i])) >> 64) as u32;
+            rest -= d * w;
+            if rest >= w {
+                d += 1;
+                rest -= w;
+            }
+            let c = isa.select(free, d);
+            free ^= 1 << c;
+            slot_at[c as usize] = i as u8;
         }
-        let mut nf = 0;
-        for x in 0..self.n {
-            let o = (p.occ >> x) & 1;
-            dec.below[x + 1] = dec.below[x] + o as u8;
-            dec.free[nf] = x as u8;
-            nf += 1 - o as usize;
+        Decoded {
+            occ: self.all & !free,
+            free,
+            slot_at,
         }
-        dec
     }
 
     /// The index of the placement at `idx` (decoded as `dec`) with the tile on cell `m` moved
@@ -539,10 +650,18 @@ impl<const B: u32> Builder<B> {
     /// only gathered here; they are checked in batches ([`Builder::settle`]), so the counts
     /// returned (entries filled, late regions listed) are those of the batch this call closed,
     /// if any.
-    fn expand(&self, idx: usize, regions: Regions, d: u8, scratch: &mut Scratch) -> (u64, u64) {
-        self.gather(idx, regions, scratch);
+    #[inline(always)]
+    fn expand<I: Bits>(
+        &self,
+        isa: I,
+        idx: usize,
+        regions: Regions,
+        d: u8,
+        scratch: &mut Scratch,
+    ) -> (u64, u64) {
+        self.gather(isa, idx, regions, scratch);
         if scratch.kids.len() >= BATCH {
-            self.settle(d, scratch)
+            self.settle(isa, d, scratch)
         } else {
             (0, 0)
         }
@@ -552,16 +671,17 @@ impl<const B: u32> Builder<B> {
     /// load (children of several expansions are listed before any is looked at, so that their
     /// random reads overlap).
     #[inline(always)]
-    fn gather(&self, idx: usize, regions: Regions, scratch: &mut Scratch) {
-        let dec = self.decode(idx);
+    fn gather<I: Bits>(&self, isa: I, idx: usize, regions: Regions, scratch: &mut Scratch) {
+        let dec = self.decode(isa, idx);
         let regions = match regions {
             Regions::Mask(m) => m,
-            Regions::Cell(f) => dec.compress(self.flood(dec.occ, u32::from(dec.free[f as usize]))),
+            Regions::Cell(f) => isa.pext(self.flood(dec.occ, isa.select(dec.free, f)), dec.free),
         };
         let parent = scratch.decs.len() as u64;
-        let mut r = regions;
+        // The cells of the regions.
+        let mut r = isa.pdep(regions, dec.free);
         while r != 0 {
-            let c = u32::from(dec.free[r.trailing_zeros() as usize]);
+            let c = r.trailing_zeros();
             r &= r - 1;
             let mut movers = self.nbr_bits[c as usize] & dec.occ;
             while movers != 0 {
@@ -580,11 +700,11 @@ impl<const B: u32> Builder<B> {
 
     /// Pass 2 for every child gathered: floods and records the new regions (see
     /// [`Builder::expand`]). Returns (entries filled, late regions recorded).
-    fn settle(&self, d: u8, scratch: &mut Scratch) -> (u64, u64) {
+    #[inline(always)]
+    fn settle<I: Bits>(&self, isa: I, d: u8, scratch: &mut Scratch) -> (u64, u64) {
         let Scratch {
             kids, decs, late, ..
         } = scratch;
-        // Pass 2: flood and record the new regions.
         let (mut filled, mut found_late) = (0, 0);
         for &(kid, parent) in kids.iter() {
             let (cidx, c, m) = (
@@ -592,23 +712,14 @@ impl<const B: u32> Builder<B> {
                 (kid >> 8) as u32 & 31,
                 kid as u32 & 31,
             );
-            let p = &decs[parent as usize];
-            let below = &p.below;
             let seen = self.lanes.get(cidx);
-            // Pattern tiles of the child on cells below x.
-            let child_below =
-                |x: u32| u32::from(below[x as usize]) + u32::from(c < x) - u32::from(m < x);
-            if (seen >> 8) & (1 << (m - child_below(m))) != 0 {
+            // The child's free cells; the number of cell m among them.
+            let cfree = decs[parent as usize].free ^ (1 << m) ^ (1 << c);
+            let bit = isa.popcnt(cfree & ((1 << m) - 1));
+            if (seen >> 8) & (1 << bit) != 0 {
                 continue;
             }
-            let cocc = p.occ ^ (1 << m) ^ (1 << c);
-            let mut cells = self.flood(cocc, m);
-            let mut region = 0u32;
-            while cells != 0 {
-                let x = cells.trailing_zeros();
-                cells &= cells - 1;
-                region |= 1 << (x - child_below(x));
-            }
+            let region = isa.pext(self.flood(self.all & !cfree, m), cfree);
             let t = seen as u8;
             if t == UNSEEN {
                 if self.lanes.reach(cidx, d + 1, region) {
@@ -624,7 +735,7 @@ impl<const B: u32> Builder<B> {
                     "late region at depth {t}, layer {d}"
                 );
                 self.lanes.add_regions(cidx, region);
-                let entry = cidx as u64 * self.free + u64::from(m - child_below(m));
+                let entry = cidx as u64 * self.free + u64::from(bit);
                 if self.wide {
                     late.wide.push(entry);
                 } else {
@@ -646,26 +757,18 @@ impl<const B: u32> Builder<B> {
     /// region earlier, and states written in this layer have the region's parity, never a
     /// neighbour's. Only the placement's own lane is written. Returns (entries filled, late
     /// regions recorded).
-    fn pull(&self, idx: usize, lane: u64, d: u8) -> (u64, u64) {
-        let dec = self.decode(idx);
+    #[inline(always)]
+    fn pull<I: Bits>(&self, isa: I, idx: usize, lane: u64, d: u8) -> (u64, u64) {
+        let dec = self.decode(isa, idx);
         let t = lane as u8;
         if t == UNSEEN
-            && ((dec.occ & self.odd_cells).count_ones() ^ self.start_parity ^ u32::from(d + 1)) & 1
+            && (isa.popcnt(dec.occ & self.odd_cells) ^ self.start_parity ^ u32::from(d + 1)) & 1
                 != 0
         {
             return (0, 0);
         }
-        let reached = (lane >> 8) as u32;
-        let mut todo = 0u32;
-        let (mut f, mut j) = (self.all & !dec.occ, 0);
-        while f != 0 {
-            let x = f.trailing_zeros();
-            f &= f - 1;
-            if reached >> j & 1 == 0 {
-                todo |= 1 << x;
-            }
-            j += 1;
-        }
+        // The free cells whose regions are not reached yet.
+        let mut todo = isa.pdep(!(lane >> 8) as u32 & self.full, dec.free);
         let mut new = 0u32;
         while todo != 0 {
             let cells = self.flood(dec.occ, todo.trailing_zeros());
@@ -680,8 +783,8 @@ impl<const B: u32> Builder<B> {
                     let m = movers.trailing_zeros();
                     movers &= movers - 1;
                     let nidx = self.child_index(&dec, idx, m, c);
-                    // Cell m is free in the neighbour; its number there.
-                    let bit = m - (u32::from(dec.below[m as usize]) + u32::from(c < m));
+                    // Cell m is free in the neighbour (and c is not); its number there.
+                    let bit = isa.popcnt(dec.free & ((1 << m) - 1)) - u32::from(c < m);
                     if self.lanes.get(nidx) >> (8 + bit) & 1 != 0 {
                         hit = true;
                         break 'region;
@@ -689,7 +792,7 @@ impl<const B: u32> Builder<B> {
                 }
             }
             if hit {
-                new |= dec.compress(cells);
+                new |= isa.pext(cells, dec.free);
             }
         }
         if new == 0 {
@@ -736,7 +839,76 @@ impl<const B: u32> Builder<B> {
         let from_lists = late_in
             .into_par_iter()
             .map_init(Scratch::default, |scratch, list| {
-                let (mut filled, mut late) = (0, 0);
+                let counts = self.work(Item::Late(list), d, pull, scratch);
+                flush(scratch);
+                counts
+            })
+            .reduce(|| (0, 0), sum);
+        let from_scan = (0..self.total.div_ceil(CHUNK))
+            .into_par_iter()
+            .map_init(Scratch::default, |scratch, ci| {
+                let counts = self.work(Item::Chunk(ci), d, pull, scratch);
+                flush(scratch);
+                counts
+            })
+            .reduce(|| (0, 0), sum);
+        let (filled, late) = sum(from_lists, from_scan);
+        let lists = (!pull && !overflow.into_inner())
+            .then(|| out.into_inner().unwrap_or_else(|e| e.into_inner()));
+        (filled, late, lists)
+    }
+
+    /// One work item of layer `d` ([`Builder::work_in`]) with the bit operations of
+    /// `self.isa`.
+    fn work(&self, item: Item, d: u8, pull: bool, scratch: &mut Scratch) -> (u64, u64) {
+        match self.isa {
+            Isa::Portable => self.work_in(Portable, item, d, pull, scratch),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Isa::Popcnt` is chosen only where the processor has POPCNT.
+            Isa::Popcnt => unsafe { self.work_popcnt(item, d, pull, scratch) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a `Bmi2` exists only where the processor has every feature enabled.
+            Isa::Bmi2(b) => unsafe { self.work_bmi2(b, item, d, pull, scratch) },
+        }
+    }
+
+    /// [`Builder::work_in`] compiled for POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn work_popcnt(&self, item: Item, d: u8, pull: bool, scratch: &mut Scratch) -> (u64, u64) {
+        self.work_in(Portable, item, d, pull, scratch)
+    }
+
+    /// [`Builder::work_in`] compiled for BMI2 (and what comes with it on every processor that
+    /// has it: BMI1, LZCNT, POPCNT).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
+    fn work_bmi2(
+        &self,
+        isa: Bmi2,
+        item: Item,
+        d: u8,
+        pull: bool,
+        scratch: &mut Scratch,
+    ) -> (u64, u64) {
+        self.work_in(isa, item, d, pull, scratch)
+    }
+
+    /// One work item of layer `d`: expands a list of late regions, or expands (or, in a pull
+    /// layer, pulls) a chunk of placements. Returns (entries filled, late regions found); the
+    /// late regions are left in `scratch.late`.
+    #[inline(always)]
+    fn work_in<I: Bits>(
+        &self,
+        isa: I,
+        item: Item,
+        d: u8,
+        pull: bool,
+        scratch: &mut Scratch,
+    ) -> (u64, u64) {
+        let (mut filled, mut late) = (0, 0);
+        let ci = match item {
+            Item::Late(list) => {
                 let entries = list
                     .narrow
                     .iter()
@@ -744,78 +916,66 @@ impl<const B: u32> Builder<B> {
                     .chain(list.wide.iter().copied());
                 for e in entries {
                     let (idx, cell) = ((e / self.free) as usize, (e % self.free) as u32);
-                    let (f, l) = self.expand(idx, Regions::Cell(cell), d, scratch);
+                    let (f, l) = self.expand(isa, idx, Regions::Cell(cell), d, scratch);
                     filled += f;
                     late += l;
                 }
                 drop(list);
-                let (f, l) = self.settle(d, scratch);
-                flush(scratch);
-                (filled + f, late + l)
-            })
-            .reduce(|| (0, 0), sum);
-        let chunks = self.total.div_ceil(CHUNK);
+                let (f, l) = self.settle(isa, d, scratch);
+                return (filled + f, late + l);
+            }
+            Item::Chunk(ci) => ci,
+        };
+        let (lo, hi) = (ci * CHUNK, ((ci + 1) * CHUNK).min(self.total));
+        let per = Lanes::<B>::PER_WORD;
+        if pull {
+            // A word whose lanes have all their regions reached is skipped whole.
+            let (region_bits, complete) = (0..per).fold((0u64, 0u64), |(m, f), j| {
+                let sh = j as u32 * B + 8;
+                (
+                    m | (Lanes::<B>::LANE >> 8) << sh,
+                    f | u64::from(self.full) << sh,
+                )
+            });
+            for wi in lo / per..hi.div_ceil(per) {
+                let word = self.lanes.words[wi].load(Relaxed);
+                if word & region_bits == complete {
+                    continue;
+                }
+                for j in 0..per {
+                    let idx = wi * per + j;
+                    let lane = (word >> (j as u32 * B)) & Lanes::<B>::LANE;
+                    let t = lane as u8;
+                    if idx >= hi
+                        || (lane >> 8) as u32 == self.full
+                        || (t != UNSEEN && (t ^ d) & 1 == 0)
+                    {
+                        continue;
+                    }
+                    let (f, l) = self.pull(isa, idx, lane, d);
+                    filled += f;
+                    late += l;
+                }
+            }
+            return (filled, late);
+        }
         // Bit 7 of every lane's depth byte.
-        let depth_bytes = (0..Lanes::<B>::PER_WORD).fold(0u64, |m, i| m | 0x80 << (i as u32 * B));
-        let from_scan = (0..chunks)
-            .into_par_iter()
-            .map_init(Scratch::default, |scratch, ci| {
-                let (lo, hi) = (ci * CHUNK, ((ci + 1) * CHUNK).min(self.total));
-                let (mut filled, mut late) = (0, 0);
-                let per = Lanes::<B>::PER_WORD;
-                if pull {
-                    // A word whose lanes have all their regions reached is skipped whole.
-                    let (region_bits, complete) = (0..per).fold((0u64, 0u64), |(m, f), j| {
-                        let sh = j as u32 * B + 8;
-                        (
-                            m | (Lanes::<B>::LANE >> 8) << sh,
-                            f | u64::from(self.full) << sh,
-                        )
-                    });
-                    for wi in lo / per..hi.div_ceil(per) {
-                        let word = self.lanes.words[wi].load(Relaxed);
-                        if word & region_bits == complete {
-                            continue;
-                        }
-                        for j in 0..per {
-                            let idx = wi * per + j;
-                            let lane = (word >> (j as u32 * B)) & Lanes::<B>::LANE;
-                            let t = lane as u8;
-                            if idx >= hi
-                                || (lane >> 8) as u32 == self.full
-                                || (t != UNSEEN && (t ^ d) & 1 == 0)
-                            {
-                                continue;
-                            }
-                            let (f, l) = self.pull(idx, lane, d);
-                            filled += f;
-                            late += l;
-                        }
-                    }
-                    return (filled, late);
+        let depth_bytes = (0..per).fold(0u64, |m, i| m | 0x80 << (i as u32 * B));
+        for wi in lo / per..hi.div_ceil(per) {
+            let mut hits = bytes_equal(self.lanes.words[wi].load(Relaxed), d) & depth_bytes;
+            while hits != 0 {
+                let idx = wi * per + (hits.trailing_zeros() / B) as usize;
+                hits &= hits - 1;
+                if idx < hi {
+                    let regions = Regions::Mask((self.lanes.get(idx) >> 8) as u32);
+                    let (f, l) = self.expand(isa, idx, regions, d, scratch);
+                    filled += f;
+                    late += l;
                 }
-                for wi in lo / per..hi.div_ceil(per) {
-                    let mut hits = bytes_equal(self.lanes.words[wi].load(Relaxed), d) & depth_bytes;
-                    while hits != 0 {
-                        let idx = wi * per + (hits.trailing_zeros() / B) as usize;
-                        hits &= hits - 1;
-                        if idx < hi {
-                            let regions = Regions::Mask((self.lanes.get(idx) >> 8) as u32);
-                            let (f, l) = self.expand(idx, regions, d, scratch);
-                            filled += f;
-                            late += l;
-                        }
-                    }
-                }
-                let (f, l) = self.settle(d, scratch);
-                flush(scratch);
-                (filled + f, late + l)
-            })
-            .reduce(|| (0, 0), sum);
-        let (filled, late) = sum(from_lists, from_scan);
-        let lists = (!pull && !overflow.into_inner())
-            .then(|| out.into_inner().unwrap_or_else(|e| e.into_inner()));
-        (filled, late, lists)
+            }
+        }
+        let (f, l) = self.settle(isa, d, scratch);
+        (filled + f, late + l)
     }
 
     /// The depths, or `None` when `progress` stopped the build.
@@ -834,7 +994,7 @@ impl<const B: u32> Builder<B> {
         self.lanes.set_depth(start, 0);
         let region = self.flood(occ, self.start_blank as u32);
         self.lanes
-            .add_regions(start, self.decode(start).compress(region));
+            .add_regions(start, Portable.pext(region, self.all & !occ));
         let mut filled = 1u64;
         let mut d = 0u8;
         let mut pull = false;
@@ -894,8 +1054,9 @@ mod tests {
     use crate::puzzle::GoalSpec;
 
     /// The table built with the builder's default schedule, and with every layer bottom-up,
-    /// with 64-bit late lists, and with no room for late lists (bottom-up after the first
-    /// late region): all four must be equal. (`tests/pdb.rs` checks the default against an
+    /// with 64-bit late lists, with no room for late lists (bottom-up after the first late
+    /// region), and with each form of the bit operations this processor runs: all must be
+    /// equal. (`tests/pdb.rs` checks the default against an
     /// independent breadth-first search.)
     fn schedules_agree<const B: u32>(rows: usize, cols: usize, tiles: &[u8]) {
         for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
@@ -928,6 +1089,13 @@ mod tests {
                 default,
                 "{rows}×{cols} {tiles:?} no lists"
             );
+            for isa in Isa::all() {
+                assert_eq!(
+                    build(&|b| b.isa = isa),
+                    default,
+                    "{rows}×{cols} {tiles:?} {isa:?}"
+                );
+            }
         }
     }
 
