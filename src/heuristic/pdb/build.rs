@@ -110,12 +110,24 @@ pub fn build_table(
         ));
     }
     let table = match lane_bits(n, k) {
-        16 => Builder::<16>::new(goal, tiles).run(pattern, progress),
+        16 => {
+            let t0 = std::time::Instant::now();
+            let b = Builder::<16>::new(goal, tiles);
+            if std::env::var_os("NPUZZLE_TRACE").is_some() {
+                eprintln!("new {:.2}s", t0.elapsed().as_secs_f64());
+            }
+            b.run(pattern, progress)
+        }
         32 => Builder::<32>::new(goal, tiles).run(pattern, progress),
         _ => Builder::<64>::new(goal, tiles).run(pattern, progress),
     }
     .ok_or(CANCELLED)?;
-    PatternTable::from_parts(tiles.to_vec(), n, table)
+    let t0 = std::time::Instant::now();
+    let r = PatternTable::from_parts(tiles.to_vec(), n, table);
+    if std::env::var_os("NPUZZLE_TRACE").is_some() {
+        eprintln!("from_parts {:.2}s", t0.elapsed().as_secs_f64());
+    }
+    r
 }
 
 /// The error of a build stopped by its progress callback.
@@ -126,6 +138,9 @@ const UNSEEN: u8 = u8::MAX;
 
 /// Children gathered before they are looked at (their loads overlap).
 const BATCH: usize = 48;
+
+/// The most parents one batch of children may have (the parent's number has 6 bits).
+const PARENTS: usize = 64;
 
 /// Placements scanned per parallel work item (a multiple of 64).
 const CHUNK: usize = 1 << 15;
@@ -514,21 +529,42 @@ impl LateList {
     }
 }
 
-/// A worker's buffers: the children gathered (index and cells, parent) and their parents,
-/// decoded; the late regions it found.
-#[derive(Default)]
+/// A worker's buffers: the children gathered (`index << 16 | parent << 10 | c << 5 | m`: the
+/// tile on cell `m` moved to cell `c`) and their parents' free cells; the placement being
+/// decoded; the late regions found.
 struct Scratch {
-    kids: Vec<(u64, u64)>,
-    decs: Vec<Decoded>,
+    kids: Vec<u64>,
+    frees: Vec<u32>,
+    dec: Decoded,
     late: LateList,
 }
 
-/// A placement decoded for expanding: its cells and its free cells as bit sets, the slot of
-/// the tile on each cell.
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            kids: Vec::with_capacity(2 * BATCH),
+            frees: Vec::with_capacity(PARENTS),
+            dec: Decoded {
+                occ: 0,
+                free: 0,
+                slot_at: [0; 32],
+                weight_at: [0; 33],
+                earlier: [0; 16],
+            },
+            late: LateList::default(),
+        }
+    }
+}
+
+/// A placement decoded for expanding: its cells and its free cells as bit sets; per cell the
+/// slot of its tile and that slot's index weight (0 where free, and at 32); per slot the
+/// cells of the tiles in earlier slots.
 struct Decoded {
     occ: u32,
     free: u32,
     slot_at: [u8; 32],
+    weight_at: [u32; 33],
+    earlier: [u32; 16],
 }
 
 impl<const B: u32> Builder<B> {
@@ -614,12 +650,14 @@ impl<const B: u32> Builder<B> {
         }
     }
 
-    /// Decodes the placement at `idx` for expanding (the inverse of [`Builder::rank`]).
+    /// Decodes the placement at `idx` into `dec` for expanding (the inverse of
+    /// [`Builder::rank`]). Only the entries of occupied cells and of the pattern's slots are
+    /// written: nothing reads the others (`weight_at[32]` stays 0).
     #[inline(always)]
-    fn decode<I: Bits>(&self, isa: I, idx: usize) -> Decoded {
-        let mut free = self.all;
+    fn decode<I: Bits>(&self, isa: I, idx: usize, dec: &mut Decoded) {
+        dec.occ = 0;
+        dec.free = self.all;
         let mut rest = idx as u32;
-        let mut slot_at = [0u8; 32];
         for i in 0..self.k {
             // d = rest / w: the estimate is exact or one short.
             let w = self.weights[i];
@@ -629,35 +667,31 @@ impl<const B: u32> Builder<B> {
                 d += 1;
                 rest -= w;
             }
-            let c = isa.select(free, d);
-            free ^= 1 << c;
-            slot_at[c as usize] = i as u8;
-        }
-        Decoded {
-            occ: self.all & !free,
-            free,
-            slot_at,
+            let c = isa.select(dec.free, d) as usize;
+            dec.earlier[i] = dec.occ;
+            dec.occ |= 1 << c;
+            dec.free ^= 1 << c;
+            dec.slot_at[c] = i as u8;
+            dec.weight_at[c] = w;
         }
     }
 
     /// The index of the placement at `idx` (decoded as `dec`) with the tile on cell `m` moved
-    /// to the free cell `c`: the tile's own rank digit changes by `c − m` less the earlier
-    /// tiles between the two cells, the digit of every later tile between them by one.
+    /// to the free cell `c`, `m` and `c` neighbours: the tile's own rank digit changes by
+    /// `c − m` less the earlier tiles between the two cells, the digit of every later tile
+    /// between them by one (at most `cols − 1` cells lie between, so the loop has a fixed
+    /// length).
     #[inline(always)]
-    fn child_index(&self, dec: &Decoded, idx: usize, m: u32, c: u32) -> usize {
+    fn child_index<I: Bits>(&self, isa: I, dec: &Decoded, idx: usize, m: u32, c: u32) -> usize {
         let s = dec.slot_at[m as usize] as usize;
-        let ws = self.weights[s];
         let (lo, hi) = (m.min(c), m.max(c));
-        let mut between = dec.occ & ((1u32 << hi) - (2u32 << lo));
-        let mut delta = (hi - lo) * ws;
-        while between != 0 {
-            let j = dec.slot_at[between.trailing_zeros() as usize] as usize;
-            between &= between - 1;
-            if j < s {
-                delta -= ws;
-            } else {
-                delta += self.weights[j];
-            }
+        let between = (1u32 << hi) - (2u32 << lo);
+        let earlier = dec.earlier[s];
+        let mut delta = (hi - lo - isa.popcnt(earlier & between)) * self.weights[s];
+        let mut later = dec.occ & between & !earlier;
+        for _ in 1..self.cols {
+            delta += dec.weight_at[later.trailing_zeros() as usize];
+            later &= later.wrapping_sub(1);
         }
         if c > m {
             idx + delta as usize
@@ -683,7 +717,7 @@ impl<const B: u32> Builder<B> {
         scratch: &mut Scratch,
     ) -> (u64, u64) {
         self.gather(isa, idx, regions, scratch);
-        if scratch.kids.len() >= BATCH {
+        if scratch.kids.len() >= BATCH || scratch.frees.len() == PARENTS {
             self.settle(isa, d, scratch)
         } else {
             (0, 0)
@@ -695,12 +729,16 @@ impl<const B: u32> Builder<B> {
     /// random reads overlap).
     #[inline(always)]
     fn gather<I: Bits>(&self, isa: I, idx: usize, regions: Regions, scratch: &mut Scratch) {
-        let dec = self.decode(isa, idx);
+        let Scratch {
+            kids, frees, dec, ..
+        } = scratch;
+        self.decode(isa, idx, dec);
         let regions = match regions {
             Regions::Mask(m) => m,
             Regions::Cell(f) => isa.pext(self.flood(dec.occ, isa.select(dec.free, f)), dec.free),
         };
-        let parent = scratch.decs.len() as u64;
+        let parent = frees.len() as u64;
+        frees.push(dec.free);
         // The cells of the regions.
         let mut r = isa.pdep(regions, dec.free);
         while r != 0 {
@@ -710,15 +748,11 @@ impl<const B: u32> Builder<B> {
             while movers != 0 {
                 let m = movers.trailing_zeros();
                 movers &= movers - 1;
-                let cidx = self.child_index(&dec, idx, m, c);
+                let cidx = self.child_index(isa, dec, idx, m, c);
                 self.lanes.prefetch(cidx);
-                scratch.kids.push((
-                    (cidx as u64) << 16 | u64::from(c) << 8 | u64::from(m),
-                    parent,
-                ));
+                kids.push((cidx as u64) << 16 | parent << 10 | u64::from(c) << 5 | u64::from(m));
             }
         }
-        scratch.decs.push(dec);
     }
 
     /// Pass 2 for every child gathered: floods and records the new regions (see
@@ -726,18 +760,19 @@ impl<const B: u32> Builder<B> {
     #[inline(always)]
     fn settle<I: Bits>(&self, isa: I, d: u8, scratch: &mut Scratch) -> (u64, u64) {
         let Scratch {
-            kids, decs, late, ..
+            kids, frees, late, ..
         } = scratch;
         let (mut filled, mut found_late) = (0, 0);
-        for &(kid, parent) in kids.iter() {
-            let (cidx, c, m) = (
+        for &kid in kids.iter() {
+            let (cidx, parent, c, m) = (
                 (kid >> 16) as usize,
-                (kid >> 8) as u32 & 31,
+                (kid >> 10) as usize & (PARENTS - 1),
+                (kid >> 5) as u32 & 31,
                 kid as u32 & 31,
             );
             let seen = self.lanes.get(cidx);
             // The child's free cells; the number of cell m among them.
-            let cfree = decs[parent as usize].free ^ (1 << m) ^ (1 << c);
+            let cfree = frees[parent] ^ (1 << m) ^ (1 << c);
             let bit = isa.popcnt(cfree & ((1 << m) - 1));
             if (seen >> 8) & (1 << bit) != 0 {
                 continue;
@@ -768,7 +803,7 @@ impl<const B: u32> Builder<B> {
             }
         }
         kids.clear();
-        decs.clear();
+        frees.clear();
         (filled, found_late)
     }
 
@@ -781,8 +816,8 @@ impl<const B: u32> Builder<B> {
     /// neighbour's. Only the placement's own lane is written. Returns (entries filled, late
     /// regions recorded).
     #[inline(always)]
-    fn pull<I: Bits>(&self, isa: I, idx: usize, lane: u64, d: u8) -> (u64, u64) {
-        let dec = self.decode(isa, idx);
+    fn pull<I: Bits>(&self, isa: I, idx: usize, lane: u64, d: u8, dec: &mut Decoded) -> (u64, u64) {
+        self.decode(isa, idx, dec);
         let t = lane as u8;
         if t == UNSEEN
             && (isa.popcnt(dec.occ & self.odd_cells) ^ self.start_parity ^ u32::from(d + 1)) & 1
@@ -805,7 +840,7 @@ impl<const B: u32> Builder<B> {
                 while movers != 0 {
                     let m = movers.trailing_zeros();
                     movers &= movers - 1;
-                    let nidx = self.child_index(&dec, idx, m, c);
+                    let nidx = self.child_index(isa, dec, idx, m, c);
                     // Cell m is free in the neighbour (and c is not); its number there.
                     let bit = isa.popcnt(dec.free & ((1 << m) - 1)) - u32::from(c < m);
                     if self.lanes.get(nidx) >> (8 + bit) & 1 != 0 {
@@ -975,7 +1010,7 @@ impl<const B: u32> Builder<B> {
                     {
                         continue;
                     }
-                    let (f, l) = self.pull(isa, idx, lane, d);
+                    let (f, l) = self.pull(isa, idx, lane, d, &mut scratch.dec);
                     filled += f;
                     late += l;
                 }
@@ -1063,7 +1098,12 @@ impl<const B: u32> Builder<B> {
             }
         }
         let Builder { lanes, total, .. } = self;
-        Some(lanes.into_depths(total))
+        let t0 = std::time::Instant::now();
+        let r = lanes.into_depths(total);
+        if std::env::var_os("NPUZZLE_TRACE").is_some() {
+            eprintln!("into_depths {:.2}s", t0.elapsed().as_secs_f64());
+        }
+        Some(r)
     }
 }
 
