@@ -41,7 +41,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::{PatternTable, placements};
+use super::{PatternTable, TableBytes, placements};
 use crate::puzzle::{Goal, Move, move_target};
 
 /// A build step, for progress bars: pattern number, BFS depth reached, entries filled.
@@ -121,9 +121,10 @@ pub fn build_table(
         32 => Builder::<32>::new(goal, tiles).run(pattern, progress),
         _ => Builder::<64>::new(goal, tiles).run(pattern, progress),
     }
-    .ok_or(CANCELLED)?;
+    .ok_or(CANCELLED)?
+    .map_err(|e| format!("pattern-database table memory: {e}"))?;
     let t0 = std::time::Instant::now();
-    let r = PatternTable::from_parts(tiles.to_vec(), n, table);
+    let r = PatternTable::from_bytes(tiles.to_vec(), n, table);
     if std::env::var_os("NPUZZLE_TRACE").is_some() {
         eprintln!("from_parts {:.2}s", t0.elapsed().as_secs_f64());
     }
@@ -133,6 +134,18 @@ pub fn build_table(
 /// The error of a build stopped by its progress callback.
 pub const CANCELLED: &str = "pattern-database build cancelled";
 
+fn cpu_s() -> f64 {
+    let st = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let f: Vec<&str> = st
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    (f.get(11).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0)
+        + f.get(12).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0))
+        / 100.0
+}
 /// Not reached yet.
 const UNSEEN: u8 = u8::MAX;
 
@@ -161,7 +174,8 @@ impl<const B: u32> Lanes<B> {
         let n = len.div_ceil(Self::PER_WORD);
         let mut words: Vec<AtomicU64> = Vec::with_capacity(n);
         huge_pages(words.as_ptr().cast(), n * 8);
-        words.extend(std::iter::repeat_with(|| AtomicU64::new(word)).take(n));
+        // In parallel: the first touch of each page also zeroes it, in the kernel.
+        words.par_extend((0..n).into_par_iter().map(|_| AtomicU64::new(word)));
         Lanes { words }
     }
 
@@ -224,26 +238,50 @@ impl<const B: u32> Lanes<B> {
         was_unseen
     }
 
-    /// The lanes' depth bytes, in place of the lanes (the memory is reused).
-    fn into_depths(self, len: usize) -> Vec<u8> {
+    /// The lanes' depth bytes, as a table's memory. They are first packed to the front of the
+    /// lanes' own memory (which then shrinks), so at no time are both whole.
+    ///
+    /// # Errors
+    /// The system's error when the table's memory cannot be mapped.
+    fn into_depths(self, len: usize) -> std::io::Result<TableBytes> {
         let mut words: Vec<u64> = self.words.into_iter().map(AtomicU64::into_inner).collect();
-        // Byte i moves to word i / 8, which is never after the word it comes from.
-        for j in 0..len.div_ceil(8) {
+        // Word j of the result packs lanes 8j .. 8j + 8, which lie in words r·j .. r·j + r.
+        let r = 8 / Self::PER_WORD;
+        let pack = |j: usize, from: &[u64]| {
             let mut out = 0u64;
             for b in 0..8 {
                 let i = j * 8 + b;
                 if i < len {
                     let (w, sh) = Self::at(i);
-                    out |= ((words[w] >> sh) & 0xff) << (8 * b);
+                    out |= ((from[w - r * j] >> sh) & 0xff) << (8 * b);
                 }
             }
-            words[j] = out;
+            out
+        };
+        let out_len = len.div_ceil(8);
+        // The first words one by one (each is written after it is read), then in waves: the
+        // words s .. r·s are written from words r·s .. r²·s, which no earlier wave wrote.
+        let mut s = out_len.min(64);
+        for j in 0..s {
+            words[j] = pack(j, &words[r * j..]);
         }
-        words.truncate(len.div_ceil(8));
+        while s < out_len {
+            let e = (s * r).min(out_len);
+            let (done, from) = words.split_at_mut(s * r);
+            done[s..e]
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(o, w)| *w = pack(s + o, &from[r * o..]));
+            s = e;
+        }
+        words.truncate(out_len);
         words.shrink_to_fit();
-        let mut bytes: Vec<u8> = words.into_iter().flat_map(u64::to_le_bytes).collect();
-        bytes.truncate(len);
-        bytes
+        let mut table = TableBytes::zeroed(len)?;
+        table
+            .par_chunks_mut(8)
+            .zip(words.par_iter())
+            .for_each(|(bytes, w)| bytes.copy_from_slice(&w.to_le_bytes()[..bytes.len()]));
+        Ok(table)
     }
 }
 
@@ -1036,12 +1074,13 @@ impl<const B: u32> Builder<B> {
         (filled + f, late + l)
     }
 
-    /// The depths, or `None` when `progress` stopped the build.
+    /// The depths, or `None` when `progress` stopped the build (an error when their memory
+    /// cannot be mapped).
     fn run(
         self,
         pattern: usize,
         progress: &(dyn Fn(&BuildProgress) -> bool + Sync),
-    ) -> Option<Vec<u8>> {
+    ) -> Option<std::io::Result<TableBytes>> {
         let mut occ = 0u32;
         let mut pos = [0u8; 16];
         for (i, &c) in self.start.iter().enumerate() {
@@ -1059,12 +1098,14 @@ impl<const B: u32> Builder<B> {
         let mut lists = Vec::new();
         loop {
             let t0 = std::time::Instant::now();
+            let c0 = cpu_s();
             let nl: usize = lists.iter().map(|l: &LateList| l.len()).sum();
             let (found, late, next) = self.layer(d, pull, std::mem::take(&mut lists));
             if std::env::var_os("NPUZZLE_TRACE").is_some() {
                 eprintln!(
-                    "layer {d:3} pull {pull:5} in-late {nl:11} found {found:11} late {late:11} {:.2}s",
-                    t0.elapsed().as_secs_f64()
+                    "layer {d:3} pull {pull:5} in-late {nl:11} found {found:11} late {late:11} {:.2}s cpu {:.2}",
+                    t0.elapsed().as_secs_f64(),
+                    cpu_s() - c0
                 );
             }
             // Bottom-up once the placements left are fewer than 1.4 times the new frontier
@@ -1141,7 +1182,7 @@ mod tests {
                 let mut b = Builder::<B>::new(&goal, tiles);
                 assert_eq!(lane_bits(rows * cols, tiles.len()), B);
                 tune(&mut b);
-                b.run(0, &|_| true).unwrap()
+                b.run(0, &|_| true).unwrap().unwrap().to_vec()
             };
             let default = build(&|_| {});
             assert!(
