@@ -161,14 +161,6 @@ impl PdbCache {
     }
 
     fn save(&self, path: &Path, header: &Header, data: &[u8]) -> std::io::Result<()> {
-        let t0 = std::time::Instant::now();
-        let r = self.save0(path, header, data);
-        if std::env::var_os("NPUZZLE_TRACE").is_some() {
-            eprintln!("save {:.2}s", t0.elapsed().as_secs_f64());
-        }
-        r
-    }
-    fn save0(&self, path: &Path, header: &Header, data: &[u8]) -> std::io::Result<()> {
         std::fs::create_dir_all(&self.dir)?;
         let json = serde_json::to_vec(header).map_err(std::io::Error::other)?;
         let mut crc = crc32fast::Hasher::new();
