@@ -33,7 +33,7 @@
 //! outgrow their list (a fifth of the lanes' bytes) is followed by bottom-up layers too.
 //!
 //! Most of the time goes to arithmetic on cell bit sets (decoding an index, flooding a region,
-//! numbering free cells), so the inner loops are generic over the bit operations ([`Bits`])
+//! numbering free cells), so the inner loops are generic over the bit operations (`Bits`)
 //! and compiled twice on x86-64: once for BMI2 (`pdep` / `pext`, picked at run time where the
 //! processor runs them fast), once portable. The lanes live in transparent huge pages
 //! (`madvise`), which spares a TLB miss on most random reads. At the end the depth bytes are
@@ -389,13 +389,18 @@ struct Bmi2(());
 
 #[cfg(target_arch = "x86_64")]
 impl Bmi2 {
-    /// `Some` where the processor has BMI2 and POPCNT and runs `pdep` / `pext` in hardware:
-    /// AMD processors before Zen 3 (family 19h) microcode them, tens to hundreds of cycles
-    /// each (AMD, "Software Optimization Guide for AMD Family 17h Processors", instruction
-    /// latencies), slower than the portable form.
+    /// `Some` where the processor has BMI1, BMI2, LZCNT and POPCNT and runs `pdep` / `pext` in
+    /// hardware: AMD processors before Zen 3 (family 19h) microcode them, tens to hundreds of
+    /// cycles each (AMD, "Software Optimization Guide for AMD Family 17h Processors",
+    /// instruction latencies), slower than the portable form.
     fn detect() -> Option<Self> {
         use std::arch::x86_64::__cpuid;
-        if !(is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("popcnt")) {
+        // Every feature `Builder::work_bmi2` is compiled for.
+        if !(is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("lzcnt")
+            && is_x86_feature_detected!("popcnt"))
+        {
             return None;
         }
         let vendor = __cpuid(0);
