@@ -34,8 +34,8 @@
 //!
 //! Most of the time goes to arithmetic on cell bit sets (decoding an index, flooding a region,
 //! numbering free cells), so the inner loops are generic over the bit operations (`Bits`)
-//! and compiled twice on x86-64: once for BMI2 (`pdep` / `pext`, picked at run time where the
-//! processor runs them fast), once portable. The lanes live in transparent huge pages
+//! and compiled in three forms on x86-64: for BMI2 (`pdep` / `pext`, picked at run time where
+//! the processor runs them fast), for POPCNT, and portable (the only one elsewhere). The lanes live in transparent huge pages
 //! (`madvise`), which spares a TLB miss on most random reads. At the end the depth bytes are
 //! packed to the front of the lanes' memory in place, in parallel.
 //!
