@@ -494,6 +494,8 @@ struct Builder<const B: u32> {
     weights: [u32; 16],
     /// `⌊(2⁶⁴ − 1) / weights[i]⌋`, to divide by multiplying.
     recips: [u64; 16],
+    /// Slots whose digits `Builder::decode` keeps from one placement to the next (`k / 2`).
+    prefix: usize,
     /// Neighbour cells of each cell, as a bit set.
     nbr_bits: [u32; 32],
     /// Cells whose row + column is odd, and the number of pattern tiles on them at the start
@@ -576,6 +578,8 @@ impl Default for Scratch {
                 slot_at: [0; 32],
                 weight_at: [0; 33],
                 earlier: [0; 16],
+                prefix: u32::MAX,
+                prefix_occ: 0,
             },
             late: LateList::default(),
         }
@@ -591,6 +595,11 @@ struct Decoded {
     slot_at: [u8; 32],
     weight_at: [u32; 33],
     earlier: [u32; 16],
+    /// The digits of the first `Builder::prefix` slots of the last placement decoded in full
+    /// (`u32::MAX`: none yet), and their cells: the entries above for those slots and cells
+    /// still hold.
+    prefix: u32,
+    prefix_occ: u32,
 }
 
 impl<const B: u32> Builder<B> {
@@ -632,6 +641,7 @@ impl<const B: u32> Builder<B> {
             total,
             weights,
             recips: weights.map(|w| u64::MAX / u64::from(w.max(1))),
+            prefix: k / 2,
             nbr_bits,
             all: if n == 32 { u32::MAX } else { (1u32 << n) - 1 },
             lanes: Lanes::new(total),
@@ -681,25 +691,48 @@ impl<const B: u32> Builder<B> {
     /// written: nothing reads the others (`weight_at[32]` stays 0).
     #[inline(always)]
     fn decode<I: Bits>(&self, isa: I, idx: usize, dec: &mut Decoded) {
-        dec.occ = 0;
-        dec.free = self.all;
-        let mut rest = idx as u32;
-        for i in 0..self.k {
-            // d = rest / w: the estimate is exact or one short.
-            let w = self.weights[i];
-            let mut d = ((u128::from(rest) * u128::from(self.recips[i])) >> 64) as u32;
-            rest -= d * w;
-            if rest >= w {
-                d += 1;
-                rest -= w;
+        let p = self.prefix;
+        // The first p slots' digits are idx / weights[p − 1]: a scan meets the same ones
+        // thousands of times in a row, so they are decoded once.
+        let (q, mut rest) = self.div(idx as u32, p.saturating_sub(1));
+        let from = if p > 0 && q == dec.prefix {
+            dec.occ = dec.prefix_occ;
+            dec.free = self.all & !dec.occ;
+            p
+        } else {
+            dec.occ = 0;
+            dec.free = self.all;
+            rest = idx as u32;
+            0
+        };
+        for i in from..self.k {
+            if i == p {
+                dec.prefix = q;
+                dec.prefix_occ = dec.occ;
             }
+            let (d, r) = self.div(rest, i);
+            rest = r;
             let c = isa.select(dec.free, d) as usize;
             dec.earlier[i] = dec.occ;
             dec.occ |= 1 << c;
             dec.free ^= 1 << c;
             dec.slot_at[c] = i as u8;
-            dec.weight_at[c] = w;
+            dec.weight_at[c] = self.weights[i];
         }
+    }
+
+    /// `(x / weights[i], x % weights[i])`, by multiplying.
+    #[inline(always)]
+    fn div(&self, x: u32, i: usize) -> (u32, u32) {
+        // The estimate is exact or one short.
+        let w = self.weights[i];
+        let mut d = ((u128::from(x) * u128::from(self.recips[i])) >> 64) as u32;
+        let mut r = x - d * w;
+        if r >= w {
+            d += 1;
+            r -= w;
+        }
+        (d, r)
     }
 
     /// The index of the placement at `idx` (decoded as `dec`) with the tile on cell `m` moved
