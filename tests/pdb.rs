@@ -104,13 +104,17 @@ fn abstract_distances(g: &Goal, tiles: &[u8]) -> std::collections::HashMap<Vec<u
 
 #[test]
 fn tables_match_an_independent_search_of_the_abstract_space() {
-    // Lanes of every width: 16 bits (3×3, 4 tiles), 32 bits (5×5, 2 and 3 tiles), 64 bits
-    // (6×5, 1 tile: 29 free cells).
+    // Lanes of every width: 16 bits (3×3, 4 tiles; 3×4, 5 tiles), 32 bits (5×5, 2 and 3
+    // tiles; 2×8, 3 tiles), 64 bits (6×5, 1 tile: 29 free cells; 4×8, the largest board, 2
+    // tiles).
     for (rows, cols, tiles) in [
         (3, 3, vec![1u8, 2, 3, 4]),
+        (3, 4, vec![1, 2, 3, 5, 6]),
         (5, 5, vec![1, 2]),
         (5, 5, vec![7, 12, 13]),
+        (2, 8, vec![1, 2, 9]),
         (6, 5, vec![8]),
+        (4, 8, vec![3, 17]),
     ] {
         for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
             let g = goal(&spec, rows, cols);

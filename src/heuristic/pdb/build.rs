@@ -275,11 +275,12 @@ impl<const B: u32> Lanes<B> {
 fn huge_pages(start: *const u8, bytes: usize) {
     #[cfg(target_os = "linux")]
     {
-        const PAGE: usize = 4096;
-        // The whole pages inside the range.
-        let first = (start as usize).next_multiple_of(PAGE);
-        let end = (start as usize + bytes) / PAGE * PAGE;
-        if end >= first + (2 << 20) {
+        // The whole 2 MiB blocks inside the range (the huge page size on x86-64; a multiple
+        // of the page size everywhere).
+        const BLOCK: usize = 2 << 20;
+        let first = (start as usize).next_multiple_of(BLOCK);
+        let end = (start as usize + bytes) / BLOCK * BLOCK;
+        if end > first {
             // SAFETY: advice on whole pages of an allocation this process owns, not yet
             // touched; MADV_HUGEPAGE changes no content and fails harmlessly where refused.
             unsafe {
@@ -475,15 +476,17 @@ impl Isa {
     /// Every form this processor runs (tests compare their tables).
     #[cfg(test)]
     fn all() -> Vec<Self> {
-        let mut v = vec![Isa::Portable];
         #[cfg(target_arch = "x86_64")]
         {
+            let mut v = vec![Isa::Portable];
             if is_x86_feature_detected!("popcnt") {
                 v.push(Isa::Popcnt);
             }
             v.extend(Bmi2::detect().map(Isa::Bmi2));
+            v
         }
-        v
+        #[cfg(not(target_arch = "x86_64"))]
+        vec![Isa::Portable]
     }
 }
 
@@ -1224,5 +1227,6 @@ mod tests {
         schedules_agree::<16>(3, 4, &[2, 5, 7, 8, 11]);
         schedules_agree::<32>(4, 4, &[1, 6, 11]);
         schedules_agree::<64>(5, 6, &[3, 14, 28]);
+        schedules_agree::<64>(4, 8, &[3, 17]);
     }
 }
