@@ -292,6 +292,18 @@ fn huge_pages(start: *const u8, bytes: usize) {
     let _ = (start, bytes);
 }
 
+/// The positions of the set bits of `x`, lowest first.
+#[inline(always)]
+fn bits(mut x: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (x != 0).then(|| {
+            let b = x.trailing_zeros();
+            x &= x - 1;
+            b
+        })
+    })
+}
+
 /// `0x0101…01`.
 const ONES: u64 = u64::MAX / 255;
 
@@ -361,24 +373,13 @@ impl Bits for Portable {
     }
 
     #[inline(always)]
-    fn pext(self, mut x: u32, mask: u32) -> u32 {
-        let mut out = 0;
-        while x != 0 {
-            let b = x.trailing_zeros();
-            x &= x - 1;
-            out |= 1 << (mask & ((1 << b) - 1)).count_ones();
-        }
-        out
+    fn pext(self, x: u32, mask: u32) -> u32 {
+        bits(x).fold(0, |out, b| out | 1 << (mask & ((1 << b) - 1)).count_ones())
     }
 
     #[inline(always)]
-    fn pdep(self, mut x: u32, mask: u32) -> u32 {
-        let mut out = 0;
-        while x != 0 {
-            out |= 1 << self.select(mask, x.trailing_zeros());
-            x &= x - 1;
-        }
-        out
+    fn pdep(self, x: u32, mask: u32) -> u32 {
+        bits(x).fold(0, |out, b| out | 1 << self.select(mask, b))
     }
 }
 
@@ -801,20 +802,18 @@ impl<const B: u32> Builder<B> {
         };
         let parent = frees.len() as u64;
         frees.push(dec.free);
-        // The cells of the regions.
-        let mut r = isa.pdep(regions, dec.free);
-        while r != 0 {
-            let c = r.trailing_zeros();
-            r &= r - 1;
-            let mut movers = self.nbr_bits[c as usize] & dec.occ;
-            while movers != 0 {
-                let m = movers.trailing_zeros();
-                movers &= movers - 1;
-                let cidx = self.child_index(isa, dec, idx, m, c);
-                self.lanes.prefetch(cidx);
-                kids.push((cidx as u64) << 16 | parent << 10 | u64::from(c) << 5 | u64::from(m));
-            }
+        for (c, m) in self.moves_into(dec.occ, isa.pdep(regions, dec.free)) {
+            let cidx = self.child_index(isa, dec, idx, m, c);
+            self.lanes.prefetch(cidx);
+            kids.push((cidx as u64) << 16 | parent << 10 | u64::from(c) << 5 | u64::from(m));
         }
+    }
+
+    /// Every move of a pattern tile into one of `cells` (free cells of the placement whose
+    /// cells are `occ`), as (cell moved into, the tile's cell).
+    #[inline(always)]
+    fn moves_into(&self, occ: u32, cells: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+        bits(cells).flat_map(move |c| bits(self.nbr_bits[c as usize] & occ).map(move |m| (c, m)))
     }
 
     /// Pass 2 for every child gathered: floods and records the new regions (see
@@ -893,24 +892,13 @@ impl<const B: u32> Builder<B> {
         while todo != 0 {
             let cells = self.flood(dec.occ, todo.trailing_zeros());
             todo &= !cells;
-            let mut hit = false;
-            let mut cs = cells;
-            'region: while cs != 0 {
-                let c = cs.trailing_zeros();
-                cs &= cs - 1;
-                let mut movers = self.nbr_bits[c as usize] & dec.occ;
-                while movers != 0 {
-                    let m = movers.trailing_zeros();
-                    movers &= movers - 1;
-                    let nidx = self.child_index(isa, dec, idx, m, c);
-                    // Cell m is free in the neighbour (and c is not); its number there.
-                    let bit = isa.popcnt(dec.free & ((1 << m) - 1)) - u32::from(c < m);
-                    if self.lanes.get(nidx) >> (8 + bit) & 1 != 0 {
-                        hit = true;
-                        break 'region;
-                    }
-                }
-            }
+            let hit = self.moves_into(dec.occ, cells).any(|(c, m)| {
+                let nidx = self.child_index(isa, dec, idx, m, c);
+                // The neighbour's free cells; the number of cell m among them.
+                let nfree = dec.free ^ (1 << m) ^ (1 << c);
+                let bit = isa.popcnt(nfree & ((1 << m) - 1));
+                self.lanes.get(nidx) >> (8 + bit) & 1 != 0
+            });
             if hit {
                 new |= isa.pext(cells, dec.free);
             }
@@ -955,24 +943,19 @@ impl<const B: u32> Builder<B> {
                 out.lock().unwrap_or_else(|e| e.into_inner()).push(list);
             }
         };
-        let sum = |a: (u64, u64), b: (u64, u64)| (a.0 + b.0, a.1 + b.1);
-        let from_lists = late_in
+        // The late regions' lists and the chunks of the scan, in any order: their expansions
+        // write only lanes of the other parity than the ones they read.
+        let chunks = (0..self.total.div_ceil(CHUNK)).into_par_iter();
+        let (filled, late) = late_in
             .into_par_iter()
-            .map_init(Scratch::default, |scratch, list| {
-                let counts = self.work(Item::Late(list), d, pull, scratch);
+            .map(Item::Late)
+            .chain(chunks.map(Item::Chunk))
+            .map_init(Scratch::default, |scratch, item| {
+                let counts = self.work(item, d, pull, scratch);
                 flush(scratch);
                 counts
             })
-            .reduce(|| (0, 0), sum);
-        let from_scan = (0..self.total.div_ceil(CHUNK))
-            .into_par_iter()
-            .map_init(Scratch::default, |scratch, ci| {
-                let counts = self.work(Item::Chunk(ci), d, pull, scratch);
-                flush(scratch);
-                counts
-            })
-            .reduce(|| (0, 0), sum);
-        let (filled, late) = sum(from_lists, from_scan);
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         let lists = (!pull && !overflow.into_inner())
             .then(|| out.into_inner().unwrap_or_else(|e| e.into_inner()));
         (filled, late, lists)
