@@ -106,8 +106,12 @@ fn abstract_distances(g: &Goal, tiles: &[u8]) -> std::collections::HashMap<Vec<u
 fn tables_match_an_independent_search_of_the_abstract_space() {
     // Lanes of every width: 16 bits (3×3, 4 tiles; 3×4, 5 tiles), 32 bits (5×5, 2 and 3
     // tiles; 2×8, 3 tiles), 64 bits (6×5, 1 tile: 29 free cells; 4×8, the largest board, 2
-    // tiles).
+    // tiles). Patterns the builder searches up to a reflection: tiles 9, 10, 13, 14 of the
+    // 15-puzzle (left to right with the blank first, about the other diagonal with the blank
+    // last), one column of a 2×7 board (top to bottom, splitting the board in two).
     for (rows, cols, tiles) in [
+        (4, 4, vec![9u8, 10, 13, 14]),
+        (2, 7, vec![4, 11]),
         (3, 3, vec![1u8, 2, 3, 4]),
         (3, 4, vec![1, 2, 3, 5, 6]),
         (5, 5, vec![1, 2]),
