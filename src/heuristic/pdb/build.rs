@@ -32,11 +32,11 @@
 //! expanding the frontier; it needs no list of late regions either. A layer whose late regions
 //! outgrow their list (a fifth of the lanes' bytes) is followed by bottom-up layers too.
 //!
-//! A pattern that a reflection of the board maps onto itself, together with the blank's goal
-//! region (the 8-tile pattern of the 7-8 partition with the blank first: left to right), is
-//! searched up to that reflection (`Sym`): only one placement of each mirror pair is expanded
-//! or pulled, and each depth found is written to both, which takes about a quarter off that
-//! table's build.
+//! A pattern that a reflection of the board (or its half turn) maps onto itself, together
+//! with the blank's goal region (the 8-tile pattern of the 7-8 partition with the blank first:
+//! left to right), is searched up to that symmetry (`Sym`): only one placement of each mirror
+//! pair is expanded or pulled, and each depth found is written to both, which takes about a
+//! quarter off that table's build (wall time; the expansions are halved).
 //!
 //! Most of the time goes to arithmetic on cell bit sets (decoding an index, flooding a region,
 //! numbering free cells), so the inner loops are generic over the bit operations (`Bits`)
@@ -564,7 +564,8 @@ impl LateList {
 
 /// A worker's buffers: the children gathered (`flags << 48 | index << 16 | parent << 10 | c
 /// << 5 | m`: the tile on cell `m` moved to cell `c`, all as seen in the child's canonical
-/// form, see [`Sym`]), the index of each child's mirror image, and their parents' free cells
+/// form, see [`Sym`]), the index of the non-canonical one of each child and its mirror image
+/// (filled in when the child is reached), and their parents' free cells
 /// (as they are, and mirrored); mirror images reached, to be filled in; the placement being
 /// decoded and its mirror image; the late regions found.
 struct Scratch {
@@ -645,20 +646,21 @@ impl Default for Decoded {
     }
 }
 
-/// A symmetry of the abstract space: a reflection `g` of the board (left-right, top-bottom,
-/// half turn, or about a diagonal of a square board) that maps the pattern's goal cells onto
+/// A symmetry of the abstract space: an involution `g` of the board (reflection left-right,
+/// top-bottom or about a diagonal of a square board, or the half turn) that maps the pattern's goal cells onto
 /// themselves and the blank's goal region onto itself. Relabelling the tiles by `σ` (slot `i`
 /// goes to the slot whose goal cell is `g` of slot `i`'s), `g` maps every state to one at the
 /// same depth: it maps moves to moves and the goal to itself. So the builder searches only
 /// *canonical* placements (the smaller index of a placement and its mirror image) and writes
-/// each depth it finds to both, halving the work (the symmetry reduction of state-space
+/// each depth it finds to both, halving the expansions (the symmetry reduction of state-space
 /// search; for pattern databases, Culberson & Schaeffer 1998 use the same idea at lookup
 /// time). For the 8-tile pattern of the 15-puzzle with the blank first, `g` is the left-right
 /// reflection.
 ///
 /// A placement that is its own mirror image keeps the union of each region and its mirror. A
 /// mirror image's lane holds only its depth (no regions) until the search turns bottom-up, when
-/// the mirror images not reached yet are marked as complete, so neither form looks at them.
+/// every mirror image is marked complete (reached ones by the scan, the others by
+/// [`Builder::pull`]), so neither form of a layer looks at them.
 struct Sym {
     /// `g` on cells.
     cell: [u8; 32],
@@ -1056,8 +1058,8 @@ impl<const B: u32> Builder<B> {
 
     /// Gives the mirror image at `idx` depth `d`, `FILLS` calls later (or in
     /// [`Builder::flush_fills`]): its lane is loaded meanwhile, so that the atomic writes do
-    /// not wait for memory one by one. Nothing reads a mirror image's lane before the layer
-    /// ends.
+    /// not wait for memory one by one. Nothing uses a mirror image's lane as a state's before
+    /// the layer ends (a bottom-up scan may mark it complete meanwhile, which sets other bits).
     #[inline(always)]
     fn fill(&self, idx: usize, d: u8, fills: &mut Fills) {
         self.lanes.prefetch(idx);
@@ -1089,8 +1091,9 @@ impl<const B: u32> Builder<B> {
     /// neighbours (a pattern tile next to it moved into it) is a reached state. Such a
     /// neighbour has depth exactly `d`: one of depth `d − 1` or less would have reached the
     /// region earlier, and states written in this layer have the region's parity, never a
-    /// neighbour's. Only the placement's own lane is written. Returns (entries filled, late
-    /// regions recorded).
+    /// neighbour's. Only the placement's own lane is written, and with a symmetry the depth of
+    /// its mirror image (deferred, [`Builder::fill`]). Returns (entries filled, late regions
+    /// recorded).
     ///
     /// With a symmetry ([`Sym`]) only canonical placements are pulled and neighbours are
     /// looked up in their canonical form; a mirror image not reached yet is marked complete
@@ -1530,8 +1533,8 @@ mod tests {
         assert_eq!(schedules_agree::<32>(4, 4, &[9, 10, 13, 14]), 2);
         assert_eq!(schedules_agree::<32>(3, 5, &[10, 12, 14]), 1);
         assert_eq!(schedules_agree::<64>(4, 8, &[11, 12, 16, 23]), 1);
-        // Cells 0, 1, 2, 6, 11 of a 3×5 board (blank first): the tiles map onto themselves
-        // left to right, but the blank's region (the left part) does not.
+        // Cells 1, 2, 3, 7, 12 of a 3×5 board (blank first): the tiles map onto themselves
+        // left to right, but the blank's region ({0, 5, 6, 10, 11}) does not.
         assert_eq!(schedules_agree::<32>(3, 5, &[1, 2, 3, 7, 12]), 0);
     }
 }

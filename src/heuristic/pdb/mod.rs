@@ -67,7 +67,7 @@ impl TableBytes {
     #[inline(always)]
     pub fn prefetch(&self, i: usize) {
         if i < self.len {
-            prefetch(self.map[i..].as_ptr());
+            prefetch(self.map.as_ptr().wrapping_add(i));
         }
     }
 }
