@@ -581,10 +581,10 @@ struct Scratch {
 /// Kid flag: the child's canonical form is its mirror image (cells and parent's free cells
 /// are mirrored).
 const MAPPED: u64 = 1 << 48;
-/// Kid flag: the child is its own mirror image (its regions are marked with their mirrors).
+/// Kid flag: the child is its own mirror image (its regions are marked with their mirrors);
+/// without it, in a build with a symmetry, the child's mirror image is filled in when the child
+/// is reached.
 const SELF: u64 = 1 << 49;
-/// Kid flag: the child has a distinct mirror image (filled in when the child is reached).
-const OTHER: u64 = 1 << 50;
 
 /// Mirror images reached ([`Sym`]) whose depths are not written yet: a ring of the last
 /// `FILLS` (their lanes' loads overlap with the work in between), `n` in all.
@@ -942,22 +942,43 @@ impl<const B: u32> Builder<B> {
         let fidx = self.mirror(isa, sym, dec, mirror);
         frees.push([dec.free, mirror.free]);
         for (c, m) in moves {
-            let cidx = self.child_index(isa, dec, idx, m, c);
-            let (gc, gm) = (
-                u32::from(sym.cell[c as usize]),
-                u32::from(sym.cell[m as usize]),
-            );
-            let fcidx = self.child_index(isa, mirror, fidx, gm, gc);
-            let kid = if fcidx < cidx {
-                MAPPED | OTHER | (fcidx as u64) << 16 | u64::from(gc) << 5 | u64::from(gm)
-            } else {
-                let flag = if fcidx == cidx { SELF } else { OTHER };
-                flag | (cidx as u64) << 16 | u64::from(c) << 5 | u64::from(m)
+            let (canon, other, mapped) = self.canonical(isa, sym, dec, idx, mirror, fidx, m, c);
+            let (flag, c, m) = match mapped {
+                true => (
+                    MAPPED,
+                    sym.cell[c as usize].into(),
+                    sym.cell[m as usize].into(),
+                ),
+                false if canon == other => (SELF, c, m),
+                false => (0, c, m),
             };
-            self.lanes.prefetch((kid >> 16) as u32 as usize);
-            kids.push(kid | parent);
-            others.push(cidx.max(fcidx) as u32);
+            self.lanes.prefetch(canon);
+            kids.push(flag | (canon as u64) << 16 | parent | u64::from(c) << 5 | u64::from(m));
+            others.push(other as u32);
         }
+    }
+
+    /// The child of the placement at `idx` (decoded as `dec`, its mirror image at `fidx` as
+    /// `mirror`) with the tile on cell `m` moved to cell `c`, and the child's mirror image:
+    /// (the canonical index of the two, the other one, whether the canonical one is the mirror
+    /// image). The mirror image's move is the tile on `g(m)` moving to `g(c)`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn canonical<I: Bits>(
+        &self,
+        isa: I,
+        sym: &Sym,
+        dec: &Decoded,
+        idx: usize,
+        mirror: &Decoded,
+        fidx: usize,
+        m: u32,
+        c: u32,
+    ) -> (usize, usize, bool) {
+        let cidx = self.child_index(isa, dec, idx, m, c);
+        let (gm, gc) = (sym.cell[m as usize].into(), sym.cell[c as usize].into());
+        let fcidx = self.child_index(isa, mirror, fidx, gm, gc);
+        (cidx.min(fcidx), cidx.max(fcidx), fcidx < cidx)
     }
 
     /// Decodes the mirror image ([`Sym`]) of the placement decoded as `dec` into `out`; returns
@@ -1026,7 +1047,7 @@ impl<const B: u32> Builder<B> {
             if t == UNSEEN {
                 if self.lanes.reach(cidx, d + 1, region) {
                     filled += 1;
-                    if kid & OTHER != 0 {
+                    if self.sym.is_some() && kid & SELF == 0 {
                         filled += 1;
                         self.fill(others[i] as usize, d + 1, fills);
                     }
@@ -1126,13 +1147,6 @@ impl<const B: u32> Builder<B> {
             self.lanes.add_regions(idx, self.full);
             return (0, 0);
         }
-        // A neighbour's lane and the number of the moved tile's old cell `m` among its free
-        // cells, for `dec`'s tile on `m` moving to `c`.
-        let neighbour = |dec: &Decoded, idx: usize, m: u32, c: u32| {
-            let nidx = self.child_index(isa, dec, idx, m, c);
-            let nfree = dec.free ^ (1 << m) ^ (1 << c);
-            (nidx, isa.popcnt(nfree & ((1 << m) - 1)))
-        };
         // The free cells whose regions are not reached yet.
         let mut todo = isa.pdep(!(lane >> 8) as u32 & self.full, dec.free);
         let mut new = 0u32;
@@ -1140,14 +1154,19 @@ impl<const B: u32> Builder<B> {
             let cells = self.flood(dec.occ, todo.trailing_zeros());
             todo &= !cells;
             let hit = self.moves_into(dec.occ, cells).any(|(c, m)| {
-                let (mut nidx, mut bit) = neighbour(dec, idx, m, c);
-                if let Some(sym) = sym {
-                    let (gm, gc) = (sym.cell[m as usize].into(), sym.cell[c as usize].into());
-                    let (fnidx, fbit) = neighbour(mirror, fidx, gm, gc);
-                    if fnidx < nidx {
-                        (nidx, bit) = (fnidx, fbit);
-                    }
-                }
+                // The neighbour in canonical form, and the free cells it is seen with.
+                let (nidx, free, m, c) = match sym {
+                    None => (self.child_index(isa, dec, idx, m, c), dec.free, m, c),
+                    Some(sym) => match self.canonical(isa, sym, dec, idx, mirror, fidx, m, c) {
+                        (nidx, _, false) => (nidx, dec.free, m, c),
+                        (nidx, _, true) => {
+                            let g = |x: u32| u32::from(sym.cell[x as usize]);
+                            (nidx, mirror.free, g(m), g(c))
+                        }
+                    },
+                };
+                // The number of cell m among the neighbour's free cells.
+                let bit = isa.popcnt((free ^ (1 << m) ^ (1 << c)) & ((1 << m) - 1));
                 self.lanes.get(nidx) >> (8 + bit) & 1 != 0
             });
             if hit {
