@@ -9,7 +9,7 @@ use npuzzle::puzzle::{Board, GoalSpec, Solvability};
 use serde_json::Value;
 use tempfile::NamedTempFile;
 
-const HARD8_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/hard8.txt");
+const HARD8_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/bench/hard8.txt");
 const DEFAULT_PUZZLE_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/default.txt");
 
 /// The 31-move 8-puzzle (blank-last goal).

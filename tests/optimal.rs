@@ -29,7 +29,7 @@ fn run(start: &Board, spec: &GoalSpec, algo: Algorithm, h: HeuristicKind) -> Sol
 fn hardest_8_puzzles_are_31_moves() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/hard8.txt"
+        "/assets/bench/hard8.txt"
     ))
     .unwrap();
     let mut seen = 0;
@@ -75,7 +75,7 @@ fn library_distance_table_matches_test_bfs() {
         for (tiles, &d) in &dist {
             assert_eq!(table[npuzzle::search::rank::rank(tiles) as usize] as u32, d);
         }
-        // Depth distribution from ../shared/data/hard8.txt (OEIS A089473).
+        // Depth distribution from assets/bench/hard8.txt (OEIS A089473).
         let mut counts = [0u32; 32];
         table
             .iter()

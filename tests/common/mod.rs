@@ -91,13 +91,13 @@ pub fn replay(start: &Board, moves: &[Move]) -> Board {
     b
 }
 
-/// Korf's 100 (blank-first goal) from ../shared/data/korf100.txt: (id, tiles, optimal).
+/// Korf's 100 (blank-first goal) from assets/bench/korf100.txt: (id, tiles, optimal).
 pub fn korf100() -> Vec<(u32, Vec<u8>, u32)> {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/korf100.txt"
+        "/assets/bench/korf100.txt"
     ))
-    .expect("../shared/data/korf100.txt");
+    .expect("assets/bench/korf100.txt");
     text.lines()
         .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
         .map(|l| {
