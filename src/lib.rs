@@ -10,8 +10,10 @@
 //!   slides the opposite way.
 //! - Distances, `g`, `h` and `f` are counted in moves; times in seconds; memory in bytes.
 //!
-//! Layers (see `ARCHITECTURE.md`): [`puzzle`] (model, parsing, parity) → [`heuristic`] →
-//! [`search`] → [`eval`] (batch evaluation) → [`cli`]. The first four do no terminal I/O and
+//! Layers (see `ARCHITECTURE.md`), each using only those before it: [`puzzle`] (model, parsing,
+//! parity) → [`heuristic`] (incl. pattern databases) → [`eval`] (batch evaluation, CPU and
+//! feature `gpu`) → [`search`] → [`cli`]; the desktop app (`app`, feature `gui`) uses them all
+//! and nothing in the library uses it. `puzzle`, `heuristic` and `search` do no terminal I/O and
 //! know nothing of wgpu, winit or egui.
 
 /// Writes a line to standard error, ignoring failures (a closed or full stderr must not

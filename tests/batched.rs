@@ -172,22 +172,8 @@ fn batched_rejects_unsolvable_and_obeys_the_memory_cap() {
 #[cfg(feature = "gpu")]
 mod gpu {
     use super::*;
-    use npuzzle::eval::gpu::{GpuContext, GpuEvaluator};
-    use std::io::Write;
-    use std::sync::Arc;
-
-    fn context(test: &str) -> Option<Arc<GpuContext>> {
-        match GpuContext::new() {
-            Ok(c) => Some(c),
-            Err(e) => {
-                if std::env::var_os("NPUZZLE_REQUIRE_GPU").is_some_and(|v| v != "0") {
-                    panic!("NPUZZLE_REQUIRE_GPU is set but {e}");
-                }
-                let _ = writeln!(std::io::stderr(), "\n*** SKIPPED {test}: {e} ***\n");
-                None
-            }
-        }
-    }
+    use common::gpu::context;
+    use npuzzle::eval::gpu::GpuEvaluator;
 
     #[test]
     fn gpu_batched_astar_is_optimal_on_3x3() {

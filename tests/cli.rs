@@ -1,9 +1,11 @@
 //! End-to-end tests of the `npuzzle` binary: `solve`, `bench`, `generate`, exit codes.
 
-use std::collections::{HashMap, VecDeque};
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
+use std::io::Write;
+
+use common::bin::{Output, command, npuzzle, npuzzle_env, output};
+use common::{bfs_distance, replay_letters};
 use npuzzle::puzzle::parse::parse_board;
 use npuzzle::puzzle::{Board, GoalSpec, Solvability};
 use serde_json::Value;
@@ -20,46 +22,6 @@ const EASY8: &str = "7 8 0/6 5 4/1 2 3";
 const KORF12: &str = "14 1 9 6/4 8 12 5/7 2 3 0/10 11 13 15";
 /// Korf's instance 9 (46 moves to the blank-first goal).
 const KORF9: &str = "3 14 9 11/5 4 8 2/13 12 6 7/10 1 15 0";
-
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs the binary with `args`, feeding `stdin` when given.
-/// The pattern-database cache the tests' binaries use (not the user's).
-const CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/npuzzle-test-pdb-cache");
-
-fn npuzzle(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-    cmd.env("NPUZZLE_CACHE_DIR", CACHE);
-    cmd.args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("spawn npuzzle");
-    if let Some(text) = stdin {
-        let mut pipe = child.stdin.take().expect("stdin pipe");
-        // The program may exit before reading (usage errors): a broken pipe is fine.
-        if let Err(e) = pipe.write_all(text.as_bytes()) {
-            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
-        }
-    }
-    let out = child.wait_with_output().expect("wait for npuzzle");
-    Output {
-        code: out
-            .status
-            .code()
-            .expect("exit code (not killed by a signal)"),
-        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    }
-}
 
 fn temp_file(text: &str) -> NamedTempFile {
     let mut f = NamedTempFile::new().expect("temp file");
@@ -93,90 +55,6 @@ fn solve_json(start: &str, extra: &[&str]) -> Value {
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", out.stdout))
 }
 
-/// Applies move letters to `start`; `tile_notation` inverts them first (the tile's direction).
-/// Returns every board on the way, start included, and the tiles that slid. Panics on a move
-/// off the board or on a letter other than U, D, L, R.
-fn replay(start: &Board, letters: &str, tile_notation: bool) -> (Vec<Vec<u8>>, Vec<u8>) {
-    let (rows, cols) = (start.rows() as isize, start.cols() as isize);
-    let mut tiles = start.tiles().to_vec();
-    let mut blank = tiles.iter().position(|&t| t == 0).expect("blank");
-    let mut boards = vec![tiles.clone()];
-    let mut slid = Vec::new();
-    for (i, c) in letters.chars().enumerate() {
-        let c = if tile_notation {
-            match c {
-                'U' => 'D',
-                'D' => 'U',
-                'L' => 'R',
-                'R' => 'L',
-                other => other,
-            }
-        } else {
-            c
-        };
-        let (dr, dc) = match c {
-            'U' => (-1, 0),
-            'D' => (1, 0),
-            'L' => (0, -1),
-            'R' => (0, 1),
-            other => panic!("bad move letter {other:?} at {i} in {letters}"),
-        };
-        let (r, col) = (blank as isize / cols + dr, blank as isize % cols + dc);
-        assert!(
-            (0..rows).contains(&r) && (0..cols).contains(&col),
-            "move {i} ({c}) of {letters} leaves the board"
-        );
-        let to = (r * cols + col) as usize;
-        slid.push(tiles[to]);
-        tiles.swap(blank, to);
-        blank = to;
-        boards.push(tiles.clone());
-    }
-    (boards, slid)
-}
-
-/// Exact distance from `start` to `goal` by breadth-first search (small boards only), or
-/// `None` if the goal is unreachable.
-fn bfs_distance(start: &Board, goal: &Board) -> Option<u32> {
-    let cols = start.cols();
-    let rows = start.rows();
-    let target = goal.tiles().to_vec();
-    let mut seen: HashMap<Vec<u8>, u32> = HashMap::new();
-    let mut queue = VecDeque::new();
-    seen.insert(start.tiles().to_vec(), 0);
-    queue.push_back(start.tiles().to_vec());
-    while let Some(t) = queue.pop_front() {
-        let d = seen[&t];
-        if t == target {
-            return Some(d);
-        }
-        let b = t.iter().position(|&x| x == 0).expect("blank");
-        let (r, c) = (b / cols, b % cols);
-        let mut next = Vec::with_capacity(4);
-        if r > 0 {
-            next.push(b - cols);
-        }
-        if r + 1 < rows {
-            next.push(b + cols);
-        }
-        if c > 0 {
-            next.push(b - 1);
-        }
-        if c + 1 < cols {
-            next.push(b + 1);
-        }
-        for to in next {
-            let mut u = t.clone();
-            u.swap(b, to);
-            if !seen.contains_key(&u) {
-                seen.insert(u.clone(), d + 1);
-                queue.push_back(u);
-            }
-        }
-    }
-    None
-}
-
 /// Checks a JSON solution: length, letters, replay to `goal`, tiles moved.
 fn check_solution(j: &Value, start: &Board, goal: &Board, expected_moves: usize) {
     assert_eq!(j["solvable"], Value::Bool(true), "{j}");
@@ -185,7 +63,7 @@ fn check_solution(j: &Value, start: &Board, goal: &Board, expected_moves: usize)
     assert_eq!(sol.len(), expected_moves, "{sol}");
     assert!(sol.chars().all(|c| "UDLR".contains(c)), "{sol}");
     let tile = j["notation"].as_str() == Some("tile");
-    let (boards, slid) = replay(start, sol, tile);
+    let (boards, slid) = replay_letters(start, sol, tile);
     assert_eq!(
         boards.last().expect("boards").as_slice(),
         goal.tiles(),
@@ -231,7 +109,7 @@ fn check_text_solve(out: &Output, start: &Board, goal: &Board, n: usize) {
     assert_eq!(&boards[0], start);
     assert_eq!(boards.last(), Some(goal));
     // The printed boards are the replay of the printed moves.
-    let (replayed, slid) = replay(start, moves, false);
+    let (replayed, slid) = replay_letters(start, moves, false);
     for (b, r) in boards.iter().zip(&replayed) {
         assert_eq!(b.tiles(), r.as_slice());
     }
@@ -945,20 +823,12 @@ fn generate_rectangular() {
 #[test]
 fn no_subcommand_without_a_display_solves_the_default_puzzle_in_the_terminal() {
     // Without a display the app cannot open its window: it says so and solves in the terminal.
-    let out = {
-        let o = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-            .env("NPUZZLE_CACHE_DIR", CACHE)
+    let out = output(
+        command()
             .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY")
-            .stdin(Stdio::null())
-            .output()
-            .expect("run npuzzle");
-        Output {
-            code: o.status.code().expect("exit code"),
-            stdout: String::from_utf8(o.stdout).expect("utf-8"),
-            stderr: String::from_utf8(o.stderr).expect("utf-8"),
-        }
-    };
+            .env_remove("WAYLAND_DISPLAY"),
+        None,
+    );
     assert!(out.stderr.contains("terminal"), "{}", out.stderr);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let first = out.stdout.lines().next().expect("output");
@@ -978,29 +848,6 @@ fn no_subcommand_without_a_display_solves_the_default_puzzle_in_the_terminal() {
         .and_then(|n| n.parse().ok())
         .expect("move count");
     check_text_solve(&out, &start, &goal_board(&GoalSpec::BlankLast, &start), n);
-}
-
-/// Runs the binary with extra environment variables.
-fn npuzzle_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-    cmd.env("NPUZZLE_CACHE_DIR", CACHE);
-    cmd.args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("spawn npuzzle");
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
-    let out = child.wait_with_output().expect("wait");
-    Output {
-        code: out.status.code().expect("exit code"),
-        stdout: String::from_utf8(out.stdout).expect("utf-8"),
-        stderr: String::from_utf8(out.stderr).expect("utf-8"),
-    }
 }
 
 #[test]
@@ -1044,7 +891,7 @@ fn gpu_evaluator_without_adapter_is_exit_3_and_auto_falls_back() {
         "--evaluator",
         "gpu",
     ];
-    let out = npuzzle_env(&args, HARD8, &none);
+    let out = npuzzle_env(&args, Some(HARD8), &none);
     assert_eq!(out.code, 3, "{}", out.stderr);
     // With the gpu feature: no adapter; without it: no GPU support in this build.
     assert!(
@@ -1054,7 +901,7 @@ fn gpu_evaluator_without_adapter_is_exit_3_and_auto_falls_back() {
     );
     assert!(out.stdout.is_empty());
     // Unsolvable boards are answered before any GPU work: no adapter needed.
-    let out = npuzzle_env(&args, "1 2 3/4 5 6/8 7 0", &none);
+    let out = npuzzle_env(&args, Some("1 2 3/4 5 6/8 7 0"), &none);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stdout.lines().next(), Some("No solution possible"));
     // auto says it falls back, and solves on the CPU.
@@ -1066,7 +913,7 @@ fn gpu_evaluator_without_adapter_is_exit_3_and_auto_falls_back() {
         "--format",
         "json",
     ];
-    let out = npuzzle_env(&args, HARD8, &none);
+    let out = npuzzle_env(&args, Some(HARD8), &none);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         out.stderr.contains("using the CPU evaluator"),

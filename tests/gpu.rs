@@ -4,10 +4,10 @@
 
 mod common;
 
-use std::io::Write;
 use std::sync::Arc;
 
 use common::goal;
+use common::gpu::context;
 use npuzzle::eval::gpu::{GpuContext, GpuError, GpuEvaluator};
 use npuzzle::eval::{BatchEvaluator, CpuEvaluator};
 use npuzzle::heuristic::HeuristicKind;
@@ -15,24 +15,6 @@ use npuzzle::puzzle::GoalSpec;
 use npuzzle::puzzle::random::{random_solvable, random_walk};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// The GPU context, or `None` (with a loud note on the real stderr, bypassing test capture)
-/// when there is no adapter and `NPUZZLE_REQUIRE_GPU` is not set.
-pub fn context(test: &str) -> Option<Arc<GpuContext>> {
-    match GpuContext::new() {
-        Ok(c) => Some(c),
-        Err(e) => {
-            if std::env::var_os("NPUZZLE_REQUIRE_GPU").is_some_and(|v| v != "0") {
-                panic!("NPUZZLE_REQUIRE_GPU is set but {e}");
-            }
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n*** SKIPPED {test}: {e} (install a Vulkan driver, e.g. mesa-vulkan-drivers) ***\n"
-            );
-            None
-        }
-    }
-}
 
 fn boards(spec: &GoalSpec, rows: usize, cols: usize, count: usize, seed: u64) -> Vec<u8> {
     let g = goal(spec, rows, cols);

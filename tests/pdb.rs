@@ -4,6 +4,7 @@ mod common;
 
 use std::sync::Arc;
 
+use common::bin::{command, output};
 use common::{board, exact_distances, goal, korf100, replay};
 use npuzzle::heuristic::pdb::build::build_partition;
 use npuzzle::heuristic::pdb::{AdditivePdb, PatternTable, contiguous_partition};
@@ -307,16 +308,8 @@ mod cache {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path().to_str().unwrap();
         let run = |args: &[&str]| {
-            let o = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-                .args(args)
-                .env("NPUZZLE_CACHE_DIR", d)
-                .output()
-                .unwrap();
-            (
-                o.status.code().unwrap(),
-                String::from_utf8_lossy(&o.stdout).into_owned(),
-                String::from_utf8_lossy(&o.stderr).into_owned(),
-            )
+            let o = output(command().args(args).env("NPUZZLE_CACHE_DIR", d), None);
+            (o.code, o.stdout, o.stderr)
         };
         // --time-limit covers building the tables: a build of pdb555 (hundreds of
         // milliseconds) stops at its first layer past a millisecond; nothing is saved.
@@ -359,18 +352,18 @@ mod cache {
         // A cache that cannot be written: built, not claimed saved, exit 3.
         let file = dir.path().join("a-file");
         std::fs::write(&file, b"x").unwrap();
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-            .args([
+        let o = output(
+            command().args([
                 "pdb",
                 "build",
                 "pdb8",
                 "--cache-dir",
                 file.to_str().unwrap(),
-            ])
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(3), "{err}");
+            ]),
+            None,
+        );
+        let err = o.stderr;
+        assert_eq!(o.code, 3, "{err}");
         assert!(
             err.contains("could not save") && !err.contains("built pattern"),
             "{err}"
@@ -384,32 +377,22 @@ mod cache {
         assert_eq!(code, 0, "{out}");
         assert_eq!(out.matches(" ok").count(), 3, "{out}");
         // Solve with it: Korf #12 (45 moves).
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-            .args([
-                "solve",
-                "-",
-                "--goal",
-                "blank-first",
-                "--heuristic",
-                "pdb555",
-                "--format",
-                "json",
-            ])
-            .env("NPUZZLE_CACHE_DIR", d)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut c| {
-                use std::io::Write;
-                c.stdin
-                    .take()
-                    .unwrap()
-                    .write_all(b"14 1 9 6/4 8 12 5/7 2 3 0/10 11 13 15")?;
-                c.wait_with_output()
-            })
-            .unwrap();
-        let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let o = output(
+            command()
+                .args([
+                    "solve",
+                    "-",
+                    "--goal",
+                    "blank-first",
+                    "--heuristic",
+                    "pdb555",
+                    "--format",
+                    "json",
+                ])
+                .env("NPUZZLE_CACHE_DIR", d),
+            Some("14 1 9 6/4 8 12 5/7 2 3 0/10 11 13 15"),
+        );
+        let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
         assert_eq!(j["moves"], 45);
         assert_eq!(j["heuristic"], "pdb555");
         // Corrupt one file: verify fails and names it.

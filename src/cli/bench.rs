@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{BenchArgs, CliError, Format, goal_spec};
 use crate::heuristic::HeuristicSpec;
-use crate::puzzle::parse::{Instance, parse_puzzles, read_source};
+use crate::puzzle::parse::{Instance, parse_puzzles};
 use crate::puzzle::{Goal, GoalSpec};
 use crate::search::{Algorithm, Batch, Outcome, Problem, SearchError, solve, solve_batched};
 
@@ -56,7 +56,7 @@ struct Printer {
 }
 
 pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
-    let (name, text) = read_source(&a.file)?;
+    let (name, text) = super::read_input(&a.file)?;
     let instances = parse_puzzles(&text, &name, a.opts.size)?;
     let default_goal = goal_spec(&a.opts.goal)?;
     let goals: Vec<Goal> = instances

@@ -1,4 +1,5 @@
-//! The command line: `npuzzle solve`, `npuzzle bench`, `npuzzle generate`.
+//! The command line: `npuzzle solve`, `bench`, `generate`, `pdb build|list|verify|clear` and
+//! `gui` (argument parsing with clap, text and JSON output, the pattern-database progress bar).
 //!
 //! Exit codes: 0 solved or proven unsolvable; 1 a bench length disagreed with the file;
 //! 2 bad input or usage; 3 a limit was reached (time, memory, cancel).
@@ -15,7 +16,7 @@ use std::str::FromStr;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::heuristic::HeuristicKind;
-use crate::puzzle::parse::{ParseError, goal_name, parse_board, read_source};
+use crate::puzzle::parse::{ParseError, goal_name, parse_board, read_from, read_source};
 use crate::puzzle::{Board, GoalSpec, Notation};
 use crate::search::{Algorithm, DEFAULT_MAX_MEMORY, Limits, SearchError};
 
@@ -443,13 +444,23 @@ fn goal_spec(s: &str) -> Result<GoalSpec, CliError> {
     if let Some(g) = goal_name(s) {
         return Ok(g);
     }
-    let (name, text) = read_source(s)?;
+    let (name, text) = read_input(s)?;
     Ok(GoalSpec::Board(parse_board(&text, &name, None)?))
+}
+
+/// Reads a whole input: a file path, or `-` for standard input (the one place the command line
+/// reads the terminal; `puzzle` itself only reads what it is given).
+fn read_input(path: &str) -> Result<(String, String), ParseError> {
+    if path == "-" {
+        read_from("<stdin>", std::io::stdin().lock())
+    } else {
+        read_source(path)
+    }
 }
 
 /// Reads one board from a file or `-`.
 fn read_board(path: &str, size: Option<(usize, usize)>) -> Result<Board, CliError> {
-    let (name, text) = read_source(path)?;
+    let (name, text) = read_input(path)?;
     Ok(parse_board(&text, &name, size)?)
 }
 

@@ -1,8 +1,11 @@
-//! Admissible heuristics: Hamming, Manhattan, Manhattan + linear conflict.
+//! Admissible heuristics: Hamming, Manhattan, Manhattan + linear conflict, and additive
+//! pattern databases ([`pdb`]: tables, their builder and their on-disk cache).
 //!
 //! All are relative to a [`Goal`], count moves, and never count the blank. Each implements
-//! [`Heuristic`] (evaluate a whole board) and [`Incremental`] (update `h` after one move in
-//! O(1) amortised), which IDA* uses in its inner loop.
+//! [`Heuristic`] (evaluate a whole board); Manhattan, linear conflict and the pattern databases
+//! also implement [`Incremental`] (update `h` after one move), which IDA* uses in its inner
+//! loop. [`HeuristicKind`] names the plain heuristics; [`HeuristicSpec`] is a heuristic ready to
+//! search with.
 
 mod hamming;
 mod linear_conflict;

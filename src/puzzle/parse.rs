@@ -113,23 +113,28 @@ pub struct Instance {
     pub line: usize,
 }
 
-/// Reads a whole input: a file path, or `-` for standard input. Returns the name to use in
-/// messages and the text.
+/// Reads a whole file. Returns the name to use in messages (the path as given) and the text.
 ///
 /// # Errors
 /// [`ParseErrorKind::Io`] if it cannot be read, [`ParseErrorKind::TooLarge`] above
 /// [`MAX_INPUT_BYTES`], [`ParseErrorKind::NotUtf8`] for binary input.
 pub fn read_source(path: &str) -> Result<(String, String), ParseError> {
-    let (name, reader): (String, Box<dyn Read>) = if path == "-" {
-        ("<stdin>".to_string(), Box::new(std::io::stdin()))
-    } else {
-        let f = std::fs::File::open(path).map_err(|e| ParseError {
-            source: path.to_string(),
-            line: None,
-            kind: ParseErrorKind::Io(e.to_string()),
-        })?;
-        (path.to_string(), Box::new(f))
-    };
+    let f = std::fs::File::open(path).map_err(|e| ParseError {
+        source: path.to_string(),
+        line: None,
+        kind: ParseErrorKind::Io(e.to_string()),
+    })?;
+    read_from(path, f)
+}
+
+/// Reads a whole input from `reader` (a file, or standard input opened by the caller), at most
+/// [`MAX_INPUT_BYTES`]; `name` is the source named in errors (e.g. `<stdin>`). Returns the name
+/// and the text, without a leading byte-order mark.
+///
+/// # Errors
+/// As [`read_source`].
+pub fn read_from(name: &str, reader: impl Read) -> Result<(String, String), ParseError> {
+    let name = name.to_string();
     let err = |kind| ParseError {
         source: name.clone(),
         line: None,

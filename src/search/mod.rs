@@ -1,10 +1,12 @@
-//! Optimal searches: breadth-first search, A*, IDA*.
+//! Optimal searches: breadth-first search, A*, IDA* (parallel over threads) and batched A*
+//! (successors evaluated in batches by a [`BatchEvaluator`](crate::eval::BatchEvaluator)).
 //!
 //! Every search is cancellable (a shared flag), obeys a time limit and (for the searches that
-//! store nodes) a memory cap, reports progress through a callback, and returns the optimal
-//! move sequence with its statistics. [`solve`] is the entry point: it checks solvability
-//! first, runs the chosen search and replays the solution on the start board before returning
-//! it. The searches do no I/O.
+//! store nodes) a memory cap, reports progress through a callback ([`Progress`] snapshots with
+//! a (g, h) histogram of the frontier), and returns the optimal move sequence with its
+//! statistics. [`solve`] (and [`solve_batched`] for batched A*) is the entry point: it checks
+//! solvability first, runs the chosen search and replays the solution on the start board before
+//! returning it. The searches do no I/O.
 
 pub mod astar;
 pub mod batched_astar;

@@ -1,19 +1,32 @@
-//! Test helpers: an independent breadth-first search over whole state spaces.
+//! Test helpers, written for the tests with no code shared with the library's searches: an
+//! independent breadth-first search, a replay of move letters, the benchmark sets, and (in
+//! submodules) a runner for the `npuzzle` binary and the GPU context that skips loudly.
 #![allow(dead_code)]
+
+pub mod bin;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 
 use std::collections::{HashMap, VecDeque};
 
 use npuzzle::puzzle::{Board, Goal, GoalSpec, Move};
 
-/// Distances (moves) from every reachable board to `goal`, by a plain BFS written for the
-/// tests (no code shared with the library's searches).
-pub fn exact_distances(goal: &Board) -> HashMap<Vec<u8>, u32> {
-    let (rows, cols) = (goal.rows(), goal.cols());
+/// Breadth-first search from `from` (row-major tiles, `0` = blank, `rows × cols`): the distance
+/// in moves of every board reached, stopping early once `stop` is reached.
+fn breadth_first(
+    from: &[u8],
+    rows: usize,
+    cols: usize,
+    stop: Option<&[u8]>,
+) -> HashMap<Vec<u8>, u32> {
     let mut dist = HashMap::new();
     let mut queue = VecDeque::new();
-    dist.insert(goal.tiles().to_vec(), 0u32);
-    queue.push_back(goal.tiles().to_vec());
+    dist.insert(from.to_vec(), 0u32);
+    queue.push_back(from.to_vec());
     while let Some(t) = queue.pop_front() {
+        if stop == Some(t.as_slice()) {
+            break;
+        }
         let d = dist[&t];
         for n in neighbours(&t, rows, cols) {
             if !dist.contains_key(&n) {
@@ -23,6 +36,24 @@ pub fn exact_distances(goal: &Board) -> HashMap<Vec<u8>, u32> {
         }
     }
     dist
+}
+
+/// Distances (moves) from every reachable board to `goal`.
+pub fn exact_distances(goal: &Board) -> HashMap<Vec<u8>, u32> {
+    breadth_first(goal.tiles(), goal.rows(), goal.cols(), None)
+}
+
+/// Exact distance in moves from `start` to `goal` (small boards only), or `None` if the goal is
+/// unreachable.
+pub fn bfs_distance(start: &Board, goal: &Board) -> Option<u32> {
+    breadth_first(
+        start.tiles(),
+        start.rows(),
+        start.cols(),
+        Some(goal.tiles()),
+    )
+    .get(goal.tiles())
+    .copied()
 }
 
 /// Boards one move away (blank swapped with an orthogonal neighbour, no wrapping).
@@ -82,13 +113,61 @@ pub fn board(rows: usize, cols: usize, tiles: &[u8]) -> Board {
     Board::from_u8(rows, cols, tiles).unwrap()
 }
 
-/// Applies moves to a copy of `start`; panics on an illegal move.
+/// Applies moves to a copy of `start` and returns the board reached; panics on an illegal move.
 pub fn replay(start: &Board, moves: &[Move]) -> Board {
-    let mut b = start.clone();
-    for &m in moves {
-        assert!(b.apply(m).is_some(), "illegal move {m} on {b}");
+    let letters: String = moves.iter().map(|m| m.to_string()).collect();
+    let (boards, _) = replay_letters(start, &letters, false);
+    board(
+        start.rows(),
+        start.cols(),
+        boards.last().expect("the start board"),
+    )
+}
+
+/// Applies move letters to `start`; `tile_notation` inverts them first (the tile's direction).
+/// Returns every board on the way, start included, and the tiles that slid. Panics on a move
+/// off the board or on a letter other than U, D, L, R.
+pub fn replay_letters(
+    start: &Board,
+    letters: &str,
+    tile_notation: bool,
+) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let (rows, cols) = (start.rows() as isize, start.cols() as isize);
+    let mut tiles = start.tiles().to_vec();
+    let mut blank = tiles.iter().position(|&t| t == 0).expect("blank");
+    let mut boards = vec![tiles.clone()];
+    let mut slid = Vec::new();
+    for (i, c) in letters.chars().enumerate() {
+        let c = if tile_notation {
+            match c {
+                'U' => 'D',
+                'D' => 'U',
+                'L' => 'R',
+                'R' => 'L',
+                other => other,
+            }
+        } else {
+            c
+        };
+        let (dr, dc) = match c {
+            'U' => (-1, 0),
+            'D' => (1, 0),
+            'L' => (0, -1),
+            'R' => (0, 1),
+            other => panic!("bad move letter {other:?} at {i} in {letters}"),
+        };
+        let (r, col) = (blank as isize / cols + dr, blank as isize % cols + dc);
+        assert!(
+            (0..rows).contains(&r) && (0..cols).contains(&col),
+            "move {i} ({c}) of {letters} leaves the board {start}"
+        );
+        let to = (r * cols + col) as usize;
+        slid.push(tiles[to]);
+        tiles.swap(blank, to);
+        blank = to;
+        boards.push(tiles.clone());
     }
-    b
+    (boards, slid)
 }
 
 /// Korf's 100 (blank-first goal) from assets/bench/korf100.txt: (id, tiles, optimal).
