@@ -7,6 +7,7 @@
 //! loop. [`HeuristicKind`] names the plain heuristics; [`HeuristicSpec`] is a heuristic ready to
 //! search with.
 
+mod choice;
 mod hamming;
 mod linear_conflict;
 mod manhattan;
@@ -15,6 +16,10 @@ pub mod pdb;
 use std::fmt;
 use std::str::FromStr;
 
+pub use choice::{
+    HeuristicChoice, HeuristicNameError, ResolveError, ResolveOptions, Resolved, is_cached,
+    resolve, table_bytes,
+};
 pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;

@@ -1,0 +1,321 @@
+//! Which heuristic to search with — [`HeuristicChoice`], the one name used by the command
+//! line (`--heuristic`) and the app's menu — and [`resolve`], the one place that turns a choice
+//! into a heuristic ready to search with: it picks `auto`'s heuristic, and loads a pattern
+//! database from the cache or builds it (with progress and cancellation).
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use super::pdb::build::BuildProgress;
+use super::pdb::cache::{PdbCache, header_for, read_header};
+use super::pdb::{PartitionSpec, placements};
+use super::{HeuristicKind, HeuristicSpec, UnknownHeuristic};
+use crate::puzzle::Goal;
+
+/// A heuristic as the user names it: `auto`, a plain heuristic, or a pattern-database
+/// partition. `FromStr` and `Display` round-trip (`auto`, `manhattan`, `pdb78`, `pdb:4,4`,
+/// `pdb:1 2 3/4 5 6`).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum HeuristicChoice {
+    /// The strongest available for the board and evaluator (see [`resolve`]).
+    #[default]
+    Auto,
+    /// Hamming, Manhattan or linear conflict.
+    Kind(HeuristicKind),
+    /// An additive pattern database, loaded from the cache or built first.
+    Pdb(PartitionSpec),
+}
+
+/// A `--heuristic` value that names no heuristic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HeuristicNameError {
+    /// Not a plain heuristic and not `pdb…`.
+    #[error(
+        "{0}, or a pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, pdb:TILES like pdb:1 2 3 4/5 6 7 8)"
+    )]
+    Unknown(UnknownHeuristic),
+    /// A `pdb…` name that does not parse (the message says why).
+    #[error("{0}")]
+    Partition(String),
+}
+
+impl FromStr for HeuristicChoice {
+    type Err = HeuristicNameError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.trim().eq_ignore_ascii_case("auto") {
+            return Ok(HeuristicChoice::Auto);
+        }
+        if s.trim().to_ascii_lowercase().starts_with("pdb") {
+            return PartitionSpec::parse(s)
+                .map(HeuristicChoice::Pdb)
+                .map_err(HeuristicNameError::Partition);
+        }
+        HeuristicKind::from_str(s)
+            .map(HeuristicChoice::Kind)
+            .map_err(HeuristicNameError::Unknown)
+    }
+}
+
+impl fmt::Display for HeuristicChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeuristicChoice::Auto => f.write_str("auto"),
+            HeuristicChoice::Kind(k) => f.write_str(k.name()),
+            HeuristicChoice::Pdb(p) => f.write_str(&p.name()),
+        }
+    }
+}
+
+impl From<HeuristicKind> for HeuristicChoice {
+    fn from(k: HeuristicKind) -> Self {
+        HeuristicChoice::Kind(k)
+    }
+}
+
+/// What [`resolve`] needs besides the choice and the goal.
+pub struct ResolveOptions<'a> {
+    /// Whether the search uses h at all; breadth-first search does not, and then nothing is
+    /// built (a pattern database asked for is noted as ignored).
+    pub uses_heuristic: bool,
+    /// Pattern-database cache folder; `None`: `$NPUZZLE_CACHE_DIR`, else the user's cache folder.
+    pub cache_dir: Option<PathBuf>,
+    /// Memory cap for building a table, in bytes.
+    pub max_memory: u64,
+    /// The most bytes of pattern tables the evaluator takes (a GPU's storage-binding limit);
+    /// `auto` picks the strongest database within it. `None`: no limit (the CPU).
+    pub max_table_bytes: Option<u64>,
+    /// Called while a table is built: (pattern index, patterns, progress); return `false` to
+    /// cancel the build ([`ResolveError::Cancelled`]).
+    pub progress: &'a (dyn Fn(usize, usize, &BuildProgress) -> bool + Sync),
+    /// Called with a warning (a cache file found invalid and rebuilt, a table not saved).
+    pub warn: &'a (dyn Fn(String) + Sync),
+}
+
+/// A resolved choice.
+pub struct Resolved {
+    /// The heuristic to search with.
+    pub heuristic: HeuristicSpec,
+    /// A line for the user when `auto` chose (what and why) or a choice was ignored.
+    pub note: Option<String>,
+    /// The patterns (tiles) whose tables were built now rather than read from the cache.
+    pub built: Vec<Vec<u8>>,
+}
+
+/// Why a choice could not be resolved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// The partition does not fit the board (bad input).
+    #[error("--heuristic {name}: {why}")]
+    BadPartition {
+        /// The partition's name.
+        name: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// The progress callback asked to stop.
+    #[error("pattern-database build cancelled")]
+    Cancelled,
+    /// The cache folder or a table could not be had (the message says why).
+    #[error("pattern database {name}: {why}")]
+    Unavailable {
+        /// The partition's name.
+        name: String,
+        /// What went wrong.
+        why: String,
+    },
+}
+
+/// The bytes of `spec`'s tables for `goal` (one byte per placement of each pattern's tiles),
+/// or `None` if the partition does not fit the board.
+pub fn table_bytes(spec: &PartitionSpec, goal: &Goal) -> Option<u64> {
+    let n = goal.board().len();
+    let patterns = spec.patterns(goal).ok()?;
+    Some(patterns.iter().map(|p| placements(n, p.len())).sum())
+}
+
+/// Whether every table of `spec` for `goal` is in `cache` with the right header (the checksum
+/// is checked when it is loaded; a bad one is then rebuilt).
+pub fn is_cached(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> bool {
+    spec.patterns(goal).is_ok_and(|ps| {
+        ps.iter()
+            .all(|p| read_header(&cache.path_for(goal, p)).is_ok_and(|h| h == header_for(goal, p)))
+    })
+}
+
+/// The pattern databases `auto` considers for a board, strongest first, and whether each must
+/// be cached already to be picked (the others build in about a second or less).
+fn auto_candidates(goal: &Goal) -> &'static [(&'static str, bool)] {
+    let b = goal.board();
+    match (b.rows(), b.cols()) {
+        (3, 3) => &[("pdb8", false)],
+        (4, 4) => &[("pdb78", true), ("pdb663", true), ("pdb555", false)],
+        (5, 5) => &[("pdb6666", true)],
+        _ => &[],
+    }
+}
+
+/// Turns a choice into a heuristic for `goal`: the plain heuristics at once; a pattern
+/// database from the cache, or built (reporting through `opts.progress`) and cached.
+///
+/// `auto` picks the strongest available: the exact table `pdb8` on 3×3; on 4×4 `pdb78` or
+/// `pdb663` when cached, else `pdb555` (built in about half a second); on 5×5 `pdb6666` when
+/// cached; always within `opts.max_table_bytes`; linear conflict otherwise. Without a search
+/// that uses h (`opts.uses_heuristic` false), nothing is built: linear conflict stands in.
+///
+/// # Errors
+/// [`ResolveError::BadPartition`] for a partition that does not fit the board,
+/// [`ResolveError::Cancelled`] when `opts.progress` returned `false`,
+/// [`ResolveError::Unavailable`] when the cache folder or a table cannot be had.
+pub fn resolve(
+    choice: &HeuristicChoice,
+    goal: &Goal,
+    opts: &ResolveOptions<'_>,
+) -> Result<Resolved, ResolveError> {
+    let plain = |k: HeuristicKind, note: Option<String>| Resolved {
+        heuristic: HeuristicSpec::Kind(k),
+        note,
+        built: Vec::new(),
+    };
+    let lc = HeuristicKind::LinearConflict;
+    match choice {
+        HeuristicChoice::Kind(k) => Ok(plain(*k, None)),
+        HeuristicChoice::Pdb(spec) => {
+            spec.patterns(goal)
+                .map_err(|why| ResolveError::BadPartition {
+                    name: spec.name(),
+                    why,
+                })?;
+            if !opts.uses_heuristic {
+                return Ok(plain(
+                    lc,
+                    Some(format!(
+                        "bfs uses no heuristic; --heuristic {} ignored (no tables built)",
+                        spec.name()
+                    )),
+                ));
+            }
+            let cache = open_cache(spec, opts)?;
+            load(&cache, spec, goal, opts, None)
+        }
+        HeuristicChoice::Auto => {
+            if !opts.uses_heuristic {
+                return Ok(plain(lc, None));
+            }
+            let Ok(cache) = PdbCache::new(opts.cache_dir.clone()) else {
+                return Ok(plain(
+                    lc,
+                    Some("auto picked linear-conflict (no cache folder)".into()),
+                ));
+            };
+            let mut too_big = None;
+            for &(name, must_be_cached) in auto_candidates(goal) {
+                let spec = PartitionSpec::Named(name.to_string());
+                let bytes = table_bytes(&spec, goal).unwrap_or(u64::MAX);
+                if opts.max_table_bytes.is_some_and(|max| bytes > max) {
+                    too_big.get_or_insert((name, bytes));
+                    continue;
+                }
+                let cached = is_cached(&cache, goal, &spec);
+                if must_be_cached && !cached {
+                    continue;
+                }
+                let why = match too_big {
+                    Some((big, b)) => format!(
+                        "; {big} takes {b} bytes, more than the evaluator's {} bytes",
+                        opts.max_table_bytes.unwrap_or(0)
+                    ),
+                    None => String::new(),
+                };
+                let note = format!(
+                    "auto picked the {name} pattern database ({}{why})",
+                    if cached {
+                        "cached"
+                    } else {
+                        "built now, cached for next time"
+                    }
+                );
+                return load(&cache, &spec, goal, opts, Some(note));
+            }
+            Ok(plain(lc, Some("auto picked linear-conflict".into())))
+        }
+    }
+}
+
+fn open_cache(spec: &PartitionSpec, opts: &ResolveOptions<'_>) -> Result<PdbCache, ResolveError> {
+    PdbCache::new(opts.cache_dir.clone()).map_err(|why| ResolveError::Unavailable {
+        name: spec.name(),
+        why,
+    })
+}
+
+fn load(
+    cache: &PdbCache,
+    spec: &PartitionSpec,
+    goal: &Goal,
+    opts: &ResolveOptions<'_>,
+    note: Option<String>,
+) -> Result<Resolved, ResolveError> {
+    let (pdb, built) = cache
+        .load_partition(goal, spec, opts.max_memory, opts.progress, opts.warn)
+        .map_err(|why| {
+            if why == super::pdb::build::CANCELLED {
+                ResolveError::Cancelled
+            } else {
+                ResolveError::Unavailable {
+                    name: spec.name(),
+                    why,
+                }
+            }
+        })?;
+    Ok(Resolved {
+        heuristic: HeuristicSpec::Pdb(pdb),
+        note,
+        built,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::GoalSpec;
+
+    #[test]
+    fn names_round_trip() {
+        for s in [
+            "auto",
+            "hamming",
+            "manhattan",
+            "linear-conflict",
+            "pdb8",
+            "pdb78",
+            "pdb:4,4",
+            "pdb:1 2 3/4 5 6 7/8",
+        ] {
+            let c: HeuristicChoice = s.parse().unwrap();
+            assert_eq!(c.to_string(), s);
+        }
+        assert_eq!(
+            "LC".parse(),
+            Ok(HeuristicChoice::Kind(HeuristicKind::LinearConflict))
+        );
+        assert!(matches!(
+            "euclid".parse::<HeuristicChoice>(),
+            Err(HeuristicNameError::Unknown(_))
+        ));
+        assert!(matches!(
+            "pdb99".parse::<HeuristicChoice>(),
+            Err(HeuristicNameError::Partition(_))
+        ));
+    }
+
+    #[test]
+    fn table_bytes_count_placements() {
+        let g = GoalSpec::BlankFirst.resolve(4, 4).unwrap();
+        let b = |n: &str| table_bytes(&PartitionSpec::Named(n.into()), &g).unwrap();
+        assert_eq!(b("pdb555"), 3 * 16 * 15 * 14 * 13 * 12);
+        assert_eq!(b("pdb78"), 57_657_600 + 518_918_400);
+        assert_eq!(table_bytes(&PartitionSpec::Named("pdb8".into()), &g), None);
+    }
+}
