@@ -803,6 +803,34 @@ fn generate_walk_4x4() {
 }
 
 #[test]
+fn generate_walk_of_u64_max_is_refused_not_hung() {
+    // It used to walk 2⁶⁴−1 moves, for ever.
+    let out = npuzzle(
+        &[
+            "generate",
+            "--size",
+            "3x3",
+            "--walk",
+            "18446744073709551615",
+            "--seed",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("at most 10000000"), "{}", out.stderr);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    let out = npuzzle(
+        &[
+            "generate", "--size", "3x3", "--walk", "10000000", "--seed", "1",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 1);
+}
+
+#[test]
 fn generate_rectangular() {
     let lines = generate(&["--size", "3x5", "--count", "4", "--seed", "11"]);
     assert_eq!(lines.len(), 4);

@@ -164,8 +164,9 @@ struct GenerateArgs {
     /// Seed: the same seed gives the same boards. Random when absent.
     #[arg(long)]
     seed: Option<u64>,
-    /// Instead of uniform boards, make K random moves from the goal (never undoing the last).
-    #[arg(long, value_name = "K")]
+    /// Instead of uniform boards, make K random moves from the goal (never undoing the last);
+    /// at most 10000000 (a longer walk is no different from a uniform board: omit --walk).
+    #[arg(long, value_name = "K", value_parser = parse_walk)]
     walk: Option<usize>,
     /// Goal the boards must be able to reach (blank-last, blank-first or a file).
     #[arg(long, default_value = "blank-last")]
@@ -230,6 +231,19 @@ fn parse_heuristic(s: &str) -> Result<HeuristicArg, String> {
                 "{e}, or a pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, pdb:TILES like pdb:1 2 3 4/5 6 7 8)"
             )
         })
+}
+
+/// A walk length: a whole number up to [`MAX_WALK`](crate::puzzle::random::MAX_WALK).
+fn parse_walk(s: &str) -> Result<usize, String> {
+    use crate::puzzle::random::MAX_WALK;
+    match s.parse::<u128>() {
+        Ok(k) if k <= MAX_WALK as u128 => Ok(k as usize),
+        Ok(_) => Err(format!(
+            "a walk of {s} moves would take too long; at most {MAX_WALK} (a walk that long is \
+             already as random as a uniform draw: omit --walk for uniform boards)"
+        )),
+        Err(_) => Err(format!("expected a number of moves, got {s:?}")),
+    }
 }
 
 /// A batch size: a whole number of at least 1.

@@ -31,8 +31,13 @@ pub fn random_solvable<R: Rng + ?Sized>(goal: &Goal, rng: &mut R) -> Board {
     b
 }
 
+/// The longest random walk [`random_walk`] is asked for by the command line: 10⁷ moves (about a
+/// second). A walk that long is already indistinguishable from a uniform draw on every board
+/// size npuzzle solves, which [`random_solvable`] gives directly.
+pub const MAX_WALK: usize = 10_000_000;
+
 /// A board `k` random moves from the goal, never undoing the previous move (so it is at most,
-/// not exactly, `k` moves from the goal). Returns the board.
+/// not exactly, `k` moves from the goal). Returns the board. Takes time linear in `k`.
 pub fn random_walk<R: Rng + ?Sized>(goal: &Goal, k: usize, rng: &mut R) -> Board {
     let mut b = goal.board().clone();
     let mut prev: Option<Move> = None;
