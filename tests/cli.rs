@@ -831,6 +831,25 @@ fn generate_walk_of_u64_max_is_refused_not_hung() {
 }
 
 #[test]
+fn bench_jobs_100000_is_capped_not_hung() {
+    // It used to try to start 100,000 threads and hang; solve --jobs took it silently.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cap = format!("capped at {}", 4 * cores);
+    let (file, _) = bench_file(None);
+    let out = npuzzle(&["bench", &path_of(&file), "--jobs", "100000"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains(&cap), "{}", out.stderr);
+    let out = npuzzle(&["solve", "-", "--jobs", "100000"], Some(EASY8));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains(&cap), "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("Minimum number of moves = 26\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
 fn generate_rectangular() {
     let lines = generate(&["--size", "3x5", "--count", "4", "--seed", "11"]);
     assert_eq!(lines.len(), 4);

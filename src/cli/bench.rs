@@ -64,10 +64,7 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
         .map(|i| resolve(i, &default_goal, &name))
         .collect::<Result<_, _>>()?;
     let limits = a.opts.limits()?;
-    let jobs = a
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let jobs = super::jobs(a.jobs);
     // One heuristic per distinct goal (and size): pattern databases are goal-specific.
     let mut by_goal: Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)> = Vec::new();
     for (inst, g) in instances.iter().zip(&goals) {

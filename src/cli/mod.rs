@@ -233,6 +233,27 @@ fn parse_heuristic(s: &str) -> Result<HeuristicArg, String> {
         })
 }
 
+/// How many threads more than the cores `--jobs` may ask for.
+const JOBS_PER_CORE: usize = 4;
+
+/// The threads for `--jobs`: all cores when absent, at least 1, and at most
+/// [`JOBS_PER_CORE`] times the cores (more only adds switching, and tens of thousands of
+/// threads could not all be started), saying so on stderr when it caps.
+fn jobs(asked: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = cores * JOBS_PER_CORE;
+    match asked {
+        None => cores,
+        Some(n) if n > most => {
+            crate::note!(
+                "npuzzle: --jobs {n} capped at {most} ({JOBS_PER_CORE} threads per core, {cores} cores)"
+            );
+            most
+        }
+        Some(n) => n.max(1),
+    }
+}
+
 /// A walk length: a whole number up to [`MAX_WALK`](crate::puzzle::random::MAX_WALK).
 fn parse_walk(s: &str) -> Result<usize, String> {
     use crate::puzzle::random::MAX_WALK;

@@ -51,10 +51,7 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
         r => r?,
     };
     let mut opts = a.opts.clone();
-    opts.threads = a
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    opts.threads = super::jobs(a.jobs);
     solve_and_print(start, goal, &opts, a.notation.into())
 }
 
