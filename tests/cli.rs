@@ -850,6 +850,60 @@ fn bench_jobs_100000_is_capped_not_hung() {
 }
 
 #[test]
+fn closed_stdout_is_exit_1_not_a_lost_answer() {
+    // `>&-` closes standard output; the answer used to vanish with exit 0.
+    let out = output(
+        std::process::Command::new("sh")
+            .args(["-c", "exec \"$0\" solve - >&-"])
+            .arg(env!("CARGO_BIN_EXE_npuzzle"))
+            .env("NPUZZLE_CACHE_DIR", common::bin::CACHE),
+        Some(EASY8),
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("standard output is closed"),
+        "{}",
+        out.stderr
+    );
+    // A reader that goes away early (a broken pipe) is still a quiet success.
+    let mut child = command()
+        .args([
+            "generate", "--size", "3x3", "--count", "1000000", "--seed", "1",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn npuzzle");
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().expect("stdout")),
+        &mut first,
+    )
+    .expect("first line");
+    assert_eq!(first.split([' ', '/']).count(), 9, "{first}");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A full disk is an error.
+    if let Ok(full) = std::fs::File::create("/dev/full") {
+        let file = temp_file(EASY8);
+        let out = command()
+            .args(["solve", &path_of(&file)])
+            .stdout(full)
+            .output()
+            .expect("run npuzzle");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("writing output"), "{err}");
+    }
+}
+
+#[test]
 fn generate_rectangular() {
     let lines = generate(&["--size", "3x5", "--count", "4", "--seed", "11"]);
     assert_eq!(lines.len(), 4);

@@ -462,9 +462,17 @@ fn gui(a: &GuiArgs) -> Result<u8, CliError> {
 /// Writes one line to standard output.
 ///
 /// # Errors
-/// [`CliError::Closed`] when the reader went away (broken pipe), [`CliError::Other`] otherwise.
+/// [`CliError::Closed`] when the reader went away (broken pipe), [`CliError::Other`] otherwise,
+/// also when standard output is not open at all (`>&-`), which the standard library's stdout
+/// would otherwise take silently.
 pub(crate) fn emit(line: &str) -> Result<(), CliError> {
     use std::io::Write;
+    static CLOSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *CLOSED.get_or_init(stdout_was_closed) {
+        return Err(CliError::Other(
+            "writing output: standard output is closed".into(),
+        ));
+    }
     writeln!(std::io::stdout().lock(), "{line}").map_err(|e| {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             CliError::Closed
@@ -472,6 +480,31 @@ pub(crate) fn emit(line: &str) -> Result<(), CliError> {
             CliError::Other(format!("writing output: {e}"))
         }
     })
+}
+
+/// Whether standard output was closed when the program started (`>&-`). Rust's runtime then
+/// puts `/dev/null`, opened for reading and writing, in its place, and writes "succeed"; a
+/// shell's `>/dev/null` opens it for writing only, so that stays a quiet success.
+#[cfg(target_os = "linux")]
+fn stdout_was_closed() -> bool {
+    use std::os::fd::{AsFd, AsRawFd};
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
+        return true;
+    };
+    let file = std::fs::File::from(fd);
+    let is_null = match (file.metadata(), std::fs::metadata("/dev/null")) {
+        (Ok(m), Ok(null)) => m.file_type().is_char_device() && m.rdev() == null.rdev(),
+        _ => false,
+    };
+    // SAFETY: F_GETFL only reads the flags of a descriptor that `file` owns and keeps open.
+    let flags = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GETFL) };
+    is_null && flags >= 0 && flags & libc::O_ACCMODE == libc::O_RDWR
+}
+
+#[cfg(not(target_os = "linux"))]
+fn stdout_was_closed() -> bool {
+    false
 }
 
 /// Resolves a `--goal` value: a goal name or a board file.
