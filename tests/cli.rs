@@ -494,6 +494,37 @@ fn time_limit_is_exit_3() {
 }
 
 #[test]
+fn negative_time_limit_and_huge_memory_cap_are_clear_usage_errors() {
+    // `--time-limit -1` read as an unknown argument; a 23-digit --max-memory gave the size
+    // library's "couldn't parse \"\" into a known SI unit".
+    let out = npuzzle(&["solve", "-", "--time-limit", "-1"], Some(EASY8));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("--time-limit must be a positive number of seconds, got -1"),
+        "{}",
+        out.stderr
+    );
+    let out = npuzzle(
+        &["solve", "-", "--max-memory", "99999999999999999999999"],
+        Some(EASY8),
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("more than this machine can address"),
+        "{}",
+        out.stderr
+    );
+    let out = npuzzle(&["solve", "-", "--max-memory", "lots"], Some(EASY8));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("expected a size like 512MiB"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
 fn bfs_memory_cap_is_exit_3() {
     let out = npuzzle(
         &[

@@ -292,6 +292,32 @@ fn tabs_crlf_comments_and_blank_lines() {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
+fn error_number_too_large_for_a_tile_is_not_called_not_a_number() {
+    let k = err_at("1 99999999999999999999999 3/4 5 6/7 8 0", None, 1);
+    assert_eq!(
+        k,
+        ParseErrorKind::NumberTooLarge {
+            token: "99999999999999999999999".to_string()
+        }
+    );
+}
+
+#[test]
+fn error_unknown_goal_name_on_a_bench_line_is_not_a_size_problem() {
+    let k = err_at(
+        "1 1 2 3 4 5 6 7 0 8 1\n2 blank_middle 1 2 3 4 5 6 7 8 0 0\n",
+        None,
+        2,
+    );
+    assert_eq!(
+        k,
+        ParseErrorKind::UnknownGoal {
+            name: "blank_middle".to_string()
+        }
+    );
+}
+
+#[test]
 fn error_token_not_a_number() {
     let k = err_at("3\n1 2 3\n4 x 6\n7 8 0\n", None, 3);
     assert_eq!(
@@ -485,9 +511,9 @@ fn error_tile_out_of_range() {
             max: 5
         })
     );
-    // A token too large for usize is not a number.
+    // A token too large for usize is a number too large (it used to say "not a number").
     let k = err_at("8 6 7/2 5 4/3 0 99999999999999999999999", None, 1);
-    assert!(matches!(k, ParseErrorKind::NotANumber { .. }), "{k:?}");
+    assert!(matches!(k, ParseErrorKind::NumberTooLarge { .. }), "{k:?}");
 }
 
 #[test]

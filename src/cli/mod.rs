@@ -104,11 +104,11 @@ struct SearchOpts {
     /// Stop after this many seconds (exit code 3). For `solve` it also covers building pattern
     /// databases (a build stops at the end of its current BFS layer); for `bench` it applies
     /// to each instance's search, and tables are built before the first instance.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// Memory cap for BFS and A* tables and for building pattern databases, e.g. 512MiB, 4GiB
     /// (exit code 3 when reached).
-    #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(DEFAULT_MAX_MEMORY))]
+    #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(DEFAULT_MAX_MEMORY), value_parser = parse_memory)]
     max_memory: bytesize::ByteSize,
     /// Batch evaluator for batched-astar: auto (a GPU adapter if any, else the CPU), gpu, cpu.
     #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
@@ -265,6 +265,18 @@ fn parse_walk(s: &str) -> Result<usize, String> {
         )),
         Err(_) => Err(format!("expected a number of moves, got {s:?}")),
     }
+}
+
+/// A memory size: bytes, or a number with a unit (`512MiB`, `4GiB`, `2.5GB`), below 16 EiB.
+fn parse_memory(s: &str) -> Result<bytesize::ByteSize, String> {
+    s.parse::<bytesize::ByteSize>().map_err(|_| {
+        let digits = s.trim().bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && s.trim()[..digits].parse::<u64>().is_err() {
+            format!("{s} is more than this machine can address (16 EiB)")
+        } else {
+            format!("expected a size like 512MiB, 4GiB or a number of bytes, got {s:?}")
+        }
+    })
 }
 
 /// A batch size: a whole number of at least 1.

@@ -37,7 +37,7 @@ enum PdbCommand {
         #[arg(long, default_value = "blank-last")]
         goal: String,
         /// Memory cap for the build, e.g. 2GiB.
-        #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(crate::search::DEFAULT_MAX_MEMORY))]
+        #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(crate::search::DEFAULT_MAX_MEMORY), value_parser = super::parse_memory)]
         max_memory: bytesize::ByteSize,
     },
     /// List the cached tables.

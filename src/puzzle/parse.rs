@@ -41,6 +41,18 @@ pub enum ParseErrorKind {
         /// The token as written.
         token: String,
     },
+    /// A number with more digits than any tile, size or length can have.
+    #[error("{token} is too large a number")]
+    NumberTooLarge {
+        /// The token as written.
+        token: String,
+    },
+    /// A word where a bench line names its goal that is no goal name.
+    #[error("unknown goal {name:?} (expected blank_last or blank_first)")]
+    UnknownGoal {
+        /// The word as written.
+        name: String,
+    },
     /// A size line that is not 1 or 2 numbers in range.
     #[error("bad size line: {0}")]
     BadHeader(String),
@@ -258,18 +270,12 @@ impl Parser<'_> {
 
     fn number(&self, line: usize, token: &str) -> Result<usize, ParseError> {
         let digits = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
-        token
-            .parse::<usize>()
-            .ok()
-            .filter(|_| digits)
-            .ok_or_else(|| {
-                self.err(
-                    Some(line),
-                    ParseErrorKind::NotANumber {
-                        token: token.to_string(),
-                    },
-                )
-            })
+        let token = token.to_string();
+        match token.parse::<usize>() {
+            Ok(n) if digits => Ok(n),
+            _ if digits => Err(self.err(Some(line), ParseErrorKind::NumberTooLarge { token })),
+            _ => Err(self.err(Some(line), ParseErrorKind::NotANumber { token })),
+        }
     }
 
     fn numbers(&self, line: usize, tokens: &[&str]) -> Result<Vec<usize>, ParseError> {
@@ -383,11 +389,18 @@ impl Parser<'_> {
     ) -> Result<Instance, ParseError> {
         let mut toks: Vec<&str> = l.split_whitespace().collect();
         let mut goal = None;
-        if toks.len() > 1
-            && let Some(g) = goal_name(toks[1])
-        {
-            goal = Some(g);
-            toks.remove(1);
+        if toks.len() > 1 {
+            if let Some(g) = goal_name(toks[1]) {
+                goal = Some(g);
+                toks.remove(1);
+            } else if toks[1].starts_with(|c: char| c.is_ascii_alphabetic()) {
+                return Err(self.err(
+                    Some(no),
+                    ParseErrorKind::UnknownGoal {
+                        name: toks[1].to_string(),
+                    },
+                ));
+            }
         }
         let k = toks.len();
         let first_is_number = toks[0].parse::<usize>().is_ok();
