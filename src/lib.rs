@@ -31,6 +31,7 @@ pub mod eval;
 pub mod files;
 pub mod heuristic;
 pub mod puzzle;
+pub mod report;
 pub mod search;
 
 /// The bundled default puzzle (a 15-puzzle, rectangular-format text), shown on first launch.

@@ -22,6 +22,7 @@ pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{AppState, EvaluatorChoice, RunState, Settings, SolutionView};
 pub use worker::{BuildStatus, HeuristicChoice};
 
+use crate::cli::{GuiRequest, HeuristicArg, LaunchError};
 use crate::eval::gpu::GpuContext;
 use crate::puzzle::{Board, GoalSpec};
 use crate::search::Algorithm;
@@ -68,6 +69,45 @@ pub enum AppError {
     /// The solve asked for with `--solve` failed.
     #[error("solve failed: {0}")]
     Solve(String),
+}
+
+impl From<&GuiRequest> for AppOptions {
+    fn from(r: &GuiRequest) -> Self {
+        AppOptions {
+            board: r.board.clone(),
+            source: r.source.clone(),
+            file: r.file.clone(),
+            goal: r.goal.clone(),
+            algorithm: r.algorithm,
+            heuristic: match &r.heuristic {
+                HeuristicArg::Pdb(p) => HeuristicChoice::Pdb(p.clone()),
+                HeuristicArg::Kind(k) => HeuristicChoice::Kind(*k),
+                HeuristicArg::Auto => HeuristicChoice::Kind(crate::cli::auto_heuristic()),
+            },
+            evaluator: if r.gpu {
+                EvaluatorChoice::Gpu
+            } else {
+                EvaluatorChoice::Cpu
+            },
+            batch_size: r.batch_size,
+            solve: r.solve,
+            screenshot: r.screenshot.clone(),
+            cache_dir: r.cache_dir.clone(),
+        }
+    }
+}
+
+/// The [`Launcher`](crate::cli::Launcher) the binary gives the command line: opens the app
+/// for `npuzzle gui …` (and `npuzzle` alone) and runs it until it is closed.
+///
+/// # Errors
+/// [`LaunchError::NoWindow`] without a display or graphics adapter (the command line then
+/// solves in the terminal); [`LaunchError::Failed`] for a failed screenshot or solve.
+pub fn launch(request: &GuiRequest) -> Result<(), LaunchError> {
+    run(AppOptions::from(request)).map_err(|e| match e {
+        AppError::Window(_) | AppError::NoAdapter(_) => LaunchError::NoWindow(e.to_string()),
+        e => LaunchError::Failed(e.to_string()),
+    })
 }
 
 /// Opens the window and runs the app until it is closed.
