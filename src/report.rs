@@ -56,7 +56,7 @@ pub fn solution_text(start: &Board, moves: &[Move], moves_line: Option<Notation>
 }
 
 /// What produced a solution, for [`SolveJson`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunInfo {
     /// The algorithm that ran (resolved, not `Auto`).
     pub algorithm: Algorithm,
@@ -175,7 +175,10 @@ mod tests {
         let start: Board = "1 2 3/4 5 6/0 7 8".parse().unwrap();
         let moves = [Move::Right, Move::Right];
         let plain = solution_text(&start, &moves, None);
-        assert!(plain.starts_with("Minimum number of moves = 2\n3\n"), "{plain}");
+        assert!(
+            plain.starts_with("Minimum number of moves = 2\n3\n"),
+            "{plain}"
+        );
         assert_eq!(plain.matches("\n\n").count(), 2, "{plain}");
         let full = solution_text(&start, &moves, Some(Notation::Blank));
         assert!(

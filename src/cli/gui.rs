@@ -8,8 +8,8 @@ use std::str::FromStr;
 use clap::Args;
 
 use super::{
-    CliError, Format, HeuristicArg, SearchOpts, auto_heuristic, evaluator, goal_spec,
-    parse_batch, parse_heuristic, read_board, solve,
+    CliError, Format, HeuristicArg, SearchOpts, auto_heuristic, evaluator, goal_spec, parse_batch,
+    parse_heuristic, read_board, solve,
 };
 use crate::puzzle::{Board, GoalSpec, Notation};
 use crate::search::batched_astar::DEFAULT_BATCH_SIZE;
