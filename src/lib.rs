@@ -11,8 +11,9 @@
 //! - Distances, `g`, `h` and `f` are counted in moves; times in seconds; memory in bytes.
 //!
 //! Layers (see `ARCHITECTURE.md`): [`puzzle`] (model, parsing, parity) → [`heuristic`] →
-//! [`search`] → [`eval`] (batch evaluation) → [`cli`]. The first four do no terminal I/O and
-//! know nothing of wgpu, winit or egui.
+//! [`search`] → [`eval`] (batch evaluation) → [`report`] (solution text and JSON) → [`cli`]
+//! → `app` (feature `gui`; the binary hands it to [`cli::main`] as the launcher). The first
+//! four do no terminal I/O and know nothing of wgpu, winit or egui.
 
 /// Writes a line to standard error, ignoring failures (a closed or full stderr must not
 /// panic the program the way `eprintln!` does).

@@ -17,7 +17,6 @@ mod views;
 mod window;
 mod worker;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use panels::{Dialogs, ui};
@@ -31,35 +30,7 @@ pub use worker::{BuildStatus, HeuristicChoice};
 
 use crate::cli::{GuiRequest, HeuristicArg, LaunchError};
 use crate::eval::gpu::GpuContext;
-use crate::puzzle::{Board, GoalSpec};
 use crate::search::Algorithm;
-
-/// How the app starts.
-#[derive(Clone, Debug)]
-pub struct AppOptions {
-    /// The puzzle to show.
-    pub board: Board,
-    /// Where it came from (file name, or the bundled default).
-    pub source: String,
-    /// The file it was read from, if any (goes into the recent list).
-    pub file: Option<PathBuf>,
-    /// The goal.
-    pub goal: GoalSpec,
-    /// Algorithm (`Auto` = batched A*, the app's showcase).
-    pub algorithm: Algorithm,
-    /// Heuristic.
-    pub heuristic: HeuristicChoice,
-    /// Evaluator for batched A*.
-    pub evaluator: EvaluatorChoice,
-    /// Nodes per round for batched A*.
-    pub batch_size: usize,
-    /// Start solving at once.
-    pub solve: bool,
-    /// Save a PNG of the window once the solve has ended, then exit.
-    pub screenshot: Option<PathBuf>,
-    /// Pattern-database cache folder; `None` = `NPUZZLE_CACHE_DIR` or the user's cache folder.
-    pub cache_dir: Option<PathBuf>,
-}
 
 /// Why the app could not run.
 #[derive(Debug, thiserror::Error)]
@@ -78,32 +49,6 @@ pub enum AppError {
     Solve(String),
 }
 
-impl From<&GuiRequest> for AppOptions {
-    fn from(r: &GuiRequest) -> Self {
-        AppOptions {
-            board: r.board.clone(),
-            source: r.source.clone(),
-            file: r.file.clone(),
-            goal: r.goal.clone(),
-            algorithm: r.algorithm,
-            heuristic: match &r.heuristic {
-                HeuristicArg::Pdb(p) => HeuristicChoice::Pdb(p.clone()),
-                HeuristicArg::Kind(k) => HeuristicChoice::Kind(*k),
-                HeuristicArg::Auto => HeuristicChoice::Kind(crate::cli::auto_heuristic()),
-            },
-            evaluator: if r.gpu {
-                EvaluatorChoice::Gpu
-            } else {
-                EvaluatorChoice::Cpu
-            },
-            batch_size: r.batch_size,
-            solve: r.solve,
-            screenshot: r.screenshot.clone(),
-            cache_dir: r.cache_dir.clone(),
-        }
-    }
-}
-
 /// The [`Launcher`](crate::cli::Launcher) the binary gives the command line: opens the app
 /// for `npuzzle gui …` (and `npuzzle` alone) and runs it until it is closed.
 ///
@@ -111,7 +56,7 @@ impl From<&GuiRequest> for AppOptions {
 /// [`LaunchError::NoWindow`] without a display or graphics adapter (the command line then
 /// solves in the terminal); [`LaunchError::Failed`] for a failed screenshot or solve.
 pub fn launch(request: &GuiRequest) -> Result<(), LaunchError> {
-    run(AppOptions::from(request)).map_err(|e| match e {
+    run(request.clone()).map_err(|e| match e {
         AppError::Window(_) | AppError::NoAdapter(_) => LaunchError::NoWindow(e.to_string()),
         e => LaunchError::Failed(e.to_string()),
     })
@@ -122,13 +67,13 @@ pub fn launch(request: &GuiRequest) -> Result<(), LaunchError> {
 /// # Errors
 /// [`AppError`]: no display or adapter (the caller may fall back to the terminal), or a failed
 /// screenshot or solve in `--screenshot` mode.
-pub fn run(opts: AppOptions) -> Result<(), AppError> {
+pub fn run(opts: GuiRequest) -> Result<(), AppError> {
     window::run(opts)
 }
 
 /// The state the window starts with.
 fn initial_state(
-    opts: &AppOptions,
+    opts: &GuiRequest,
     gpu: Option<Arc<GpuContext>>,
     gpu_note: String,
 ) -> Result<AppState, AppError> {
@@ -138,9 +83,15 @@ fn initial_state(
         Algorithm::Auto => Algorithm::BatchedAStar,
         a => a,
     };
-    st.settings.heuristic = opts.heuristic.clone();
-    if st.has_gpu() || opts.evaluator == EvaluatorChoice::Cpu {
-        st.settings.evaluator = opts.evaluator;
+    st.settings.heuristic = match &opts.heuristic {
+        HeuristicArg::Pdb(p) => HeuristicChoice::Pdb(p.clone()),
+        HeuristicArg::Kind(k) => HeuristicChoice::Kind(*k),
+        HeuristicArg::Auto => HeuristicChoice::Kind(crate::cli::auto_heuristic()),
+    };
+    if !opts.gpu {
+        st.settings.evaluator = EvaluatorChoice::Cpu;
+    } else if st.has_gpu() {
+        st.settings.evaluator = EvaluatorChoice::Gpu;
     }
     st.settings.batch_size = opts.batch_size;
     st.settings.pdb_cache = opts.cache_dir.clone();

@@ -10,10 +10,11 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Window, WindowId};
 
+use super::AppError;
 use super::panels::{self, NativeDialogs};
 use super::render::{QuadResources, WgpuQuads};
 use super::state::{AppState, RunState};
-use super::{AppError, AppOptions};
+use crate::cli::GuiRequest;
 use crate::eval::gpu::GpuContext;
 
 struct Gfx {
@@ -27,7 +28,7 @@ struct Gfx {
 }
 
 struct App {
-    opts: AppOptions,
+    opts: GuiRequest,
     state: Option<AppState>,
     gfx: Option<Gfx>,
     result: Result<(), AppError>,
@@ -49,7 +50,7 @@ struct App {
 ///
 /// # Errors
 /// [`AppError`] when no window or graphics adapter can be had, or the screenshot fails.
-pub fn run(opts: AppOptions) -> Result<(), AppError> {
+pub fn run(opts: GuiRequest) -> Result<(), AppError> {
     let event_loop = EventLoop::new().map_err(|e| AppError::Window(e.to_string()))?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut app = App {

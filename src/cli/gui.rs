@@ -12,8 +12,7 @@ use super::{
     parse_heuristic, read_board, solve,
 };
 use crate::puzzle::{Board, GoalSpec, Notation};
-use crate::search::batched_astar::DEFAULT_BATCH_SIZE;
-use crate::search::{Algorithm, DEFAULT_MAX_MEMORY};
+use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY};
 
 #[derive(Args, Debug)]
 pub(super) struct GuiArgs {

@@ -21,8 +21,7 @@ pub use gui::{GuiRequest, LaunchError, Launcher};
 use crate::heuristic::HeuristicKind;
 use crate::puzzle::parse::{ParseError, goal_name, parse_board, read_source};
 use crate::puzzle::{Board, GoalSpec, Notation};
-use crate::search::batched_astar::DEFAULT_BATCH_SIZE;
-use crate::search::{Algorithm, DEFAULT_MAX_MEMORY, Limits, SearchError};
+use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY, Limits, SearchError};
 
 /// Optimal sliding-tile puzzle solver (8-, 15-, 24-puzzle, any rows×cols board).
 ///

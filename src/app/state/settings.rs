@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use crate::app::worker::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
-use crate::search::batched_astar::DEFAULT_BATCH_SIZE;
-use crate::search::{Algorithm, DEFAULT_MAX_MEMORY};
+use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY};
 
 /// Which batch evaluator the app asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
