@@ -12,8 +12,9 @@
 //!
 //! Layers (see `ARCHITECTURE.md`), each using only those before it: [`puzzle`] (model, parsing,
 //! parity) → [`heuristic`] (incl. pattern databases) → [`eval`] (batch evaluation, CPU and
-//! feature `gpu`) → [`search`] → [`cli`]; the desktop app (`app`, feature `gui`) uses them all
-//! and nothing in the library uses it. `puzzle`, `heuristic` and `search` do no terminal I/O and
+//! feature `gpu`) → [`search`] → [`report`] (solution text and JSON) → [`cli`]. The desktop app
+//! (`app`, feature `gui`) uses them all, and nothing in the library uses it: the binary hands it
+//! to [`cli::main`] as the launcher. `puzzle`, `heuristic` and `search` do no terminal I/O and
 //! know nothing of wgpu, winit or egui.
 
 /// Writes a line to standard error, ignoring failures (a closed or full stderr must not
@@ -33,6 +34,7 @@ pub mod eval;
 pub mod files;
 pub mod heuristic;
 pub mod puzzle;
+pub mod report;
 pub mod search;
 
 /// The bundled default puzzle (a 15-puzzle, rectangular-format text), shown on first launch.

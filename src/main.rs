@@ -1,5 +1,10 @@
-//! `npuzzle`: thin entry point; see [`npuzzle::cli`].
+//! `npuzzle`: thin entry point; see [`npuzzle::cli`]. The binary hands the command line the
+//! desktop app's launcher (feature `gui`), so that the library's `cli` does not depend on `app`.
 
 fn main() -> std::process::ExitCode {
-    npuzzle::cli::main()
+    #[cfg(feature = "gui")]
+    let launcher: Option<&npuzzle::cli::Launcher> = Some(&npuzzle::app::launch);
+    #[cfg(not(feature = "gui"))]
+    let launcher = None;
+    npuzzle::cli::main(launcher)
 }

@@ -49,7 +49,7 @@ fn harness(board: &str) -> Harness<'static, TestApp> {
         .with_size(egui::vec2(1280.0, 800.0))
         .build_ui_state(
             |ui_, app: &mut TestApp| {
-                app.st.now = app.clock.elapsed().as_secs_f64();
+                app.st.clock.set_now(app.clock.elapsed().as_secs_f64());
                 app.st.poll();
                 ui(ui_, &mut app.st, &mut EguiQuads, &mut app.dialogs);
             },
@@ -80,23 +80,26 @@ fn start_runs_a_solve_to_an_optimal_solution_and_playback_reaches_the_goal() {
         h.state_mut().st.settings.evaluator = EvaluatorChoice::Cpu;
         h.step();
         h.get_by_label("Start").click();
-        step_until(&mut h, |s| s.run == RunState::Done);
+        step_until(&mut h, |s| *s.run.state() == RunState::Done);
         let st = &h.state().st;
-        let sol = st.solution.as_ref().expect("a solution");
+        let sol = st.run.solution().expect("a solution");
         assert_eq!(sol.moves.len(), 31, "{label}");
         let g = goal(&GoalSpec::BlankLast, 3, 3);
-        assert_eq!(&replay(&st.board, &sol.moves), g.board(), "{label}");
-        assert!(st.progress.is_some(), "{label}: no progress was shown");
+        assert_eq!(&replay(st.board(), &sol.moves), g.board(), "{label}");
+        assert!(
+            st.run.progress().is_some(),
+            "{label}: no progress was shown"
+        );
         // Playback: to the goal and back.
         h.get_by_label(">|").click();
         h.step();
         assert_eq!(&h.state().st.shown_board(), g.board());
         h.get_by_label("|<").click();
         h.step();
-        assert_eq!(h.state().st.shown_board(), h.state().st.board);
+        assert_eq!(&h.state().st.shown_board(), h.state().st.board());
         h.get_by_label(">").click();
         h.step();
-        assert_eq!(h.state().st.playback, 1);
+        assert_eq!(h.state().st.playback.position(), 1);
     }
 }
 
@@ -118,20 +121,20 @@ fn a_pattern_database_is_built_with_progress_then_solves_optimally() {
         h.get_by_label("Start").click();
         let mut saw_build = false;
         let t = Instant::now();
-        while h.state().st.run != RunState::Done {
+        while *h.state().st.run.state() != RunState::Done {
             assert!(t.elapsed() < Duration::from_secs(60), "timed out");
-            saw_build |= h.state().st.building.is_some();
+            saw_build |= h.state().st.run.building().is_some();
             h.step();
         }
         let st = &h.state().st;
-        let sol = st.solution.as_ref().expect("a solution");
+        let sol = st.run.solution().expect("a solution");
         let g = goal(&GoalSpec::BlankLast, 2, 4);
-        assert_eq!(&replay(&st.board, &sol.moves), g.board(), "{label}");
+        assert_eq!(&replay(st.board(), &sol.moves), g.board(), "{label}");
         // Optimal: the length from an independent breadth-first search of the whole space.
         let exact = common::exact_distances(g.board());
         assert_eq!(
             sol.moves.len() as u32,
-            exact[&st.board.tiles().to_vec()],
+            exact[&st.board().tiles().to_vec()],
             "{label}"
         );
         if algo == Algorithm::IdaStar {
@@ -158,7 +161,7 @@ fn a_pattern_database_is_built_with_progress_then_solves_optimally() {
         HeuristicChoice::Pdb(npuzzle::heuristic::pdb::PartitionSpec::parse("pdb:7").unwrap());
     h.step();
     h.get_by_label("Start").click();
-    step_until(&mut h, |s| s.run == RunState::Done);
+    step_until(&mut h, |s| *s.run.state() == RunState::Done);
     let st = &h.state().st;
     assert!(
         st.messages
@@ -213,7 +216,7 @@ fn a_bad_file_shows_the_error_and_keeps_the_board() {
     h.get_by_label("Open…").click();
     h.step();
     let st = &h.state().st;
-    assert_eq!(st.board.to_string(), "1 2 3/4 5 6/7 0 8");
+    assert_eq!(st.board().to_string(), "1 2 3/4 5 6/7 0 8");
     let msg = st.messages.last().expect("an error message");
     let want = format!("{}:3:", path.display());
     assert!(msg.contains(&want) && msg.contains("\"x\""), "{msg}");
@@ -227,18 +230,21 @@ fn a_bad_file_shows_the_error_and_keeps_the_board() {
     h.get_by_label("Open…").click();
     h.step();
     let st = &h.state().st;
-    assert_eq!(st.board.to_string(), "1 2 3/4 0 5");
-    assert_eq!(st.recent.first().map(PathBuf::as_path), Some(g.path()));
+    assert_eq!(st.board().to_string(), "1 2 3/4 0 5");
+    assert_eq!(
+        st.recent.paths().first().map(PathBuf::as_path),
+        Some(g.path())
+    );
 }
 
 #[test]
 fn pasted_text_loads_or_reports() {
     let mut h = harness("1 2 3/4 5 6/7 0 8");
-    h.state_mut().st.paste = "1 2/3 3".into();
+    h.state_mut().st.editor.paste = "1 2/3 3".into();
     h.step();
     h.get_by_label("Load pasted").click();
     h.step();
-    assert_eq!(h.state().st.board.to_string(), "1 2 3/4 5 6/7 0 8");
+    assert_eq!(h.state().st.board().to_string(), "1 2 3/4 5 6/7 0 8");
     assert!(
         h.state()
             .st
@@ -247,28 +253,28 @@ fn pasted_text_loads_or_reports() {
             .unwrap()
             .contains("<pasted>:1:")
     );
-    h.state_mut().st.paste = "3 1/2 0".into();
+    h.state_mut().st.editor.paste = "3 1/2 0".into();
     h.get_by_label("Load pasted").click();
     h.step();
-    assert_eq!(h.state().st.board.to_string(), "3 1/2 0");
+    assert_eq!(h.state().st.board().to_string(), "3 1/2 0");
 }
 
 #[test]
 fn scramble_gives_a_solvable_board_and_unsolvable_boards_are_answered_at_once() {
     let mut h = harness("1 2 3/4 5 6/7 8 0");
-    h.state_mut().st.new_size = (4, 4);
+    h.state_mut().st.scramble.size = (4, 4);
     h.step();
     for _ in 0..5 {
         h.get_by_label("Scramble").click();
         h.step();
         let st = &h.state().st;
-        assert_eq!((st.board.rows(), st.board.cols()), (4, 4));
-        assert!(st.solvability().unwrap().solvable, "{}", st.board);
+        assert_eq!((st.board().rows(), st.board().cols()), (4, 4));
+        assert!(st.solvability().unwrap().solvable, "{}", st.board());
     }
-    let first = h.state().st.board.clone();
+    let first = h.state().st.board().clone();
     h.get_by_label("Scramble").click();
     h.step();
-    assert_ne!(h.state().st.board, first, "a new seed gives a new board");
+    assert_ne!(h.state().st.board(), &first, "a new seed gives a new board");
     // Unsolvable: answered without a search.
     let b: Board = "1 2 3/4 5 6/8 7 0".parse().unwrap();
     h.state_mut().st.set_board(b, "test");
@@ -276,7 +282,7 @@ fn scramble_gives_a_solvable_board_and_unsolvable_boards_are_answered_at_once() 
     h.get_by_label("Start").click();
     h.step();
     let st = &h.state().st;
-    assert!(st.unsolvable.is_some());
+    assert!(st.run.unsolvable().is_some());
     assert!(!st.is_running());
     let _ = h.get_by_label("No solution possible");
 }
@@ -290,27 +296,30 @@ fn stop_stops_a_long_search_and_pause_holds_it() {
         HeuristicChoice::Kind(npuzzle::heuristic::HeuristicKind::Manhattan);
     h.step();
     h.get_by_label("Start").click();
-    step_until(&mut h, |s| s.progress.is_some());
+    step_until(&mut h, |s| s.run.progress().is_some());
     assert!(h.state().st.is_running());
     h.get_by_label("Pause").click();
     h.step();
     assert!(h.state().st.is_paused());
-    // While paused, nothing advances (give the worker time to reach its pause point).
-    std::thread::sleep(Duration::from_millis(100));
+    // The worker says when it holds at its pause point (every snapshot sent before): from
+    // then on, nothing advances, frame after frame.
+    step_until(&mut h, |s| s.run.is_held());
     h.step();
-    let frozen = h.state().st.progress.as_ref().unwrap().generated;
-    std::thread::sleep(Duration::from_millis(150));
-    h.step();
-    assert_eq!(h.state().st.progress.as_ref().unwrap().generated, frozen);
+    let frozen = h.state().st.run.progress().unwrap().generated;
+    for _ in 0..50 {
+        h.step();
+        assert!(h.state().st.run.is_held());
+        assert_eq!(h.state().st.run.progress().unwrap().generated, frozen);
+    }
     // Step advances by one report.
     h.get_by_label("Step").click();
-    step_until(&mut h, |s| s.progress.as_ref().unwrap().generated > frozen);
+    step_until(&mut h, |s| s.run.progress().unwrap().generated > frozen);
     h.get_by_label("Stop").click();
     h.step();
     let st = &h.state().st;
-    assert_eq!(st.run, RunState::Stopped);
+    assert_eq!(st.run.state(), &RunState::Stopped);
     assert!(!st.is_running());
-    assert!(st.solution.is_none());
+    assert!(st.run.solution().is_none());
 }
 
 #[test]
@@ -319,19 +328,19 @@ fn clicking_and_keys_slide_tiles() {
     h.step();
     // Cell 8 (tile 8) is right of the blank: clicking it slides it left.
     h.state_mut().st.click_cell(8);
-    assert_eq!(h.state().st.board.to_string(), "1 2 3/4 5 6/7 8 0");
+    assert_eq!(h.state().st.board().to_string(), "1 2 3/4 5 6/7 8 0");
     // A cell not next to the blank does nothing.
     h.state_mut().st.click_cell(0);
-    assert_eq!(h.state().st.board.to_string(), "1 2 3/4 5 6/7 8 0");
+    assert_eq!(h.state().st.board().to_string(), "1 2 3/4 5 6/7 8 0");
     // Arrow keys slide the tile in the arrow's direction: Down moves tile 6 down.
     h.key_press(egui::Key::ArrowDown);
     h.step();
-    assert_eq!(h.state().st.board.to_string(), "1 2 3/4 5 0/7 8 6");
+    assert_eq!(h.state().st.board().to_string(), "1 2 3/4 5 0/7 8 6");
     // Edit mode: two clicks swap two tiles.
-    h.state_mut().st.edit = Some(None);
+    h.state_mut().st.editor.set_on(true);
     h.state_mut().st.click_cell(0);
     h.state_mut().st.click_cell(1);
-    assert_eq!(h.state().st.board.to_string(), "2 1 3/4 5 0/7 8 6");
+    assert_eq!(h.state().st.board().to_string(), "2 1 3/4 5 0/7 8 6");
     assert!(!h.state().st.solvability().unwrap().solvable);
 }
 
@@ -341,7 +350,7 @@ fn solution_saves_atomically_as_text_and_json() {
     h.state_mut().st.settings.algorithm = Algorithm::AStar;
     h.step();
     h.get_by_label("Start").click();
-    step_until(&mut h, |s| s.run == RunState::Done);
+    step_until(&mut h, |s| *s.run.state() == RunState::Done);
     let dir = tempfile::tempdir().unwrap();
     let txt = dir.path().join("s.txt");
     h.state_mut().dialogs.save = Some(txt.clone());

@@ -2,8 +2,10 @@
 //! worker thread streaming progress. `npuzzle` with no arguments opens it on the bundled
 //! default puzzle; `npuzzle gui [FILE]` on a file.
 //!
-//! - `state.rs`: everything the app knows and does, without a window (tested with egui_kittest);
-//! - `panels.rs`: the egui panels, the board view and the frontier heatmap;
+//! - `state/`: everything the app knows and does, without a window (tested with egui_kittest):
+//!   `AppState` and its parts (settings, run, playback, scramble, editor, clock, lists);
+//! - `panels/`: the egui panels (Puzzle, Solver, Stats, Solution) and the frame's layout;
+//! - `views/`: the board view and the frontier heatmap;
 //! - `render.rs`: the wgpu pipeline (`shaders/quads.wgsl`) that draws tiles and heatmap cells;
 //! - `window.rs`: winit + wgpu surface + egui-winit/egui-wgpu, screenshots;
 //! - `worker.rs`: the search thread.
@@ -11,47 +13,24 @@
 mod panels;
 mod render;
 mod state;
+mod views;
 mod window;
 mod worker;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use panels::{Dialogs, ramp, ui};
+pub use panels::{Dialogs, ui};
 pub use render::{EguiQuads, Quad, QuadPainter};
-pub use state::{AppState, EvaluatorChoice, RunState, Settings, SolutionView};
+pub use state::{
+    AppState, Clock, EditClick, Editor, EvaluatorChoice, Messages, Playback, Recent, Run, RunState,
+    SLIDE_SECONDS, Scramble, Settings, Slide, SolutionView,
+};
+pub use views::ramp;
 pub use worker::{BuildStatus, HeuristicChoice};
 
+use crate::cli::{GuiRequest, HeuristicArg, LaunchError};
 use crate::eval::gpu::GpuContext;
-use crate::puzzle::{Board, GoalSpec};
 use crate::search::Algorithm;
-
-/// How the app starts.
-#[derive(Clone, Debug)]
-pub struct AppOptions {
-    /// The puzzle to show.
-    pub board: Board,
-    /// Where it came from (file name, or the bundled default).
-    pub source: String,
-    /// The file it was read from, if any (goes into the recent list).
-    pub file: Option<PathBuf>,
-    /// The goal.
-    pub goal: GoalSpec,
-    /// Algorithm (`Auto` = batched A*, the app's showcase).
-    pub algorithm: Algorithm,
-    /// Heuristic.
-    pub heuristic: HeuristicChoice,
-    /// Evaluator for batched A*.
-    pub evaluator: EvaluatorChoice,
-    /// Nodes per round for batched A*.
-    pub batch_size: usize,
-    /// Start solving at once.
-    pub solve: bool,
-    /// Save a PNG of the window once the solve has ended, then exit.
-    pub screenshot: Option<PathBuf>,
-    /// Pattern-database cache folder; `None` = `NPUZZLE_CACHE_DIR` or the user's cache folder.
-    pub cache_dir: Option<PathBuf>,
-}
 
 /// Why the app could not run.
 #[derive(Debug, thiserror::Error)]
@@ -70,64 +49,58 @@ pub enum AppError {
     Solve(String),
 }
 
+/// The [`Launcher`](crate::cli::Launcher) the binary gives the command line: opens the app
+/// for `npuzzle gui …` (and `npuzzle` alone) and runs it until it is closed.
+///
+/// # Errors
+/// [`LaunchError::NoWindow`] without a display or graphics adapter (the command line then
+/// solves in the terminal); [`LaunchError::Failed`] for a failed screenshot or solve.
+pub fn launch(request: &GuiRequest) -> Result<(), LaunchError> {
+    run(request.clone()).map_err(|e| match e {
+        AppError::Window(_) | AppError::NoAdapter(_) => LaunchError::NoWindow(e.to_string()),
+        e => LaunchError::Failed(e.to_string()),
+    })
+}
+
 /// Opens the window and runs the app until it is closed.
 ///
 /// # Errors
 /// [`AppError`]: no display or adapter (the caller may fall back to the terminal), or a failed
 /// screenshot or solve in `--screenshot` mode.
-pub fn run(opts: AppOptions) -> Result<(), AppError> {
+pub fn run(opts: GuiRequest) -> Result<(), AppError> {
     window::run(opts)
 }
 
 /// The state the window starts with.
 fn initial_state(
-    opts: &AppOptions,
+    opts: &GuiRequest,
     gpu: Option<Arc<GpuContext>>,
     gpu_note: String,
 ) -> Result<AppState, AppError> {
     let mut st = AppState::new(opts.board.clone(), &opts.source, gpu, gpu_note);
-    st.goal_spec = opts.goal.clone();
+    st.set_goal(opts.goal.clone());
     st.settings.algorithm = match opts.algorithm {
         Algorithm::Auto => Algorithm::BatchedAStar,
         a => a,
     };
-    st.settings.heuristic = opts.heuristic.clone();
-    if st.gpu.is_some() || opts.evaluator == EvaluatorChoice::Cpu {
-        st.settings.evaluator = opts.evaluator;
+    st.settings.heuristic = match &opts.heuristic {
+        HeuristicArg::Pdb(p) => HeuristicChoice::Pdb(p.clone()),
+        HeuristicArg::Kind(k) => HeuristicChoice::Kind(*k),
+        HeuristicArg::Auto => HeuristicChoice::Kind(crate::cli::auto_heuristic()),
+    };
+    if !opts.gpu {
+        st.settings.evaluator = EvaluatorChoice::Cpu;
+    } else if st.has_gpu() {
+        st.settings.evaluator = EvaluatorChoice::Gpu;
     }
     st.settings.batch_size = opts.batch_size;
     st.settings.pdb_cache = opts.cache_dir.clone();
-    st.recent = load_recent();
+    st.recent = Recent::load();
     if let Some(f) = &opts.file {
-        let f = f.canonicalize().unwrap_or_else(|_| f.clone());
-        st.recent.retain(|p| p != &f);
-        st.recent.insert(0, f);
-        st.recent.truncate(8);
+        st.recent
+            .add(&f.canonicalize().unwrap_or_else(|_| f.clone()));
     }
     Ok(st)
 }
 
 pub use crate::files::write_atomic;
-
-fn recent_path() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "npuzzle").map(|d| d.config_dir().join("recent.json"))
-}
-
-/// Recently opened files, from the config folder (an unreadable or corrupt list is ignored).
-fn load_recent() -> Vec<PathBuf> {
-    recent_path()
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .and_then(|t| serde_json::from_str::<Vec<PathBuf>>(&t).ok())
-        .unwrap_or_default()
-}
-
-/// Saves the recent-files list (best effort, atomically).
-fn save_recent(recent: &[PathBuf]) {
-    if let Some(p) = recent_path()
-        && let Some(dir) = p.parent()
-        && std::fs::create_dir_all(dir).is_ok()
-        && let Ok(json) = serde_json::to_vec_pretty(recent)
-    {
-        let _ = write_atomic(&p, &json);
-    }
-}

@@ -10,10 +10,11 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Window, WindowId};
 
+use super::AppError;
 use super::panels::{self, NativeDialogs};
 use super::render::{QuadResources, WgpuQuads};
 use super::state::{AppState, RunState};
-use super::{AppError, AppOptions};
+use crate::cli::GuiRequest;
 use crate::eval::gpu::GpuContext;
 
 struct Gfx {
@@ -27,7 +28,7 @@ struct Gfx {
 }
 
 struct App {
-    opts: AppOptions,
+    opts: GuiRequest,
     state: Option<AppState>,
     gfx: Option<Gfx>,
     result: Result<(), AppError>,
@@ -49,7 +50,7 @@ struct App {
 ///
 /// # Errors
 /// [`AppError`] when no window or graphics adapter can be had, or the screenshot fails.
-pub fn run(opts: AppOptions) -> Result<(), AppError> {
+pub fn run(opts: GuiRequest) -> Result<(), AppError> {
     let event_loop = EventLoop::new().map_err(|e| AppError::Window(e.to_string()))?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut app = App {
@@ -163,7 +164,7 @@ impl App {
         };
         crate::note!("npuzzle: {gpu_note}");
         let state = super::initial_state(&self.opts, compute, gpu_note)?;
-        self.title = format!("npuzzle — {}", state.source);
+        self.title = format!("npuzzle — {}", state.source());
         window.set_title(&self.title);
         self.state = Some(state);
         self.gfx = Some(Gfx {
@@ -192,7 +193,7 @@ impl App {
         let (Some(g), Some(st)) = (&mut self.gfx, &mut self.state) else {
             return None;
         };
-        st.now = self.clock.elapsed().as_secs_f64();
+        st.clock.set_now(self.clock.elapsed().as_secs_f64());
         let raw = g.egui_state.take_egui_input(&g.window);
         let full = g.egui_ctx.run_ui(raw, |ui| {
             panels::ui(ui, st, &mut WgpuQuads, &mut NativeDialogs);
@@ -254,7 +255,7 @@ impl App {
         for id in textures.free.drain() {
             g.renderer.free_texture(&id);
         }
-        if st.quit {
+        if st.quit_requested() {
             return None;
         }
         Some(index)
@@ -272,11 +273,7 @@ impl App {
                 self.search_frames.0 += 1;
                 self.search_frames.1 += dt;
             }
-            st.frame_seconds = if st.frame_seconds == 0.0 {
-                dt
-            } else {
-                st.frame_seconds * 0.9 + dt * 0.1
-            };
+            st.clock.add_frame(dt);
         }
         self.last_frame = Some(now);
         let t_acquire = Instant::now();
@@ -334,7 +331,7 @@ impl App {
             return;
         };
         let Some(st) = &self.state else { return };
-        let finished = !st.is_running() && (!self.opts.solve || st.run != RunState::Idle);
+        let finished = !st.is_running() && (!self.opts.solve || *st.run.state() != RunState::Idle);
         if !finished {
             return;
         }
@@ -342,7 +339,7 @@ impl App {
         if self.settled_frames < 3 {
             return;
         }
-        let failure = match &st.run {
+        let failure = match st.run.state() {
             RunState::Failed(m) => Some(m.clone()),
             _ => None,
         };
@@ -497,7 +494,7 @@ impl ApplicationHandler for App {
                 if let Some(st) = &mut self.state {
                     st.load_file(&path);
                     if self.opts.screenshot.is_none() {
-                        super::save_recent(&st.recent);
+                        st.recent.save();
                     }
                 }
                 if let Some(g) = &self.gfx {
@@ -509,7 +506,7 @@ impl ApplicationHandler for App {
                 // Only on a change: setting the title makes the window system send events,
                 // which would keep an idle window redrawing.
                 if let (Some(g), Some(st)) = (&self.gfx, &self.state) {
-                    let title = format!("npuzzle — {}", st.source);
+                    let title = format!("npuzzle — {}", st.source());
                     if self.title != title {
                         g.window.set_title(&title);
                         self.title = title;
@@ -524,12 +521,15 @@ impl ApplicationHandler for App {
         let (Some(g), Some(st)) = (&self.gfx, &mut self.state) else {
             return;
         };
-        st.now = self.clock.elapsed().as_secs_f64();
+        st.clock.set_now(self.clock.elapsed().as_secs_f64());
         let changed = st.poll();
-        let animating = st
-            .slide
-            .is_some_and(|s| st.now - s.start < super::state::SLIDE_SECONDS);
-        if changed || st.is_running() || st.playing || animating || self.opts.screenshot.is_some() {
+        let animating = st.playback.animating(st.clock.now());
+        if changed
+            || st.is_running()
+            || st.playback.is_playing()
+            || animating
+            || self.opts.screenshot.is_some()
+        {
             g.window.request_redraw();
             el.set_control_flow(ControlFlow::WaitUntil(
                 Instant::now() + std::time::Duration::from_millis(16),
@@ -545,7 +545,7 @@ impl ApplicationHandler for App {
         } else {
             el.set_control_flow(ControlFlow::Wait);
         }
-        if st.quit {
+        if st.quit_requested() {
             el.exit();
         }
     }
@@ -554,9 +554,9 @@ impl ApplicationHandler for App {
         if let Some(st) = &self.state {
             // Automation runs (`--screenshot`) leave the user's recent list alone.
             if self.opts.screenshot.is_none() {
-                super::save_recent(&st.recent);
+                st.recent.save();
             }
-            if let Some(s) = &st.solution {
+            if let Some(s) = st.run.solution() {
                 crate::note!(
                     "npuzzle: {} moves; {} expanded in {:.3} s ({:.2} M expanded/s) with {}",
                     s.moves.len(),

@@ -81,12 +81,14 @@ pub enum WorkerMsg {
     Building(BuildStatus),
     /// A line for the user (e.g. a cache file found corrupt and rebuilt).
     Note(String),
-    /// The search ended; `evaluator` describes what evaluated h (`cpu`, or the GPU adapter).
+    /// The search ended; `evaluator` and `describe` say what evaluated h.
     Done {
         /// The answer, or why there is none.
         result: Result<Outcome, SearchError>,
-        /// `cpu (…)` or `gpu (adapter / backend)`.
-        evaluator: String,
+        /// `cpu` or `gpu`.
+        evaluator: &'static str,
+        /// The evaluator in words: `cpu (…)`, `cpu (inline)`, or the GPU adapter and backend.
+        describe: String,
     },
     /// The search thread panicked; the message says where.
     Panicked(String),
@@ -97,6 +99,7 @@ pub struct Worker {
     cancel: Arc<AtomicBool>,
     paused: Arc<AtomicBool>,
     steps: Arc<AtomicU64>,
+    held: Arc<AtomicBool>,
     rx: Receiver<WorkerMsg>,
     handle: Option<JoinHandle<()>>,
 }
@@ -107,13 +110,19 @@ impl Worker {
         let cancel = Arc::new(AtomicBool::new(false));
         let paused = Arc::new(AtomicBool::new(paused));
         let steps = Arc::new(AtomicU64::new(0));
+        let held = Arc::new(AtomicBool::new(false));
         let (tx, rx) = channel();
         let (c, p, s) = (cancel.clone(), paused.clone(), steps.clone());
+        let pause = Pause {
+            paused: p,
+            steps: s,
+            held: held.clone(),
+        };
         let handle = std::thread::Builder::new()
             .name("npuzzle-search".into())
             .spawn(move || {
                 let tx2 = tx.clone();
-                let r = std::panic::catch_unwind(AssertUnwindSafe(|| run(job, &c, &p, &s, &tx2)));
+                let r = std::panic::catch_unwind(AssertUnwindSafe(|| run(job, &c, &pause, &tx2)));
                 if let Err(e) = r {
                     let msg = e
                         .downcast_ref::<&str>()
@@ -128,9 +137,16 @@ impl Worker {
             cancel,
             paused,
             steps,
+            held,
             rx,
             handle,
         }
+    }
+
+    /// Whether the search thread is holding at its pause point: paused, every progress
+    /// snapshot it made already sent, and nothing more until a resume, step or cancel.
+    pub fn is_held(&self) -> bool {
+        self.held.load(Ordering::Acquire)
     }
 
     /// Next message, if any (never blocks).
@@ -168,13 +184,20 @@ impl Drop for Worker {
     }
 }
 
-fn run(
-    job: Job,
-    cancel: &Arc<AtomicBool>,
-    paused: &AtomicBool,
-    steps: &AtomicU64,
-    tx: &std::sync::mpsc::Sender<WorkerMsg>,
-) {
+/// The flags the search thread pauses on.
+struct Pause {
+    paused: Arc<AtomicBool>,
+    steps: Arc<AtomicU64>,
+    /// Set while the thread holds at its pause point.
+    held: Arc<AtomicBool>,
+}
+
+fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::Sender<WorkerMsg>) {
+    let Pause {
+        paused,
+        steps,
+        held,
+    } = pause;
     let limits = Limits {
         time_limit: None,
         max_memory: job.max_memory,
@@ -198,8 +221,10 @@ fn run(
             {
                 break;
             }
+            held.store(true, Ordering::Release);
             std::thread::sleep(Duration::from_millis(5));
         }
+        held.store(false, Ordering::Release);
     };
     let goal = &job.problem.goal;
     let spec = match &job.heuristic {
@@ -245,7 +270,8 @@ fn run(
                     };
                     let _ = tx.send(WorkerMsg::Done {
                         result,
-                        evaluator: String::new(),
+                        evaluator: "cpu",
+                        describe: String::new(),
                     });
                     return;
                 }
@@ -255,11 +281,12 @@ fn run(
     if cancel.load(Ordering::Relaxed) {
         let _ = tx.send(WorkerMsg::Done {
             result: Err(SearchError::Cancelled),
-            evaluator: String::new(),
+            evaluator: "cpu",
+            describe: String::new(),
         });
         return;
     }
-    let (result, evaluator) = if job.algorithm == Algorithm::BatchedAStar {
+    let (result, evaluator, describe) = if job.algorithm == Algorithm::BatchedAStar {
         let cpu = || -> Box<dyn BatchEvaluator> {
             Box::new(CpuEvaluator::with_heuristic(
                 spec.build(goal),
@@ -274,24 +301,26 @@ fn run(
             },
             None => cpu(),
         };
-        let name = if e.kind() == "gpu" {
-            format!("gpu ({})", e.describe())
-        } else {
-            e.describe()
-        };
+        let (kind, describe) = (e.kind(), e.describe());
         let batch = Batch {
             evaluator: e.as_mut(),
             size: job.batch_size,
         };
         (
             solve_batched(&job.problem, batch, &limits, &mut on_progress),
-            name,
+            kind,
+            describe,
         )
     } else {
         (
             solve(&job.problem, job.algorithm, spec, &limits, &mut on_progress),
+            "cpu",
             "cpu (inline)".to_string(),
         )
     };
-    let _ = tx.send(WorkerMsg::Done { result, evaluator });
+    let _ = tx.send(WorkerMsg::Done {
+        result,
+        evaluator,
+        describe,
+    });
 }

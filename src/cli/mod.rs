@@ -1,5 +1,7 @@
 //! The command line: `npuzzle solve`, `bench`, `generate`, `pdb build|list|verify|clear` and
 //! `gui` (argument parsing with clap, text and JSON output, the pattern-database progress bar).
+//! `gui` opens the app through a [`Launcher`] the binary gives: this module does not depend on
+//! the app.
 //!
 //! Exit codes: 0 solved or proven unsolvable; 1 a bench length disagreed with the file;
 //! 2 bad input or usage; 3 a limit was reached (time, memory, cancel).
@@ -7,6 +9,7 @@
 mod bench;
 mod evaluator;
 mod generate;
+mod gui;
 mod pdb;
 mod solve;
 
@@ -14,11 +17,12 @@ use std::process::ExitCode;
 use std::str::FromStr;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+pub use gui::{GuiRequest, LaunchError, Launcher};
 
 use crate::heuristic::HeuristicKind;
 use crate::puzzle::parse::{ParseError, goal_name, parse_board, read_from, read_source};
 use crate::puzzle::{Board, GoalSpec, Notation};
-use crate::search::{Algorithm, DEFAULT_MAX_MEMORY, Limits, SearchError};
+use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY, Limits, SearchError};
 
 /// Optimal sliding-tile puzzle solver (8-, 15-, 24-puzzle, any rows×cols board).
 ///
@@ -41,43 +45,9 @@ enum Command {
     /// Print random solvable boards, one per line in the one-line format.
     Generate(GenerateArgs),
     /// Open the desktop app on a puzzle file (the bundled default puzzle without one).
-    Gui(GuiArgs),
+    Gui(gui::GuiArgs),
     /// Pattern databases: build, list, verify, clear the cache.
     Pdb(pdb::PdbArgs),
-}
-
-#[derive(Args, Debug, Default)]
-struct GuiArgs {
-    /// Board file (any format); the bundled default puzzle when absent.
-    file: Option<String>,
-    /// Goal: blank-last, blank-first, or a goal board file.
-    #[arg(long, default_value = "blank-last")]
-    goal: String,
-    /// Algorithm: auto (batched A*), bfs, astar, idastar, batched-astar.
-    #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
-    algorithm: Option<Algorithm>,
-    /// Heuristic: auto (linear conflict), hamming, manhattan, linear-conflict, or a pattern
-    /// database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES, pdb:TILES), built on the
-    /// first Start and cached.
-    #[arg(long, default_value = "auto", value_parser = parse_heuristic)]
-    heuristic: Option<HeuristicArg>,
-    /// Batch evaluator for batched A*: auto (GPU if any), gpu, cpu.
-    #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
-    evaluator: evaluator::EvaluatorArg,
-    /// Nodes batched A* expands per round.
-    #[arg(long, value_name = "B", default_value_t = 1024, value_parser = parse_batch)]
-    batch_size: usize,
-    /// Start solving at once.
-    #[arg(long)]
-    solve: bool,
-    /// When the solve has ended, save a PNG of the window to PATH and exit
-    /// (0 on success, non-zero with a message on failure).
-    #[arg(long, value_name = "PATH.png")]
-    screenshot: Option<std::path::PathBuf>,
-    /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache
-    /// folder).
-    #[arg(long, value_name = "DIR")]
-    cache_dir: Option<std::path::PathBuf>,
 }
 
 /// Options shared by `solve` and `bench`.
@@ -114,7 +84,7 @@ struct SearchOpts {
     #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
     evaluator: evaluator::EvaluatorArg,
     /// Nodes batched-astar expands per round.
-    #[arg(long, value_name = "B", default_value_t = crate::search::batched_astar::DEFAULT_BATCH_SIZE, value_parser = parse_batch)]
+    #[arg(long, value_name = "B", default_value_t = DEFAULT_BATCH_SIZE, value_parser = parse_batch)]
     batch_size: usize,
     /// Board size RxC for bench-style lines of non-square boards, e.g. 3x4.
     #[arg(long, value_name = "RxC", value_parser = parse_size)]
@@ -196,7 +166,7 @@ impl From<NotationArg> for Notation {
 
 /// `--heuristic`: auto, a named heuristic, or a pattern database.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-enum HeuristicArg {
+pub enum HeuristicArg {
     /// The strongest available.
     #[default]
     Auto,
@@ -344,10 +314,12 @@ impl From<SearchError> for CliError {
     }
 }
 
-/// Runs the command line and returns the process exit code.
-pub fn main() -> ExitCode {
+/// Runs the command line and returns the process exit code. `launcher` opens the desktop app
+/// for `npuzzle gui` and `npuzzle` alone (the binary passes the app's; `None`: a build without
+/// the app, which solves in the terminal instead).
+pub fn main(launcher: Option<&Launcher>) -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    match run(cli, launcher) {
         Ok(code) => ExitCode::from(code),
         Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
@@ -357,118 +329,20 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Runs a parsed command line; returns the exit code on success.
+/// Runs a parsed command line (the app through `launcher`, as in [`main`]); returns the exit
+/// code on success.
 ///
 /// # Errors
 /// [`CliError`] with its exit code.
-pub fn run(cli: Cli) -> Result<u8, CliError> {
+pub fn run(cli: Cli, launcher: Option<&Launcher>) -> Result<u8, CliError> {
     match cli.command {
         Some(Command::Solve(a)) => solve::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Generate(a)) => generate::run(&a),
-        Some(Command::Gui(a)) => gui(&a),
+        Some(Command::Gui(a)) => gui::run(&a, launcher),
         Some(Command::Pdb(a)) => pdb::run(&a),
-        None => gui(&GuiArgs {
-            goal: "blank-last".into(),
-            batch_size: 1024,
-            ..GuiArgs::default()
-        }),
+        None => gui::run(&gui::GuiArgs::default(), launcher),
     }
-}
-
-/// Opens the app; without a display or graphics adapter (or without the `gui` feature), solves
-/// the puzzle in the terminal instead and says so.
-fn gui(a: &GuiArgs) -> Result<u8, CliError> {
-    let (board, source) = match &a.file {
-        Some(f) => (read_board(f, None)?, f.clone()),
-        None => (
-            crate::puzzle::parse::parse_board(crate::DEFAULT_PUZZLE, "assets/default.txt", None)?,
-            "assets/default.txt (bundled)".to_string(),
-        ),
-    };
-    let goal = goal_spec(&a.goal)?;
-    goal.resolve(board.rows(), board.cols())
-        .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
-    let algorithm = a.algorithm.unwrap_or(Algorithm::Auto);
-    let heuristic = match &a.heuristic {
-        None | Some(HeuristicArg::Auto) => HeuristicArg::Kind(auto_heuristic()),
-        Some(HeuristicArg::Kind(k)) => HeuristicArg::Kind(*k),
-        Some(HeuristicArg::Pdb(p)) => {
-            let g = goal
-                .resolve(board.rows(), board.cols())
-                .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
-            p.patterns(&g)
-                .map_err(|e| CliError::Usage(format!("--heuristic {}: {e}", p.name())))?;
-            HeuristicArg::Pdb(p.clone())
-        }
-    };
-    #[cfg(feature = "gui")]
-    {
-        use crate::app::{AppError, AppOptions, EvaluatorChoice};
-        let opts = AppOptions {
-            board: board.clone(),
-            source,
-            file: a
-                .file
-                .as_ref()
-                .filter(|f| *f != "-")
-                .map(std::path::PathBuf::from),
-            goal: goal.clone(),
-            algorithm,
-            heuristic: match &heuristic {
-                HeuristicArg::Pdb(p) => crate::app::HeuristicChoice::Pdb(p.clone()),
-                HeuristicArg::Kind(k) => crate::app::HeuristicChoice::Kind(*k),
-                HeuristicArg::Auto => crate::app::HeuristicChoice::Kind(auto_heuristic()),
-            },
-            evaluator: match a.evaluator {
-                evaluator::EvaluatorArg::Cpu => EvaluatorChoice::Cpu,
-                _ => EvaluatorChoice::Gpu,
-            },
-            batch_size: a.batch_size.max(1),
-            solve: a.solve,
-            screenshot: a.screenshot.clone(),
-            cache_dir: a.cache_dir.clone(),
-        };
-        match crate::app::run(opts) {
-            Ok(()) => return Ok(0),
-            Err(e @ (AppError::Window(_) | AppError::NoAdapter(_))) => {
-                crate::note!("npuzzle: {e}; solving in the terminal instead");
-                if a.screenshot.is_some() {
-                    return Err(CliError::Unavailable(format!(
-                        "--screenshot needs a window: {e}"
-                    )));
-                }
-            }
-            Err(e) => return Err(CliError::Other(e.to_string())),
-        }
-    }
-    #[cfg(not(feature = "gui"))]
-    {
-        let _ = source;
-        crate::note!(
-            "npuzzle: this build has no desktop app (feature \"gui\"); solving in the terminal"
-        );
-    }
-    let goal = goal
-        .resolve(board.rows(), board.cols())
-        .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
-    let opts = SearchOpts {
-        goal: a.goal.clone(),
-        algorithm: match algorithm {
-            Algorithm::BatchedAStar | Algorithm::Auto => Algorithm::Auto,
-            x => x,
-        },
-        heuristic,
-        cache_dir: a.cache_dir.clone(),
-        time_limit: None,
-        max_memory: bytesize::ByteSize(DEFAULT_MAX_MEMORY),
-        size: None,
-        format: Format::Text,
-        evaluator: a.evaluator,
-        batch_size: a.batch_size,
-        threads: 1,
-    };
-    solve::solve_and_print(board, goal, &opts, Notation::Blank)
 }
 
 /// Writes one line to standard output.
@@ -569,7 +443,7 @@ impl SearchOpts {
     }
 }
 
-/// The plain heuristic `auto` falls back to.
-fn auto_heuristic() -> HeuristicKind {
+/// The plain heuristic `auto` falls back to (and the app's `auto`).
+pub fn auto_heuristic() -> HeuristicKind {
     HeuristicKind::LinearConflict
 }

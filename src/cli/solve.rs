@@ -9,37 +9,9 @@ use super::evaluator::Evaluators;
 use super::{CliError, Format, SearchOpts, SolveArgs, goal_spec, read_board};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::HeuristicSpec;
-use crate::puzzle::{Board, Goal, Move, Notation, Solvability, format_moves};
-use crate::search::{
-    Algorithm, Batch, Iteration, Outcome, Problem, Progress, solve, solve_batched,
-};
-
-#[derive(Serialize)]
-struct SolveJson {
-    solvable: bool,
-    moves: Option<usize>,
-    solution: Option<String>,
-    tiles_moved: Option<Vec<u8>>,
-    notation: &'static str,
-    algorithm: &'static str,
-    /// `None` for an unsolvable board: the parity check answers, no search runs.
-    heuristic: Option<String>,
-    evaluator: &'static str,
-    adapter: Option<String>,
-    goal: &'static str,
-    start: String,
-    nodes_expanded: u64,
-    nodes_generated: u64,
-    peak_open: u64,
-    initial_h: u32,
-    iterations: Vec<Iteration>,
-    rounds: u64,
-    boards_evaluated: u64,
-    eval_seconds: f64,
-    seconds: f64,
-    reason: String,
-    parity: Solvability,
-}
+use crate::puzzle::{Board, Goal, Notation, Solvability};
+use crate::report::{RunInfo, SolveJson, solution_text};
+use crate::search::{Algorithm, Batch, Outcome, Problem, Progress, solve, solve_batched};
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     let read = read_board(&a.file, a.opts.size)
@@ -220,34 +192,7 @@ pub(super) fn solve_and_print(
             crate::note!("npuzzle: {}{}", v.reason(), other_goal_hint(&start, &goal));
         }
         (Outcome::Solved(sol), Format::Text) => {
-            writeln!(out, "Minimum number of moves = {}", sol.moves.len()).ok();
-            let tiles = tiles_moved(&start, &sol.moves);
-            let label = match notation {
-                Notation::Blank => "blank",
-                Notation::Tile => "tile",
-            };
-            writeln!(
-                out,
-                "Moves ({label} moves): {}",
-                format_moves(&sol.moves, notation)
-            )
-            .ok();
-            writeln!(
-                out,
-                "Tiles moved: {}",
-                tiles
-                    .iter()
-                    .map(|t| t.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )
-            .ok();
-            let mut b = start.clone();
-            writeln!(out, "\n{}", b.to_block_string()).ok();
-            for &m in &sol.moves {
-                b.apply(m);
-                writeln!(out, "{}", b.to_block_string()).ok();
-            }
+            out.push_str(&solution_text(&start, &sol.moves, Some(notation)));
             crate::note!(
                 "npuzzle: {algorithm}{}: {} expanded, {} generated, {:.3} s",
                 if algorithm == Algorithm::Bfs {
@@ -276,47 +221,22 @@ pub(super) fn solve_and_print(
             if sol.is_none() {
                 crate::note!("npuzzle: {reason}{}", other_goal_hint(&start, &goal));
             }
-            let stats = sol.map(|s| s.stats.clone()).unwrap_or_default();
-            let j = SolveJson {
-                solvable: sol.is_some(),
-                moves: sol.map(|s| s.moves.len()),
-                solution: sol.map(|s| format_moves(&s.moves, notation)),
-                tiles_moved: sol.map(|s| tiles_moved(&start, &s.moves)),
-                notation: match notation {
-                    Notation::Blank => "blank",
-                    Notation::Tile => "tile",
-                },
-                algorithm: algorithm.name(),
-                heuristic: sol.map(|_| heuristic.name().to_string()),
+            let run = RunInfo {
+                algorithm,
+                heuristic: heuristic.name().to_string(),
                 evaluator: evaluator_kind,
                 adapter,
-                goal: goal.name(),
-                start: start.to_string(),
-                nodes_expanded: stats.expanded,
-                nodes_generated: stats.generated,
-                peak_open: stats.peak_open,
-                initial_h: stats.initial_h,
-                iterations: stats.iterations,
-                rounds: stats.rounds,
-                boards_evaluated: stats.evaluated,
-                eval_seconds: stats.eval_seconds,
-                seconds: stats.seconds,
-                reason,
-                parity: parity.clone(),
             };
-            let s = serde_json::to_string_pretty(&j)
+            let solved = sol.map(|s| (s.moves.as_slice(), &s.stats));
+            let j = SolveJson::new(&start, &goal, &parity, solved, notation, &run);
+            let s = j
+                .to_json()
                 .map_err(|e| CliError::Other(format!("JSON: {e}")))?;
             writeln!(out, "{s}").ok();
         }
     }
     super::emit(out.trim_end_matches('\n'))?;
     Ok(0)
-}
-
-/// The tile numbers that slide, one per move.
-pub(super) fn tiles_moved(start: &Board, moves: &[Move]) -> Vec<u8> {
-    let mut b = start.clone();
-    moves.iter().filter_map(|&m| b.apply(m)).collect()
 }
 
 /// For a board unsolvable towards a standard goal: a hint when the other standard goal works.

@@ -31,6 +31,8 @@ use crate::puzzle::{Board, Goal, Move, Solvability};
 /// Default memory cap for searches that store nodes: 4 GiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 
+pub use batched_astar::DEFAULT_BATCH_SIZE;
+
 /// The search algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {

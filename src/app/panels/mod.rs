@@ -1,0 +1,213 @@
+//! The egui panels over [`AppState`] — Puzzle, Solver, Stats, Solution, the status bar and
+//! the messages — and the frame's layout around the two views (`super::views`). Pure UI: no
+//! window or GPU code here, so egui_kittest can drive it.
+
+mod puzzle;
+mod solution;
+mod solver;
+mod stats;
+
+use std::path::PathBuf;
+
+use egui::{Color32, Pos2, Rect, Sense};
+
+use super::render::QuadPainter;
+use super::state::{AppState, RunState};
+use super::views;
+use crate::puzzle::Move;
+
+/// File dialogs, so tests can replace the native ones.
+pub trait Dialogs {
+    /// A puzzle file to open, or `None` if cancelled.
+    fn open(&mut self) -> Option<PathBuf>;
+    /// Where to save, suggesting `name`, or `None` if cancelled.
+    fn save(&mut self, name: &str) -> Option<PathBuf>;
+}
+
+/// Native dialogs (rfd).
+pub struct NativeDialogs;
+
+impl Dialogs for NativeDialogs {
+    fn open(&mut self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .add_filter("puzzles", &["txt", "puzzle", "8puzzle", "15puzzle"])
+            .add_filter("all files", &["*"])
+            .pick_file()
+    }
+
+    fn save(&mut self, name: &str) -> Option<PathBuf> {
+        rfd::FileDialog::new().set_file_name(name).save_file()
+    }
+}
+
+/// Draws the whole app for one frame and applies the user's actions to `st`.
+pub fn ui(
+    ui: &mut egui::Ui,
+    st: &mut AppState,
+    painter: &mut dyn QuadPainter,
+    dialogs: &mut dyn Dialogs,
+) {
+    shortcuts(ui, st, dialogs);
+    egui::Panel::top("status").show(ui, |ui| status_bar(ui, st));
+    egui::Panel::left("controls")
+        .resizable(true)
+        .default_size(300.0)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                egui::CollapsingHeader::new("Puzzle")
+                    .default_open(true)
+                    .show(ui, |ui| puzzle::show(ui, st, dialogs));
+                egui::CollapsingHeader::new("Solver")
+                    .default_open(true)
+                    .show(ui, |ui| solver::show(ui, st));
+            });
+        });
+    egui::Panel::right("results")
+        .resizable(true)
+        .default_size(290.0)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                egui::CollapsingHeader::new("Stats")
+                    .default_open(true)
+                    .show(ui, |ui| stats::show(ui, st));
+                egui::CollapsingHeader::new("Solution")
+                    .default_open(true)
+                    .show(ui, |ui| solution::show(ui, st, dialogs));
+                if !st.messages.is_empty() {
+                    egui::CollapsingHeader::new("Messages")
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            for m in st.messages.iter().rev().take(6) {
+                                ui.colored_label(Color32::from_rgb(230, 120, 90), m);
+                            }
+                            if ui.small_button("Clear").clicked() {
+                                st.messages.clear();
+                            }
+                        });
+                }
+            });
+        });
+    egui::CentralPanel::default().show(ui, |ui| {
+        let avail = ui.available_rect_before_wrap();
+        let split = avail.min.y + avail.height() * 0.56;
+        let board_rect = Rect::from_min_max(avail.min, Pos2::new(avail.max.x, split - 4.0));
+        let heat_rect = Rect::from_min_max(Pos2::new(avail.min.x, split + 4.0), avail.max);
+        views::board::show(ui, st, painter, board_rect);
+        views::heatmap::show(ui, st, painter, heat_rect);
+        ui.allocate_rect(avail, Sense::hover());
+    });
+}
+
+fn shortcuts(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
+    if ui.ctx().egui_wants_keyboard_input() {
+        return;
+    }
+    // Shortcuts are matched with the modifiers of their own key event.
+    let open = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::O));
+    let quit = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::Q));
+    let (space, n, r, arrows) = ui.input(|i| {
+        let cmd = i.modifiers.command;
+        (
+            i.key_pressed(egui::Key::Space),
+            i.key_pressed(egui::Key::N) && !cmd,
+            i.key_pressed(egui::Key::R) && !cmd,
+            [
+                (egui::Key::ArrowUp, Move::Down),
+                (egui::Key::ArrowDown, Move::Up),
+                (egui::Key::ArrowLeft, Move::Right),
+                (egui::Key::ArrowRight, Move::Left),
+            ]
+            .into_iter()
+            .filter(|(k, _)| i.key_pressed(*k))
+            .map(|(_, m)| m)
+            .collect::<Vec<_>>(),
+        )
+    });
+    if space {
+        st.toggle_pause();
+    }
+    if n {
+        st.step();
+    }
+    if r {
+        st.reset();
+    }
+    if open {
+        open_file(st, dialogs);
+    }
+    if quit {
+        st.request_quit();
+    }
+    // Arrow keys slide the tile in the arrow's direction (the blank goes the other way).
+    for m in arrows {
+        st.move_blank(m);
+    }
+}
+
+fn status_bar(ui: &mut egui::Ui, st: &AppState) {
+    ui.horizontal_wrapped(|ui| {
+        ui.strong(format!(
+            "npuzzle · {}×{} · {}",
+            st.board().rows(),
+            st.board().cols(),
+            st.source()
+        ));
+        ui.separator();
+        let (txt, col) = match (st.run.state(), st.is_paused()) {
+            (RunState::Running, true) => ("paused".to_string(), Color32::YELLOW),
+            (RunState::Running, false) => ("searching…".to_string(), Color32::LIGHT_GREEN),
+            (RunState::Done, _) if st.run.unsolvable().is_some() => {
+                ("no solution possible".to_string(), Color32::LIGHT_RED)
+            }
+            (RunState::Done, _) => match st.run.solution() {
+                Some(s) => (
+                    format!("solved: {} moves (optimal)", s.moves.len()),
+                    Color32::LIGHT_GREEN,
+                ),
+                None => ("done".to_string(), Color32::GRAY),
+            },
+            (RunState::Stopped, _) => ("stopped".to_string(), Color32::GRAY),
+            (RunState::Failed(m), _) => (format!("failed: {m}"), Color32::LIGHT_RED),
+            (RunState::Idle, _) => ("ready".to_string(), Color32::GRAY),
+        };
+        ui.colored_label(col, txt);
+        ui.separator();
+        ui.label(st.gpu_note());
+    });
+}
+
+/// The Open dialog; says what to do when no dialog could be shown.
+fn open_file(st: &mut AppState, dialogs: &mut dyn Dialogs) {
+    match dialogs.open() {
+        Some(p) => {
+            st.load_file(&p);
+        }
+        None => st.messages.show(NO_DIALOG),
+    }
+}
+
+/// Shown when a file dialog returns nothing (cancelled, or no dialog backend).
+const NO_DIALOG: &str = "No file chosen. If no dialog appeared, install xdg-desktop-portal (or zenity); you can also drop a file on the window, give it on the command line, or paste a board.";
+
+/// Writes `text` to `path` atomically and says how it went.
+fn save(st: &mut AppState, path: &std::path::Path, text: &str) {
+    match crate::files::write_atomic(path, text.as_bytes()) {
+        Ok(()) => st.messages.show(format!("saved {}", path.display())),
+        Err(e) => st
+            .messages
+            .show(format!("could not save {}: {e}", path.display())),
+    }
+}
+
+/// `1234567` → `1 234 567`.
+pub(super) fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(ch);
+    }
+    out
+}

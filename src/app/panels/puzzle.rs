@@ -1,0 +1,117 @@
+//! The Puzzle panel: where the board comes from (files, paste, scramble, edits) and the goal.
+
+use egui::Color32;
+
+use super::Dialogs;
+use crate::app::state::AppState;
+use crate::puzzle::GoalSpec;
+
+/// The Puzzle panel: open, recent files, edit mode, paste, scramble, goal, solvability.
+pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
+    ui.horizontal(|ui| {
+        if ui.button("Open…").on_hover_text("Ctrl+O").clicked() {
+            super::open_file(st, dialogs);
+        }
+        let mut edit = st.editor.is_on();
+        if ui
+            .checkbox(&mut edit, "Edit")
+            .on_hover_text("Click two tiles to swap them")
+            .changed()
+        {
+            st.editor.set_on(edit);
+        }
+    });
+    if !st.recent.paths().is_empty() {
+        ui.label("Recent:");
+        let mut chosen = None;
+        for p in st.recent.paths() {
+            let name = p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            if ui
+                .small_button(name)
+                .on_hover_text(p.display().to_string())
+                .clicked()
+            {
+                chosen = Some(p.clone());
+            }
+        }
+        if let Some(p) = chosen {
+            st.load_file(&p);
+        }
+    }
+    ui.label("Paste a board (any format):");
+    ui.add(
+        egui::TextEdit::multiline(&mut st.editor.paste)
+            .desired_rows(2)
+            .hint_text("8 6 7/2 5 4/3 0 1")
+            .id_salt("paste"),
+    );
+    if ui.button("Load pasted").clicked() {
+        st.load_pasted();
+    }
+    ui.separator();
+    ui.horizontal_wrapped(|ui| {
+        for (r, c) in [(2, 3), (3, 3), (4, 4), (5, 5)] {
+            if ui
+                .selectable_label(st.scramble.size == (r, c), format!("{r}×{c}"))
+                .clicked()
+            {
+                st.scramble.size = (r, c);
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        let l = ui.label("Rows");
+        ui.add(egui::DragValue::new(&mut st.scramble.size.0).range(2..=16))
+            .labelled_by(l.id);
+        let l = ui.label("Cols");
+        ui.add(egui::DragValue::new(&mut st.scramble.size.1).range(2..=16))
+            .labelled_by(l.id);
+    });
+    ui.horizontal(|ui| {
+        let l = ui.label("Seed");
+        ui.add(egui::DragValue::new(&mut st.scramble.seed))
+            .labelled_by(l.id);
+        let l = ui.label("Walk");
+        ui.add(egui::DragValue::new(&mut st.scramble.walk).range(0..=10_000))
+            .labelled_by(l.id)
+            .on_hover_text(
+                "0 = a uniformly random solvable board; k = k random moves from the goal",
+            );
+    });
+    if ui.button("Scramble").clicked() {
+        st.scramble();
+    }
+    ui.separator();
+    let mut goal = match st.goal_spec() {
+        GoalSpec::BlankLast => 0,
+        GoalSpec::BlankFirst => 1,
+        GoalSpec::Board(_) => 2,
+    };
+    let before = goal;
+    ui.horizontal(|ui| {
+        ui.label("Goal");
+        ui.radio_value(&mut goal, 0, "blank last");
+        ui.radio_value(&mut goal, 1, "blank first");
+        ui.radio_value(&mut goal, 2, "this board")
+            .on_hover_text("Use the current board as the goal");
+    });
+    if goal != before {
+        let spec = match goal {
+            0 => GoalSpec::BlankLast,
+            1 => GoalSpec::BlankFirst,
+            _ => GoalSpec::Board(st.board().clone()),
+        };
+        st.set_goal(spec);
+    }
+    if let Some(v) = st.solvability() {
+        let col = if v.solvable {
+            Color32::LIGHT_GREEN
+        } else {
+            Color32::LIGHT_RED
+        };
+        ui.colored_label(col, v.reason());
+    }
+}

@@ -1,0 +1,64 @@
+//! The Stats panel: the running (or last) search in figures.
+
+use super::group;
+use crate::app::state::AppState;
+
+/// The Stats panel: the latest progress snapshot in figures, and the frame time.
+pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
+    let Some(p) = st.run.progress() else {
+        ui.label("No search yet.");
+        if st.clock.frame_seconds() > 0.0 {
+            ui.small(format!("frame {:.1} ms", st.clock.frame_seconds() * 1e3));
+        }
+        return;
+    };
+    let secs = p.seconds.max(1e-9);
+    egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
+        let mut row = |k: &str, v: String| {
+            ui.label(k);
+            ui.monospace(v);
+            ui.end_row();
+        };
+        row("g / h / f", format!("{} / {} / {}", p.g, p.h, p.g + p.h));
+        if p.iteration > 0 {
+            row(
+                "IDA* iteration",
+                format!("{} (threshold {})", p.iteration, p.bound),
+            );
+        } else {
+            row("best f (open)", p.bound.to_string());
+        }
+        row("expanded", group(p.expanded));
+        row("generated", group(p.generated));
+        if p.open > 0 || p.closed > 0 {
+            row(
+                "open / closed",
+                format!("{} / {}", group(p.open), group(p.closed)),
+            );
+        }
+        if p.round > 0 {
+            row("rounds", group(p.round));
+            row("batch", format!("{} boards", group(p.batch_boards)));
+            row(
+                "eval time / batch",
+                format!("{:.2} ms", p.eval_seconds * 1e3),
+            );
+            row(
+                "boards / s (eval)",
+                format!("{:.2} M", p.boards_per_second / 1e6),
+            );
+        }
+        row(
+            "nodes / s",
+            format!("{:.2} M", p.expanded as f64 / secs / 1e6),
+        );
+        row("elapsed", format!("{:.2} s", p.seconds));
+        if p.memory > 0 {
+            row(
+                "memory",
+                format!("{:.1} MiB", p.memory as f64 / (1 << 20) as f64),
+            );
+        }
+        row("frame", format!("{:.1} ms", st.clock.frame_seconds() * 1e3));
+    });
+}

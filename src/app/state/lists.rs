@@ -1,0 +1,93 @@
+//! The two lists the app keeps: messages for the user, and recently opened files.
+
+use std::path::{Path, PathBuf};
+
+/// Messages for the user (newest last): load errors, limits, panics, saved files.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Messages(Vec<String>);
+
+/// Messages kept; older ones are dropped.
+const MAX_MESSAGES: usize = 50;
+
+impl Messages {
+    /// Shows `msg` in the app and writes it to standard error.
+    pub fn note(&mut self, msg: impl Into<String>) {
+        let m = msg.into();
+        crate::note!("npuzzle: {m}");
+        self.show(m);
+    }
+
+    /// Shows `msg` in the app only.
+    pub fn show(&mut self, msg: impl Into<String>) {
+        self.0.push(msg.into());
+        if self.0.len() > MAX_MESSAGES {
+            self.0.remove(0);
+        }
+    }
+
+    /// Removes every message.
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The newest message.
+    pub fn last(&self) -> Option<&String> {
+        self.0.last()
+    }
+
+    /// All messages, oldest first.
+    pub fn iter(&self) -> std::slice::Iter<'_, String> {
+        self.0.iter()
+    }
+}
+
+/// Recently opened files, newest first (at most 8), kept in the config folder between runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recent(Vec<PathBuf>);
+
+/// Files kept in the list.
+const MAX_RECENT: usize = 8;
+
+impl Recent {
+    /// The list saved in the config folder (an unreadable or corrupt list gives an empty one).
+    pub fn load() -> Recent {
+        Recent(
+            recent_path()
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .and_then(|t| serde_json::from_str::<Vec<PathBuf>>(&t).ok())
+                .unwrap_or_default(),
+        )
+    }
+
+    /// Saves the list to the config folder (best effort, atomically).
+    pub fn save(&self) {
+        if let Some(p) = recent_path()
+            && let Some(dir) = p.parent()
+            && std::fs::create_dir_all(dir).is_ok()
+            && let Ok(json) = serde_json::to_vec_pretty(&self.0)
+        {
+            let _ = crate::files::write_atomic(&p, &json);
+        }
+    }
+
+    /// Puts `path` first (once).
+    pub fn add(&mut self, path: &Path) {
+        self.0.retain(|p| p != path);
+        self.0.insert(0, path.to_path_buf());
+        self.0.truncate(MAX_RECENT);
+    }
+
+    /// The files, newest first.
+    pub fn paths(&self) -> &[PathBuf] {
+        &self.0
+    }
+}
+
+fn recent_path() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "npuzzle").map(|d| d.config_dir().join("recent.json"))
+}

@@ -1,0 +1,464 @@
+//! Everything the app shows and does, without a window: the puzzle, and its parts — the solver
+//! [`Settings`], the search [`Run`], solution [`Playback`], the [`Scramble`] box, the
+//! [`Editor`], the UI [`Clock`], the [`Messages`] and [`Recent`] lists. Each part keeps its
+//! own fields behind methods; [`AppState`] holds the actions that touch several of them. The
+//! panels (`panels/`) draw it and call its methods; tests drive it through egui_kittest.
+
+mod clock;
+mod editor;
+mod lists;
+mod playback;
+mod run;
+mod scramble;
+mod settings;
+
+use std::path::Path;
+use std::sync::Arc;
+
+pub use clock::Clock;
+pub use editor::{EditClick, Editor};
+pub use lists::{Messages, Recent};
+pub use playback::{Playback, SLIDE_SECONDS, Slide};
+pub use run::{Run, RunState, SolutionView};
+pub use scramble::Scramble;
+pub use settings::{EvaluatorChoice, Settings};
+
+use super::worker::{HeuristicChoice, Job};
+use crate::eval::gpu::GpuContext;
+use crate::heuristic::HeuristicKind;
+use crate::puzzle::parse::{parse_board, read_source};
+use crate::puzzle::{Board, Goal, GoalSpec, Move, Notation, Solvability};
+use crate::report::{SolveJson, solution_text};
+
+/// The whole app state.
+pub struct AppState {
+    /// The puzzle being solved (the start board).
+    board: Board,
+    /// Where it came from, for the title and messages.
+    source: String,
+    /// The goal choice.
+    goal_spec: GoalSpec,
+    /// The GPU, when there is one.
+    gpu: Option<Arc<GpuContext>>,
+    /// One line on the evaluator: the adapter, or why there is none.
+    gpu_note: String,
+    /// Solver settings.
+    pub settings: Settings,
+    /// The current or last search.
+    pub run: Run,
+    /// Solution playback and the tile slide animation.
+    pub playback: Playback,
+    /// The "New" box.
+    pub scramble: Scramble,
+    /// Edit mode and the paste box.
+    pub editor: Editor,
+    /// The UI's clock.
+    pub clock: Clock,
+    /// Messages for the user.
+    pub messages: Messages,
+    /// Recently opened files.
+    pub recent: Recent,
+    /// Show the per-cell out-of-place shares over the board.
+    pub show_misplaced: bool,
+    quit: bool,
+}
+
+impl AppState {
+    /// A state showing `board`, with the GPU (if any) for batched A*.
+    pub fn new(board: Board, source: &str, gpu: Option<Arc<GpuContext>>, gpu_note: String) -> Self {
+        let mut settings = Settings::default();
+        if gpu.is_none() {
+            settings.evaluator = EvaluatorChoice::Cpu;
+        }
+        AppState {
+            scramble: Scramble::new((board.rows(), board.cols())),
+            board,
+            source: source.to_string(),
+            goal_spec: GoalSpec::BlankLast,
+            gpu,
+            gpu_note,
+            settings,
+            run: Run::default(),
+            playback: Playback::default(),
+            editor: Editor::default(),
+            clock: Clock::default(),
+            messages: Messages::default(),
+            recent: Recent::default(),
+            show_misplaced: false,
+            quit: false,
+        }
+    }
+
+    /// The start board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Where the board came from (file name, scramble, `edited`, …).
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The goal choice.
+    pub fn goal_spec(&self) -> &GoalSpec {
+        &self.goal_spec
+    }
+
+    /// Sets the goal (stopping any search and clearing its results).
+    pub fn set_goal(&mut self, spec: GoalSpec) {
+        self.reset();
+        self.goal_spec = spec;
+    }
+
+    /// Whether there is a GPU for the evaluator.
+    pub fn has_gpu(&self) -> bool {
+        self.gpu.is_some()
+    }
+
+    /// One line on the evaluator: the adapter, or why there is none.
+    pub fn gpu_note(&self) -> &str {
+        &self.gpu_note
+    }
+
+    /// Asks the window to close (Ctrl+Q).
+    pub fn request_quit(&mut self) {
+        self.quit = true;
+    }
+
+    /// Whether closing was asked for.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// The goal for the current board's size.
+    pub fn goal(&self) -> Option<Goal> {
+        self.goal_spec
+            .resolve(self.board.rows(), self.board.cols())
+            .ok()
+    }
+
+    /// Solvability of the current board towards the goal.
+    pub fn solvability(&self) -> Option<Solvability> {
+        self.goal().map(|g| Solvability::of(&self.board, &g))
+    }
+
+    /// The board as shown: the start with the playback position's solution moves applied.
+    pub fn shown_board(&self) -> Board {
+        let mut b = self.board.clone();
+        if let Some(s) = self.run.solution() {
+            for &m in s.moves.iter().take(self.playback.position()) {
+                b.apply(m);
+            }
+        }
+        b
+    }
+
+    /// Replaces the puzzle (stops any search, clears the solution).
+    pub fn set_board(&mut self, board: Board, source: &str) {
+        self.stop();
+        self.board = board;
+        self.source = source.to_string();
+        self.scramble.size = (self.board.rows(), self.board.cols());
+        self.clear_results();
+        if let GoalSpec::Board(g) = &self.goal_spec
+            && (g.rows() != self.board.rows() || g.cols() != self.board.cols())
+        {
+            self.goal_spec = GoalSpec::BlankLast;
+            self.messages
+                .note("the custom goal has another size: goal reset to blank-last");
+        }
+        if let HeuristicChoice::Pdb(spec) = &self.settings.heuristic
+            && let Some(goal) = self.goal()
+            && let Err(e) = spec.patterns(&goal)
+        {
+            let name = spec.name();
+            self.settings.heuristic = HeuristicChoice::Kind(HeuristicKind::LinearConflict);
+            self.messages.note(format!(
+                "{name} does not fit this board ({e}): heuristic set to linear-conflict"
+            ));
+        }
+    }
+
+    fn clear_results(&mut self) {
+        self.run.clear();
+        self.playback.reset();
+    }
+
+    /// Loads a board from text; on error keeps the current puzzle and shows the message
+    /// (naming `name`, the line and the problem). Returns whether it loaded.
+    pub fn load_text(&mut self, text: &str, name: &str) -> bool {
+        match parse_board(text, name, None) {
+            Ok(b) => {
+                self.set_board(b, name);
+                true
+            }
+            Err(e) => {
+                self.messages.note(format!("{e} (puzzle kept)"));
+                false
+            }
+        }
+    }
+
+    /// Loads the paste box's text (named `<pasted>` in messages). Returns whether it loaded.
+    pub fn load_pasted(&mut self) -> bool {
+        let text = self.editor.paste.clone();
+        self.load_text(&text, "<pasted>")
+    }
+
+    /// Loads a board file; on error keeps the current puzzle. Returns whether it loaded.
+    pub fn load_file(&mut self, path: &Path) -> bool {
+        match read_source(&path.to_string_lossy()) {
+            Ok((name, text)) => {
+                let ok = self.load_text(&text, &name);
+                if ok {
+                    self.recent.add(path);
+                }
+                ok
+            }
+            Err(e) => {
+                self.messages.note(format!("{e} (puzzle kept)"));
+                false
+            }
+        }
+    }
+
+    /// A solved board of the scramble size, then scrambled with its seed and walk (the goal
+    /// falls back to blank-last when the chosen one does not fit that size).
+    pub fn scramble(&mut self) {
+        let (r, c) = self.scramble.size;
+        let goal = match self.goal_spec.resolve(r, c) {
+            Ok(g) => g,
+            Err(_) => match GoalSpec::BlankLast.resolve(r, c) {
+                Ok(g) => {
+                    self.goal_spec = GoalSpec::BlankLast;
+                    g
+                }
+                Err(e) => {
+                    self.messages
+                        .note(format!("cannot make a {r}×{c} board: {e}"));
+                    return;
+                }
+            },
+        };
+        let (b, src) = self.scramble.next(&goal);
+        self.set_board(b, &src);
+    }
+
+    /// Moves the blank (a player's move on the start board); clears any solution.
+    pub fn move_blank(&mut self, m: Move) -> bool {
+        if self.is_running() {
+            return false;
+        }
+        let from = self.board.target(m);
+        let to = self.board.blank();
+        match (from, self.board.apply(m)) {
+            (Some(from), Some(tile)) => {
+                let board = self.board.clone();
+                let src = self.source.clone();
+                self.set_board(board, &src);
+                self.playback.set_slide(Some(Slide {
+                    tile,
+                    from,
+                    to,
+                    start: self.clock.now(),
+                }));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A click on a cell: in edit mode, picks or swaps; otherwise slides the tile there into the
+    /// blank if they are neighbours.
+    pub fn click_cell(&mut self, cell: usize) {
+        if self.is_running() || cell >= self.board.len() {
+            return;
+        }
+        match self.editor.click(cell) {
+            EditClick::Picked => return,
+            EditClick::Swap(first, second) => {
+                let mut t = self.board.tiles().to_vec();
+                t.swap(first, second);
+                if let Ok(b) = Board::from_u8(self.board.rows(), self.board.cols(), &t) {
+                    self.set_board(b, "edited");
+                }
+                return;
+            }
+            EditClick::Off => {}
+        }
+        if self.board.tiles()[cell] == 0 {
+            return;
+        }
+        if let Some(m) = Move::ALL
+            .into_iter()
+            .find(|&m| self.board.target(m) == Some(cell))
+        {
+            self.move_blank(m);
+        }
+    }
+
+    /// Whether a search is running (or paused).
+    pub fn is_running(&self) -> bool {
+        self.run.is_running()
+    }
+
+    /// Whether the running search is paused.
+    pub fn is_paused(&self) -> bool {
+        self.run.is_paused()
+    }
+
+    /// Starts a search on the current board (cancelling any running one); unsolvable boards
+    /// are answered at once.
+    pub fn start(&mut self) {
+        self.start_with(false);
+    }
+
+    fn start_with(&mut self, paused: bool) {
+        self.stop();
+        self.clear_results();
+        let Some(goal) = self.goal() else {
+            self.messages.note("the goal does not fit this board");
+            return;
+        };
+        let verdict = Solvability::of(&self.board, &goal);
+        if !verdict.solvable {
+            self.messages
+                .note(format!("No solution possible: {}", verdict.reason()));
+            self.run.answer_unsolvable(verdict);
+            return;
+        }
+        let gpu = match self.settings.evaluator {
+            EvaluatorChoice::Gpu => self.gpu.clone(),
+            EvaluatorChoice::Cpu => None,
+        };
+        let algorithm = self.settings.algorithm.resolve(self.board.len());
+        let info = crate::report::RunInfo {
+            algorithm,
+            heuristic: self.settings.heuristic.name(),
+            evaluator: "cpu",
+            adapter: None,
+        };
+        let job = Job {
+            problem: crate::search::Problem {
+                start: self.board.clone(),
+                goal,
+            },
+            algorithm,
+            heuristic: self.settings.heuristic.clone(),
+            gpu,
+            batch_size: self.settings.batch_size.max(1),
+            max_memory: self.settings.max_memory(),
+            pdb_cache: self.settings.pdb_cache.clone(),
+        };
+        self.run.start(job, info, paused);
+        self.clock.start_search();
+    }
+
+    /// Pauses or resumes the running search; starts one (paused) if none runs.
+    pub fn toggle_pause(&mut self) {
+        if !self.run.toggle_pause() {
+            self.start();
+        }
+    }
+
+    /// One step of the search: starts it paused if needed, then runs to the next report.
+    pub fn step(&mut self) {
+        if !self.run.step() {
+            self.start_with(true);
+        }
+    }
+
+    /// Stops the running search, keeping what it showed.
+    pub fn stop(&mut self) {
+        self.run.stop();
+    }
+
+    /// Stops and clears the results; the puzzle stays.
+    pub fn reset(&mut self) {
+        self.stop();
+        self.clear_results();
+    }
+
+    /// Advances playback and drains the worker's messages; call once a frame. Returns whether
+    /// anything changed.
+    pub fn poll(&mut self) -> bool {
+        let mut changed = false;
+        if let Some(len) = self.run.solution().map(|s| s.moves.len())
+            && let Some(due) = self.playback.due(len, self.clock.now())
+        {
+            if due {
+                self.step_playback(1);
+            }
+            changed = true;
+        }
+        let polled = self.run.poll(&self.board);
+        for m in polled.notes {
+            self.messages.note(m);
+        }
+        if polled.finished {
+            self.clock.end_search();
+        }
+        if let Some(m) = polled.error {
+            self.messages.note(m);
+        }
+        changed || polled.changed
+    }
+
+    /// Moves the playback position by `delta` moves (clamped), animating a single step.
+    pub fn step_playback(&mut self, delta: isize) {
+        let Some(len) = self.run.solution().map(|s| s.moves.len()) else {
+            return;
+        };
+        let Some(target) = self.playback.target(delta, len) else {
+            return;
+        };
+        let before = self.shown_board();
+        self.playback.go(target, None);
+        let after = self.shown_board();
+        let slide = if delta.abs() == 1 {
+            // The tile that moved is where the blank is on the other board.
+            let (from, to) = (after.blank(), before.blank());
+            Some(Slide {
+                tile: before.tiles()[from],
+                from,
+                to,
+                start: self.clock.now(),
+            })
+            .filter(|s| s.tile != 0)
+        } else {
+            None
+        };
+        self.playback.set_slide(slide);
+    }
+
+    /// Sets the playback position (scrub), without animation.
+    pub fn seek(&mut self, pos: usize) {
+        if let Some(len) = self.run.solution().map(|s| s.moves.len()) {
+            self.playback.seek(pos, len);
+        }
+    }
+
+    /// Starts or pauses playback (restarting from the start at the end).
+    pub fn toggle_play(&mut self) {
+        if let Some(len) = self.run.solution().map(|s| s.moves.len()) {
+            self.playback.toggle(len, self.clock.now());
+        }
+    }
+
+    /// The solution in the Princeton text format (length line, then every board).
+    pub fn solution_text(&self) -> Option<String> {
+        let s = self.run.solution()?;
+        Some(solution_text(&self.board, &s.moves, None))
+    }
+
+    /// The solution as JSON, the object `npuzzle solve --format json` prints.
+    pub fn solution_json(&self) -> Option<String> {
+        let s = self.run.solution()?;
+        let goal = self.goal()?;
+        let parity = Solvability::of(&self.board, &goal);
+        let solved = Some((s.moves.as_slice(), &s.stats));
+        SolveJson::new(&self.board, &goal, &parity, solved, Notation::Blank, &s.run)
+            .to_json()
+            .ok()
+    }
+}

@@ -1,0 +1,255 @@
+//! The search run: its state, the latest progress, a pattern-database build, the answer, and
+//! the worker thread behind them.
+
+use crate::app::worker::{BuildStatus, Job, Worker, WorkerMsg};
+use crate::puzzle::{Board, Move, Solvability};
+use crate::report::{RunInfo, tiles_moved};
+use crate::search::{Algorithm, Outcome, Progress, SearchError, SearchStats};
+
+/// The state of the search.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunState {
+    /// Nothing running.
+    Idle,
+    /// A search is running (or paused).
+    Running,
+    /// Finished with a solution or a proof of unsolvability.
+    Done,
+    /// Stopped by the user.
+    Stopped,
+    /// Failed: a limit, an evaluator error, or a panic in the worker.
+    Failed(String),
+}
+
+/// A found solution, ready for playback.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolutionView {
+    /// Blank moves, first first.
+    pub moves: Vec<Move>,
+    /// The tile that slides at each move.
+    pub tiles: Vec<u8>,
+    /// Search statistics.
+    pub stats: SearchStats,
+    /// What evaluated h, in words (`cpu (inline)`, `gpu (adapter / backend)`, …).
+    pub evaluator: String,
+    /// The algorithm, heuristic and evaluator that found it (for the saved JSON).
+    pub run: RunInfo,
+}
+
+/// What one [`Run::poll`] saw.
+#[derive(Debug, Default)]
+pub(super) struct Polled {
+    /// Any message arrived.
+    pub changed: bool,
+    /// Lines for the user, in order.
+    pub notes: Vec<String>,
+    /// The search ended.
+    pub finished: bool,
+    /// It ended with this error.
+    pub error: Option<String>,
+}
+
+/// The current or last search.
+pub struct Run {
+    state: RunState,
+    progress: Option<Progress>,
+    building: Option<BuildStatus>,
+    solution: Option<SolutionView>,
+    unsolvable: Option<Solvability>,
+    worker: Option<Worker>,
+    /// What the running search uses; `evaluator` and `adapter` are filled in when it ends.
+    info: RunInfo,
+}
+
+impl Default for Run {
+    fn default() -> Self {
+        Run {
+            state: RunState::Idle,
+            progress: None,
+            building: None,
+            solution: None,
+            unsolvable: None,
+            worker: None,
+            info: RunInfo {
+                algorithm: Algorithm::Auto,
+                heuristic: String::new(),
+                evaluator: "cpu",
+                adapter: None,
+            },
+        }
+    }
+}
+
+impl Run {
+    /// The state of the search.
+    pub fn state(&self) -> &RunState {
+        &self.state
+    }
+
+    /// The latest progress snapshot of the current or last search.
+    pub fn progress(&self) -> Option<&Progress> {
+        self.progress.as_ref()
+    }
+
+    /// A pattern database being built before the search starts.
+    pub fn building(&self) -> Option<&BuildStatus> {
+        self.building.as_ref()
+    }
+
+    /// The solution of the last search.
+    pub fn solution(&self) -> Option<&SolutionView> {
+        self.solution.as_ref()
+    }
+
+    /// Set when the last search (or the parity check) proved the board unsolvable.
+    pub fn unsolvable(&self) -> Option<&Solvability> {
+        self.unsolvable.as_ref()
+    }
+
+    /// Whether a search is running (or paused).
+    pub fn is_running(&self) -> bool {
+        self.worker.is_some()
+    }
+
+    /// Whether the running search is paused (asked to; see [`is_held`](Self::is_held)).
+    pub fn is_paused(&self) -> bool {
+        self.worker.as_ref().is_some_and(Worker::is_paused)
+    }
+
+    /// Whether the running search is holding at its pause point: every snapshot it made has
+    /// been sent, and none follows until a resume, step or stop.
+    pub fn is_held(&self) -> bool {
+        self.worker.as_ref().is_some_and(Worker::is_held)
+    }
+
+    /// Forgets the last search's results (the state goes back to idle).
+    pub(super) fn clear(&mut self) {
+        *self = Run {
+            worker: self.worker.take(),
+            ..Run::default()
+        };
+    }
+
+    /// The board was proven unsolvable without a search.
+    pub(super) fn answer_unsolvable(&mut self, verdict: Solvability) {
+        self.unsolvable = Some(verdict);
+        self.state = RunState::Done;
+    }
+
+    /// Starts `job` on a worker thread (paused if `paused`); `info` names what it uses.
+    pub(super) fn start(&mut self, job: Job, info: RunInfo, paused: bool) {
+        self.worker = Some(Worker::start(job, paused));
+        self.info = info;
+        self.state = RunState::Running;
+    }
+
+    /// Pauses or resumes the running search; `false` when none runs.
+    pub(super) fn toggle_pause(&self) -> bool {
+        self.worker
+            .as_ref()
+            .map(|w| w.set_paused(!w.is_paused()))
+            .is_some()
+    }
+
+    /// Runs the search to its next report, then pauses it; `false` when none runs.
+    pub(super) fn step(&self) -> bool {
+        self.worker
+            .as_ref()
+            .map(|w| {
+                w.set_paused(true);
+                w.step();
+            })
+            .is_some()
+    }
+
+    /// Stops the running search, keeping what it showed.
+    pub(super) fn stop(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.cancel();
+            self.state = RunState::Stopped;
+        }
+    }
+
+    /// Drains the worker's messages; `start` is the board it solves.
+    pub(super) fn poll(&mut self, start: &Board) -> Polled {
+        let mut polled = Polled::default();
+        let mut done = None;
+        if let Some(w) = &self.worker {
+            while let Some(msg) = w.poll() {
+                polled.changed = true;
+                match msg {
+                    WorkerMsg::Progress(p) => {
+                        self.building = None;
+                        self.progress = Some(*p);
+                    }
+                    WorkerMsg::Building(b) => self.building = Some(b),
+                    WorkerMsg::Note(m) => polled.notes.push(format!("warning: {m}")),
+                    WorkerMsg::Done {
+                        result,
+                        evaluator,
+                        describe,
+                    } => {
+                        done = Some((result, evaluator, describe));
+                        break;
+                    }
+                    WorkerMsg::Panicked(m) => {
+                        done = Some((
+                            Err(SearchError::BadSolution(format!(
+                                "the search thread panicked: {m}"
+                            ))),
+                            "cpu",
+                            String::new(),
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some((result, evaluator, describe)) = done {
+            polled.finished = true;
+            self.worker = None;
+            self.building = None;
+            match result {
+                Ok(Outcome::Solved(s)) => {
+                    // The Stats panel shows the final counts (small searches may end before
+                    // their first progress report).
+                    let mut p = self.progress.take().unwrap_or_default();
+                    p.expanded = s.stats.expanded;
+                    p.generated = s.stats.generated;
+                    p.seconds = s.stats.seconds;
+                    p.bound = s.moves.len() as u32;
+                    p.g = s.moves.len() as u32;
+                    p.h = 0;
+                    if s.stats.rounds > 0 {
+                        p.round = s.stats.rounds;
+                    }
+                    self.progress = Some(p);
+                    let run = RunInfo {
+                        evaluator,
+                        adapter: (evaluator == "gpu").then(|| describe.clone()),
+                        ..self.info.clone()
+                    };
+                    self.solution = Some(SolutionView {
+                        tiles: tiles_moved(start, &s.moves),
+                        moves: s.moves,
+                        stats: s.stats,
+                        evaluator: if evaluator == "gpu" {
+                            format!("gpu ({describe})")
+                        } else {
+                            describe
+                        },
+                        run,
+                    });
+                    self.state = RunState::Done;
+                }
+                Ok(Outcome::Unsolvable(v)) => self.answer_unsolvable(v),
+                Err(e) => {
+                    let m = e.to_string();
+                    polled.error = Some(m.clone());
+                    self.state = RunState::Failed(m);
+                }
+            }
+        }
+        polled
+    }
+}

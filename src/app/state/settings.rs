@@ -1,0 +1,55 @@
+//! The solver settings chosen in the Solver panel.
+
+use std::path::PathBuf;
+
+use crate::app::worker::HeuristicChoice;
+use crate::heuristic::HeuristicKind;
+use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY};
+
+/// Which batch evaluator the app asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvaluatorChoice {
+    /// The GPU when there is an adapter.
+    Gpu,
+    /// The CPU.
+    Cpu,
+}
+
+/// Solver settings chosen in the Solver panel (plain values the panel edits in place).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Search algorithm (never `Auto` here).
+    pub algorithm: Algorithm,
+    /// Heuristic.
+    pub heuristic: HeuristicChoice,
+    /// Evaluator for batched A*.
+    pub evaluator: EvaluatorChoice,
+    /// Nodes expanded per round (batched A*).
+    pub batch_size: usize,
+    /// Memory cap, in MiB.
+    pub max_memory_mib: u64,
+    /// Pattern-database cache folder; `None` = `NPUZZLE_CACHE_DIR` or the user's cache folder.
+    pub pdb_cache: Option<PathBuf>,
+}
+
+impl Default for Settings {
+    /// Batched A* with linear conflict on the GPU, the library's default batch size and
+    /// memory cap.
+    fn default() -> Self {
+        Settings {
+            algorithm: Algorithm::BatchedAStar,
+            heuristic: HeuristicChoice::Kind(HeuristicKind::LinearConflict),
+            evaluator: EvaluatorChoice::Gpu,
+            batch_size: DEFAULT_BATCH_SIZE,
+            max_memory_mib: DEFAULT_MAX_MEMORY >> 20,
+            pdb_cache: None,
+        }
+    }
+}
+
+impl Settings {
+    /// The memory cap in bytes.
+    pub fn max_memory(&self) -> u64 {
+        self.max_memory_mib.saturating_mul(1 << 20)
+    }
+}

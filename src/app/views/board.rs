@@ -1,0 +1,134 @@
+//! The board view: tiles (drawn by the quad painter), numbers, the slide animation, edit
+//! picks, and the frontier's out-of-place shares per cell.
+
+use egui::{Align2, Color32, FontId, Rect, Sense, Vec2, vec2};
+
+use crate::app::render::{Quad, QuadPainter};
+use crate::app::state::{AppState, SLIDE_SECONDS};
+
+/// Tile colour: in place (green) or not (blue), by its goal row for some variety.
+fn tile_color(tile: u8, in_place: bool, highlight: bool) -> Color32 {
+    if highlight {
+        return Color32::from_rgb(242, 160, 60);
+    }
+    if in_place {
+        Color32::from_rgb(86, 170, 110)
+    } else {
+        let v = 110 + (tile as u32 * 37 % 50) as u8;
+        Color32::from_rgb(60, v, 190)
+    }
+}
+
+/// Draws the shown board in `area` (tiles through `painter`, numbers with egui), the
+/// out-of-place overlay and its toggle; a click on a cell goes to [`AppState::click_cell`].
+pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, area: Rect) {
+    // The overlay toggle gets a strip of its own above the board.
+    let toggle = Rect::from_min_size(area.min, vec2(area.width(), 22.0));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(toggle), |ui| {
+        ui.checkbox(&mut st.show_misplaced, "frontier: share out of place");
+    });
+    let rect = Rect::from_min_max(area.min + vec2(0.0, 24.0), area.max);
+    let b = st.shown_board();
+    let (rows, cols) = (b.rows(), b.cols());
+    let cell = (rect.width() / cols as f32)
+        .min(rect.height() / rows as f32)
+        .max(4.0);
+    let size = vec2(cell * cols as f32, cell * rows as f32);
+    let board = Rect::from_center_size(rect.center(), size);
+    let gap = (cell * 0.05).clamp(1.0, 6.0);
+    let origin = rect.min;
+    let goal = st.goal();
+    let cell_rect = |i: usize| {
+        Rect::from_min_size(
+            board.min + vec2((i % cols) as f32 * cell, (i / cols) as f32 * cell),
+            Vec2::splat(cell),
+        )
+        .shrink(gap)
+    };
+    let mut quads = vec![Quad::new(
+        origin,
+        board.expand(gap),
+        Color32::from_rgb(28, 30, 36),
+        gap * 2.0,
+        0.0,
+    )];
+    let now = st.clock.now();
+    let slide = st
+        .playback
+        .slide()
+        .filter(|s| now - s.start < SLIDE_SECONDS && b.tiles().get(s.to) == Some(&s.tile));
+    let mut labels = Vec::new();
+    for (i, &t) in b.tiles().iter().enumerate() {
+        if t == 0 {
+            continue;
+        }
+        let mut r = cell_rect(i);
+        if let Some(s) = slide
+            && s.to == i
+        {
+            let k = ((now - s.start) / SLIDE_SECONDS).clamp(0.0, 1.0) as f32;
+            let from = cell_rect(s.from);
+            r = r.translate((from.min - r.min) * (1.0 - k));
+        }
+        let in_place = goal.as_ref().is_some_and(|g| g.board().tiles()[i] == t);
+        let hl = st.playback.slide().is_some_and(|s| s.tile == t);
+        let picked = st.editor.picked() == Some(i);
+        let mut col = tile_color(t, in_place, hl);
+        if picked {
+            col = Color32::from_rgb(230, 80, 200);
+        }
+        quads.push(Quad::new(origin, r, col, cell * 0.12, 1.0));
+        labels.push((r.center(), t));
+    }
+    if st.show_misplaced
+        && let Some(shares) = st.run.progress().and_then(|p| p.misplaced.as_ref())
+    {
+        for (i, &s) in shares.iter().enumerate().take(b.len()) {
+            let a = (s.clamp(0.0, 1.0) * 200.0) as u8;
+            quads.push(Quad::new(
+                origin,
+                cell_rect(i),
+                Color32::from_rgba_unmultiplied(220, 40, 40, a),
+                cell * 0.12,
+                0.0,
+            ));
+        }
+    }
+    painter.paint(ui, rect, 1, quads);
+    let font = FontId::proportional((cell * 0.42).max(6.0));
+    let p = ui.painter();
+    for (c, t) in labels {
+        p.text(
+            c,
+            Align2::CENTER_CENTER,
+            t.to_string(),
+            font.clone(),
+            Color32::WHITE,
+        );
+    }
+    if st.show_misplaced
+        && let Some(shares) = st.run.progress().and_then(|p| p.misplaced.as_ref())
+    {
+        let small = FontId::proportional((cell * 0.16).max(6.0));
+        for (i, &s) in shares.iter().enumerate().take(b.len()) {
+            let r = cell_rect(i);
+            p.text(
+                r.left_bottom() + vec2(3.0, -2.0),
+                Align2::LEFT_BOTTOM,
+                format!("{:.0}%", s * 100.0),
+                small.clone(),
+                Color32::from_rgb(255, 220, 220),
+            );
+        }
+    }
+    let resp = ui.interact(board, ui.scope_id().with("board"), Sense::click());
+    if resp.clicked()
+        && let Some(pos) = resp.interact_pointer_pos()
+    {
+        let c = ((pos.x - board.min.x) / cell).floor() as isize;
+        let r = ((pos.y - board.min.y) / cell).floor() as isize;
+        if (0..cols as isize).contains(&c) && (0..rows as isize).contains(&r) {
+            st.click_cell(r as usize * cols + c as usize);
+        }
+    }
+}

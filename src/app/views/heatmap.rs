@@ -1,0 +1,236 @@
+//! The frontier heatmap: the open list (or an IDA* iteration's nodes) by (g, h).
+
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
+
+use crate::app::panels::group;
+use crate::app::render::{Quad, QuadPainter};
+use crate::app::state::AppState;
+use crate::search::Algorithm;
+
+/// A perceptual colour ramp (approximately viridis), `t` in 0..=1.
+pub fn ramp(t: f32) -> Color32 {
+    const STOPS: [(f32, [u8; 3]); 5] = [
+        (0.0, [68, 1, 84]),
+        (0.25, [59, 82, 139]),
+        (0.5, [33, 145, 140]),
+        (0.75, [94, 201, 98]),
+        (1.0, [253, 231, 37]),
+    ];
+    let t = t.clamp(0.0, 1.0);
+    for w in STOPS.windows(2) {
+        let ((a, ca), (b, cb)) = (w[0], w[1]);
+        if t <= b {
+            let k = (t - a) / (b - a);
+            let mix = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * k) as u8;
+            return Color32::from_rgb(mix(ca[0], cb[0]), mix(ca[1], cb[1]), mix(ca[2], cb[2]));
+        }
+    }
+    Color32::from_rgb(253, 231, 37)
+}
+
+/// Draws the frontier heatmap in `rect`: nodes per (g, h) of the latest snapshot on a log
+/// colour scale, with a legend, axes, the line f = bound and a hover read-out.
+pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rect: Rect) {
+    let p = ui.painter_at(rect);
+    // A border only: filled backgrounds cost a full pass on software rasterisers.
+    p.rect_stroke(
+        rect,
+        4.0,
+        Stroke::new(1.0, Color32::from_gray(50)),
+        egui::StrokeKind::Inside,
+    );
+    let title_font = FontId::proportional(13.0);
+    let prog = st.run.progress();
+    let hist = prog.and_then(|p| p.histogram.as_ref());
+    let title = match prog {
+        Some(pr) if pr.algorithm == Some(Algorithm::Bfs) => format!(
+            "Frontier heatmap: breadth-first search uses no heuristic, so there is no (g, h) to show · depth {} · {} nodes",
+            pr.bound,
+            group(pr.open)
+        ),
+        Some(_) if hist.is_none_or(|h| h.total() == 0) => {
+            "Frontier heatmap: no frontier data (the search ended before its first report)"
+                .to_string()
+        }
+        Some(pr) if pr.iteration > 0 => format!(
+            "Frontier heatmap: nodes generated per (g, h) in IDA* iteration {} · threshold f = {}",
+            pr.iteration, pr.bound
+        ),
+        Some(pr) => format!(
+            "Frontier heatmap: open list by (g, h) · {} nodes · best f = {}",
+            group(pr.open),
+            pr.bound
+        ),
+        None => "Frontier heatmap: start a search to see the open list by (g, h)".to_string(),
+    };
+    p.text(
+        rect.min + vec2(8.0, 6.0),
+        Align2::LEFT_TOP,
+        title,
+        title_font.clone(),
+        Color32::LIGHT_GRAY,
+    );
+    let plot = Rect::from_min_max(rect.min + vec2(48.0, 28.0), rect.max - vec2(86.0, 34.0));
+    if plot.width() < 20.0 || plot.height() < 20.0 {
+        return;
+    }
+    let Some(hist) = hist.filter(|h| h.total() > 0) else {
+        p.rect_stroke(
+            plot,
+            0.0,
+            Stroke::new(1.0, Color32::DARK_GRAY),
+            egui::StrokeKind::Inside,
+        );
+        return;
+    };
+    let cells: Vec<(usize, usize, u64)> = hist.cells().collect();
+    let max_count = cells.iter().map(|c| c.2).max().unwrap_or(1);
+    let bound = prog.map_or(0, |p| p.bound as usize);
+    let g_max = cells
+        .iter()
+        .map(|c| c.0)
+        .max()
+        .unwrap_or(0)
+        .max(bound)
+        .max(1)
+        + 1;
+    let h_max = cells.iter().map(|c| c.1).max().unwrap_or(0).max(1) + 1;
+    let cw = plot.width() / g_max as f32;
+    let ch = plot.height() / h_max as f32;
+    let to_screen = |g: f32, h: f32| Pos2::new(plot.min.x + g * cw, plot.max.y - h * ch);
+    let log_max = (max_count as f32).ln().max(1e-6);
+    let origin = rect.min;
+    let mut quads = Vec::with_capacity(cells.len() + 32);
+    for &(g, h, c) in &cells {
+        let t = if max_count <= 1 {
+            1.0
+        } else {
+            (c as f32).ln() / log_max
+        };
+        let r = Rect::from_min_max(
+            to_screen(g as f32, h as f32 + 1.0),
+            to_screen(g as f32 + 1.0, h as f32),
+        );
+        quads.push(Quad::new(origin, r, ramp(t), 0.0, 0.0));
+    }
+    // Colour legend: a vertical ramp on the right.
+    let legend = Rect::from_min_max(
+        Pos2::new(plot.max.x + 16.0, plot.min.y),
+        Pos2::new(plot.max.x + 30.0, plot.max.y),
+    );
+    let steps = 32;
+    for i in 0..steps {
+        let t0 = i as f32 / steps as f32;
+        let r = Rect::from_min_max(
+            Pos2::new(
+                legend.min.x,
+                legend.max.y - legend.height() * (t0 + 1.0 / steps as f32),
+            ),
+            Pos2::new(legend.max.x, legend.max.y - legend.height() * t0),
+        );
+        quads.push(Quad::new(
+            origin,
+            r,
+            ramp(t0 + 0.5 / steps as f32),
+            0.0,
+            0.0,
+        ));
+    }
+    painter.paint(ui, rect, 2, quads);
+    let p = ui.painter_at(rect);
+    let small = FontId::proportional(11.0);
+    p.text(
+        legend.left_top() + vec2(0.0, -2.0),
+        Align2::LEFT_BOTTOM,
+        group(max_count),
+        small.clone(),
+        Color32::GRAY,
+    );
+    p.text(
+        legend.left_bottom() + vec2(0.0, 2.0),
+        Align2::LEFT_TOP,
+        "1",
+        small.clone(),
+        Color32::GRAY,
+    );
+    p.text(
+        legend.right_center() + vec2(4.0, 0.0),
+        Align2::LEFT_CENTER,
+        "log\ncount",
+        small.clone(),
+        Color32::GRAY,
+    );
+    // Axes with ticks.
+    p.line_segment(
+        [plot.left_bottom(), plot.right_bottom()],
+        Stroke::new(1.0, Color32::GRAY),
+    );
+    p.line_segment(
+        [plot.left_bottom(), plot.left_top()],
+        Stroke::new(1.0, Color32::GRAY),
+    );
+    let tick = |n: usize| ((n as f32 / 8.0).ceil() as usize).max(1);
+    for g in (0..=g_max).step_by(tick(g_max)) {
+        let x = to_screen(g as f32 + 0.5, 0.0).x;
+        p.text(
+            Pos2::new(x, plot.max.y + 3.0),
+            Align2::CENTER_TOP,
+            g.to_string(),
+            small.clone(),
+            Color32::GRAY,
+        );
+    }
+    for h in (0..=h_max).step_by(tick(h_max)) {
+        let y = to_screen(0.0, h as f32 + 0.5).y;
+        p.text(
+            Pos2::new(plot.min.x - 4.0, y),
+            Align2::RIGHT_CENTER,
+            h.to_string(),
+            small.clone(),
+            Color32::GRAY,
+        );
+    }
+    p.text(
+        Pos2::new(plot.center().x, plot.max.y + 17.0),
+        Align2::CENTER_TOP,
+        "g (moves made)",
+        small.clone(),
+        Color32::LIGHT_GRAY,
+    );
+    p.text(
+        Pos2::new(rect.min.x + 6.0, plot.center().y),
+        Align2::LEFT_CENTER,
+        "h",
+        small.clone(),
+        Color32::LIGHT_GRAY,
+    );
+    // The line f = bound: g + h = bound.
+    if bound > 0 {
+        let g0 = bound.saturating_sub(h_max) as f32;
+        let g1 = bound.min(g_max) as f32;
+        let b = bound as f32;
+        let start = to_screen(g0 + 0.5, b - g0 + 0.5);
+        let end = to_screen(g1 + 0.5, b - g1 + 0.5);
+        let red = Color32::from_rgb(255, 110, 80);
+        p.line_segment([start, end], Stroke::new(1.5, red));
+        p.text(
+            end + vec2(4.0, -14.0),
+            Align2::LEFT_BOTTOM,
+            format!("f = {bound}"),
+            small.clone(),
+            red,
+        );
+    }
+    // Hover read-out.
+    let resp = ui.interact(plot, ui.scope_id().with("heatmap"), Sense::hover());
+    if let Some(pos) = resp.hover_pos() {
+        let g = ((pos.x - plot.min.x) / cw).floor().max(0.0) as usize;
+        let h = ((plot.max.y - pos.y) / ch).floor().max(0.0) as usize;
+        let count = hist.get(g, h);
+        resp.on_hover_text_at_pointer(format!(
+            "g = {g}, h = {h}, f = {}\ncount = {}",
+            g + h,
+            group(count)
+        ));
+    }
+}

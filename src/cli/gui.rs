@@ -1,0 +1,183 @@
+//! `npuzzle gui [FILE]` and `npuzzle` alone: the arguments, resolved once into a
+//! [`GuiRequest`] that a launcher given by the binary opens (the library's `cli` does not
+//! depend on the app), and the terminal solve when no window can be had.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use clap::Args;
+
+use super::{
+    CliError, Format, HeuristicArg, SearchOpts, auto_heuristic, evaluator, goal_spec, parse_batch,
+    parse_heuristic, read_board, solve,
+};
+use crate::puzzle::{Board, GoalSpec, Notation};
+use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY};
+
+#[derive(Args, Debug)]
+pub(super) struct GuiArgs {
+    /// Board file (any format); the bundled default puzzle when absent.
+    file: Option<String>,
+    /// Goal: blank-last, blank-first, or a goal board file.
+    #[arg(long, default_value = "blank-last")]
+    goal: String,
+    /// Algorithm: auto (batched A*), bfs, astar, idastar, batched-astar.
+    #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
+    algorithm: Option<Algorithm>,
+    /// Heuristic: auto (linear conflict), hamming, manhattan, linear-conflict, or a pattern
+    /// database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES, pdb:TILES), built on the
+    /// first Start and cached.
+    #[arg(long, default_value = "auto", value_parser = parse_heuristic)]
+    heuristic: Option<HeuristicArg>,
+    /// Batch evaluator for batched A*: auto (GPU if any), gpu, cpu.
+    #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
+    evaluator: evaluator::EvaluatorArg,
+    /// Nodes batched A* expands per round.
+    #[arg(long, value_name = "B", default_value_t = DEFAULT_BATCH_SIZE, value_parser = parse_batch)]
+    batch_size: usize,
+    /// Start solving at once.
+    #[arg(long)]
+    solve: bool,
+    /// When the solve has ended, save a PNG of the window to PATH and exit
+    /// (0 on success, non-zero with a message on failure).
+    #[arg(long, value_name = "PATH.png")]
+    screenshot: Option<PathBuf>,
+    /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache
+    /// folder).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+}
+
+impl Default for GuiArgs {
+    /// What `npuzzle` alone opens: the bundled puzzle with every option at its default.
+    fn default() -> Self {
+        GuiArgs {
+            file: None,
+            goal: "blank-last".into(),
+            algorithm: None,
+            heuristic: None,
+            evaluator: evaluator::EvaluatorArg::Auto,
+            batch_size: DEFAULT_BATCH_SIZE,
+            solve: false,
+            screenshot: None,
+            cache_dir: None,
+        }
+    }
+}
+
+/// The app to open, as the command line asked for it (checked: the goal fits the board, a
+/// pattern database fits the goal).
+#[derive(Clone, Debug)]
+pub struct GuiRequest {
+    /// The puzzle to show.
+    pub board: Board,
+    /// Where it came from (the file name, or the bundled default).
+    pub source: String,
+    /// The file it was read from, if any (not `-`).
+    pub file: Option<PathBuf>,
+    /// The goal (resolves for the board's size).
+    pub goal: GoalSpec,
+    /// Algorithm (`Auto` = the app's default).
+    pub algorithm: Algorithm,
+    /// Heuristic: a plain one or a pattern database; never [`HeuristicArg::Auto`].
+    pub heuristic: HeuristicArg,
+    /// Evaluate batches on the GPU when there is one (`false`: `--evaluator cpu`).
+    pub gpu: bool,
+    /// Nodes batched A* expands per round (at least 1).
+    pub batch_size: usize,
+    /// Start solving at once.
+    pub solve: bool,
+    /// Save a PNG of the window once the solve has ended, then exit.
+    pub screenshot: Option<PathBuf>,
+    /// Pattern-database cache folder; `None` = `NPUZZLE_CACHE_DIR` or the user's cache folder.
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// Why a [`Launcher`] did not run the app to its end.
+#[derive(Debug)]
+pub enum LaunchError {
+    /// No window could be opened (no display, no graphics adapter): the command solves in the
+    /// terminal instead (or fails with exit 3 when a screenshot was asked for).
+    NoWindow(String),
+    /// The app ran and failed (a screenshot or the `--solve` it was asked for): exit 1.
+    Failed(String),
+}
+
+/// Opens the app for a [`GuiRequest`] and returns when it is closed. The binary passes the
+/// app's (`npuzzle::app::launch`) to [`main`](super::main); builds without the app pass none.
+pub type Launcher = dyn Fn(&GuiRequest) -> Result<(), LaunchError>;
+
+/// Opens the app through `launcher`; without one, or when it finds no display or graphics
+/// adapter, solves the puzzle in the terminal instead and says so.
+pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliError> {
+    let (board, source) = match &a.file {
+        Some(f) => (read_board(f, None)?, f.clone()),
+        None => (
+            crate::puzzle::parse::parse_board(crate::DEFAULT_PUZZLE, "assets/default.txt", None)?,
+            "assets/default.txt (bundled)".to_string(),
+        ),
+    };
+    let spec = goal_spec(&a.goal)?;
+    let goal = spec
+        .resolve(board.rows(), board.cols())
+        .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
+    let algorithm = a.algorithm.unwrap_or(Algorithm::Auto);
+    let heuristic = match &a.heuristic {
+        None | Some(HeuristicArg::Auto) => HeuristicArg::Kind(auto_heuristic()),
+        Some(HeuristicArg::Kind(k)) => HeuristicArg::Kind(*k),
+        Some(HeuristicArg::Pdb(p)) => {
+            p.patterns(&goal)
+                .map_err(|e| CliError::Usage(format!("--heuristic {}: {e}", p.name())))?;
+            HeuristicArg::Pdb(p.clone())
+        }
+    };
+    match launcher {
+        Some(launch) => {
+            let request = GuiRequest {
+                board: board.clone(),
+                source,
+                file: a.file.as_ref().filter(|f| *f != "-").map(PathBuf::from),
+                goal: spec,
+                algorithm,
+                heuristic: heuristic.clone(),
+                gpu: a.evaluator != evaluator::EvaluatorArg::Cpu,
+                batch_size: a.batch_size.max(1),
+                solve: a.solve,
+                screenshot: a.screenshot.clone(),
+                cache_dir: a.cache_dir.clone(),
+            };
+            match launch(&request) {
+                Ok(()) => return Ok(0),
+                Err(LaunchError::NoWindow(e)) => {
+                    crate::note!("npuzzle: {e}; solving in the terminal instead");
+                    if a.screenshot.is_some() {
+                        return Err(CliError::Unavailable(format!(
+                            "--screenshot needs a window: {e}"
+                        )));
+                    }
+                }
+                Err(LaunchError::Failed(e)) => return Err(CliError::Other(e)),
+            }
+        }
+        None => crate::note!(
+            "npuzzle: this build has no desktop app (feature \"gui\"); solving in the terminal"
+        ),
+    }
+    let opts = SearchOpts {
+        goal: a.goal.clone(),
+        algorithm: match algorithm {
+            Algorithm::BatchedAStar | Algorithm::Auto => Algorithm::Auto,
+            x => x,
+        },
+        heuristic,
+        cache_dir: a.cache_dir.clone(),
+        time_limit: None,
+        max_memory: bytesize::ByteSize(DEFAULT_MAX_MEMORY),
+        size: None,
+        format: Format::Text,
+        evaluator: a.evaluator,
+        batch_size: a.batch_size,
+        threads: 1,
+    };
+    solve::solve_and_print(board, goal, &opts, Notation::Blank)
+}

@@ -1,0 +1,210 @@
+//! A solution as the user reads it: the Princeton text format and the JSON object. One
+//! formatter for `npuzzle solve` (standard output) and the app's *Save text…* / *Save JSON…*.
+//! No I/O and no GUI code: callers write the strings where they belong.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::puzzle::{Board, Goal, Move, Notation, Solvability, format_moves};
+use crate::search::{Algorithm, Iteration, SearchStats};
+
+/// The tile numbers that slide, one per move of the blank, starting from `start`.
+pub fn tiles_moved(start: &Board, moves: &[Move]) -> Vec<u8> {
+    let mut b = start.clone();
+    moves.iter().filter_map(|&m| b.apply(m)).collect()
+}
+
+/// The notation's name as printed: `blank` or `tile`.
+pub fn notation_name(notation: Notation) -> &'static str {
+    match notation {
+        Notation::Blank => "blank",
+        Notation::Tile => "tile",
+    }
+}
+
+/// The solution in the Princeton text format: `Minimum number of moves = N`, then every board
+/// from `start` to the goal in the block format (`to_block_string`), separated by blank lines.
+///
+/// With `moves_line = Some(notation)` (the command line), two lines follow the first one —
+/// `Moves (… moves): LETTERS` in that notation and `Tiles moved: T1 T2 …` — then a blank line.
+/// With `None` (the app's saved file) only the length line and the boards are written.
+/// The text ends with a newline.
+pub fn solution_text(start: &Board, moves: &[Move], moves_line: Option<Notation>) -> String {
+    let mut out = format!("Minimum number of moves = {}\n", moves.len());
+    if let Some(notation) = moves_line {
+        let tiles: Vec<String> = tiles_moved(start, moves)
+            .iter()
+            .map(u8::to_string)
+            .collect();
+        let _ = writeln!(
+            out,
+            "Moves ({} moves): {}",
+            notation_name(notation),
+            format_moves(moves, notation)
+        );
+        let _ = writeln!(out, "Tiles moved: {}\n", tiles.join(" "));
+    }
+    let mut b = start.clone();
+    out.push_str(&b.to_block_string());
+    for &m in moves {
+        b.apply(m);
+        out.push('\n');
+        out.push_str(&b.to_block_string());
+    }
+    out
+}
+
+/// What produced a solution, for [`SolveJson`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunInfo {
+    /// The algorithm that ran (resolved, not `Auto`).
+    pub algorithm: Algorithm,
+    /// The heuristic's name (`linear-conflict`, `pdb78`, …).
+    pub heuristic: String,
+    /// `cpu` or `gpu`: what evaluated h.
+    pub evaluator: &'static str,
+    /// The GPU adapter's description when `evaluator` is `gpu`.
+    pub adapter: Option<String>,
+}
+
+/// The JSON object of one solved (or proven unsolvable) board, as `npuzzle solve --format json`
+/// prints it and the app saves it. Field order is the output's order.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveJson {
+    /// Whether a solution was found.
+    pub solvable: bool,
+    /// Its length in moves (`null` when unsolvable).
+    pub moves: Option<usize>,
+    /// Its move letters in `notation`.
+    pub solution: Option<String>,
+    /// The tile that slides at each move.
+    pub tiles_moved: Option<Vec<u8>>,
+    /// `blank` or `tile`.
+    pub notation: &'static str,
+    /// The algorithm's command-line name.
+    pub algorithm: &'static str,
+    /// `None` for an unsolvable board: the parity check answers, no search runs.
+    pub heuristic: Option<String>,
+    /// `cpu` or `gpu`.
+    pub evaluator: &'static str,
+    /// The GPU adapter, when `evaluator` is `gpu`.
+    pub adapter: Option<String>,
+    /// The goal's name (`blank-last`, `blank-first`, `custom`).
+    pub goal: &'static str,
+    /// The start board, one-line format.
+    pub start: String,
+    /// Nodes expanded.
+    pub nodes_expanded: u64,
+    /// Nodes generated.
+    pub nodes_generated: u64,
+    /// Largest open list (0 for IDA*).
+    pub peak_open: u64,
+    /// h of the start board.
+    pub initial_h: u32,
+    /// IDA* iterations.
+    pub iterations: Vec<Iteration>,
+    /// Batched A* rounds.
+    pub rounds: u64,
+    /// Boards the batch evaluator evaluated.
+    pub boards_evaluated: u64,
+    /// Seconds spent in the batch evaluator.
+    pub eval_seconds: f64,
+    /// Seconds of the search.
+    pub seconds: f64,
+    /// Why the board is (or is not) solvable, in words.
+    pub reason: String,
+    /// The parity numbers behind `reason`.
+    pub parity: Solvability,
+}
+
+impl SolveJson {
+    /// The object for `start` towards `goal`: `solved` holds the moves and statistics, `None`
+    /// when `parity` proved the board unsolvable; `notation` spells the move letters.
+    pub fn new(
+        start: &Board,
+        goal: &Goal,
+        parity: &Solvability,
+        solved: Option<(&[Move], &SearchStats)>,
+        notation: Notation,
+        run: &RunInfo,
+    ) -> SolveJson {
+        let stats = solved.map(|s| s.1.clone()).unwrap_or_default();
+        SolveJson {
+            solvable: solved.is_some(),
+            moves: solved.map(|s| s.0.len()),
+            solution: solved.map(|s| format_moves(s.0, notation)),
+            tiles_moved: solved.map(|s| tiles_moved(start, s.0)),
+            notation: notation_name(notation),
+            algorithm: run.algorithm.name(),
+            heuristic: solved.map(|_| run.heuristic.clone()),
+            evaluator: run.evaluator,
+            adapter: run.adapter.clone(),
+            goal: goal.name(),
+            start: start.to_string(),
+            nodes_expanded: stats.expanded,
+            nodes_generated: stats.generated,
+            peak_open: stats.peak_open,
+            initial_h: stats.initial_h,
+            iterations: stats.iterations,
+            rounds: stats.rounds,
+            boards_evaluated: stats.evaluated,
+            eval_seconds: stats.eval_seconds,
+            seconds: stats.seconds,
+            reason: parity.reason(),
+            parity: parity.clone(),
+        }
+    }
+
+    /// Pretty-printed JSON (two-space indent, no trailing newline).
+    ///
+    /// # Errors
+    /// Serialisation errors (not expected: every field is plain data).
+    pub fn to_json(&self) -> serde_json::Result<String> {
+        serde_json::to_string_pretty(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::GoalSpec;
+
+    #[test]
+    fn text_has_the_length_then_every_board() {
+        let start: Board = "1 2 3/4 5 6/0 7 8".parse().unwrap();
+        let moves = [Move::Right, Move::Right];
+        let plain = solution_text(&start, &moves, None);
+        assert!(
+            plain.starts_with("Minimum number of moves = 2\n3\n"),
+            "{plain}"
+        );
+        assert_eq!(plain.matches("\n\n").count(), 2, "{plain}");
+        let full = solution_text(&start, &moves, Some(Notation::Blank));
+        assert!(
+            full.starts_with(
+                "Minimum number of moves = 2\nMoves (blank moves): RR\nTiles moved: 7 8\n\n3\n"
+            ),
+            "{full}"
+        );
+        assert!(full.ends_with(&plain["Minimum number of moves = 2\n".len()..]));
+    }
+
+    #[test]
+    fn json_of_an_unsolvable_board_has_no_solution() {
+        let start: Board = "1 2 3/4 5 6/8 7 0".parse().unwrap();
+        let goal = GoalSpec::BlankLast.resolve(3, 3).unwrap();
+        let parity = Solvability::of(&start, &goal);
+        let run = RunInfo {
+            algorithm: Algorithm::AStar,
+            heuristic: "manhattan".into(),
+            evaluator: "cpu",
+            adapter: None,
+        };
+        let j = SolveJson::new(&start, &goal, &parity, None, Notation::Blank, &run);
+        let v: serde_json::Value = serde_json::from_str(&j.to_json().unwrap()).unwrap();
+        assert_eq!(v["solvable"], false);
+        assert!(v["moves"].is_null() && v["heuristic"].is_null());
+        assert_eq!(v["goal"], "blank-last");
+    }
+}
