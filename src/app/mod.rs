@@ -19,6 +19,7 @@ mod worker;
 
 use std::sync::Arc;
 
+pub use crate::heuristic::HeuristicChoice;
 pub use panels::{Dialogs, ui};
 pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{
@@ -26,9 +27,9 @@ pub use state::{
     SLIDE_SECONDS, Scramble, Settings, Slide, SolutionView,
 };
 pub use views::ramp;
-pub use worker::{BuildStatus, HeuristicChoice};
+pub use worker::BuildStatus;
 
-use crate::cli::{GuiRequest, HeuristicArg, LaunchError};
+use crate::cli::{GuiRequest, LaunchError};
 use crate::eval::gpu::GpuContext;
 use crate::search::Algorithm;
 
@@ -83,11 +84,7 @@ fn initial_state(
         Algorithm::Auto => Algorithm::BatchedAStar,
         a => a,
     };
-    st.settings.heuristic = match &opts.heuristic {
-        HeuristicArg::Pdb(p) => HeuristicChoice::Pdb(p.clone()),
-        HeuristicArg::Kind(k) => HeuristicChoice::Kind(*k),
-        HeuristicArg::Auto => HeuristicChoice::Kind(crate::cli::auto_heuristic()),
-    };
+    st.settings.heuristic = opts.heuristic.clone();
     if !opts.gpu {
         st.settings.evaluator = EvaluatorChoice::Cpu;
     } else if st.has_gpu() {

@@ -11,32 +11,10 @@ use std::time::Duration;
 
 use crate::eval::gpu::{GpuContext, GpuEvaluator};
 use crate::eval::{BatchEvaluator, CpuEvaluator};
-use crate::heuristic::pdb::PartitionSpec;
-use crate::heuristic::pdb::cache::PdbCache;
-use crate::heuristic::{HeuristicKind, HeuristicSpec};
+use crate::heuristic::{HeuristicChoice, ResolveError, ResolveOptions, resolve};
 use crate::search::{
     Algorithm, Batch, Limits, Outcome, Problem, Progress, SearchError, solve, solve_batched,
 };
-
-/// The heuristic chosen in the app: a plain one, or a pattern database (loaded from the cache,
-/// or built first, with progress shown).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum HeuristicChoice {
-    /// Hamming, Manhattan or linear conflict.
-    Kind(HeuristicKind),
-    /// An additive pattern database.
-    Pdb(PartitionSpec),
-}
-
-impl HeuristicChoice {
-    /// Name as shown (`linear-conflict`, `pdb663`, …).
-    pub fn name(&self) -> String {
-        match self {
-            HeuristicChoice::Kind(k) => k.name().to_string(),
-            HeuristicChoice::Pdb(p) => p.name(),
-        }
-    }
-}
 
 /// A pattern-database build in progress.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -227,55 +205,50 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
         held.store(false, Ordering::Release);
     };
     let goal = &job.problem.goal;
-    let spec = match &job.heuristic {
-        HeuristicChoice::Kind(k) => HeuristicSpec::Kind(*k),
-        // Breadth-first search uses no heuristic: nothing to build.
-        HeuristicChoice::Pdb(_) if job.algorithm == Algorithm::Bfs => {
-            HeuristicSpec::Kind(HeuristicKind::LinearConflict)
-        }
-        HeuristicChoice::Pdb(p) => {
-            let name = p.name();
-            let loaded = PdbCache::new(job.pdb_cache.clone()).and_then(|cache| {
-                cache.load_partition(
-                    goal,
-                    p,
-                    job.max_memory,
-                    &|pattern, patterns, step| {
-                        let _ = tx.send(WorkerMsg::Building(BuildStatus {
-                            name: name.clone(),
-                            pattern,
-                            patterns,
-                            depth: step.depth,
-                            filled: step.filled,
-                            total: step.total,
-                        }));
-                        // Stop builds with the search (Stop, Reset, a new puzzle).
-                        !cancel.load(Ordering::Relaxed)
-                    },
-                    // Files found invalid or not saved: shown in the app's messages.
-                    &|w| {
-                        let _ = tx.send(WorkerMsg::Note(w));
-                    },
-                )
+    let name = job.heuristic.to_string();
+    let resolved = resolve(
+        &job.heuristic,
+        goal,
+        &ResolveOptions {
+            uses_heuristic: job.algorithm != Algorithm::Bfs,
+            cache_dir: job.pdb_cache.clone(),
+            max_memory: job.max_memory,
+            max_table_bytes: job
+                .gpu
+                .as_ref()
+                .filter(|_| job.algorithm == Algorithm::BatchedAStar)
+                .map(|ctx| ctx.max_table_bytes()),
+            progress: &|pattern, patterns, step| {
+                let _ = tx.send(WorkerMsg::Building(BuildStatus {
+                    name: name.clone(),
+                    pattern,
+                    patterns,
+                    depth: step.depth,
+                    filled: step.filled,
+                    total: step.total,
+                }));
+                // Stop builds with the search (Stop, Reset, a new puzzle).
+                !cancel.load(Ordering::Relaxed)
+            },
+            // Files found invalid or not saved: shown in the app's messages.
+            warn: &|w| {
+                let _ = tx.send(WorkerMsg::Note(w));
+            },
+        },
+    );
+    let spec = match resolved {
+        Ok(r) => r.heuristic,
+        Err(e) => {
+            let result = match e {
+                ResolveError::Cancelled => Err(SearchError::Cancelled),
+                e => Err(SearchError::Heuristic(e.to_string())),
+            };
+            let _ = tx.send(WorkerMsg::Done {
+                result,
+                evaluator: "cpu",
+                describe: String::new(),
             });
-            match loaded {
-                Ok((pdb, _)) => HeuristicSpec::Pdb(pdb),
-                Err(e) => {
-                    let result = if e == crate::heuristic::pdb::build::CANCELLED {
-                        Err(SearchError::Cancelled)
-                    } else {
-                        Err(SearchError::Heuristic(format!(
-                            "pattern database {name}: {e}"
-                        )))
-                    };
-                    let _ = tx.send(WorkerMsg::Done {
-                        result,
-                        evaluator: "cpu",
-                        describe: String::new(),
-                    });
-                    return;
-                }
-            }
+            return;
         }
     };
     if cancel.load(Ordering::Relaxed) {

@@ -65,21 +65,25 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
         .collect::<Result<_, _>>()?;
     let limits = a.opts.limits()?;
     let jobs = super::jobs(a.jobs);
-    // One heuristic per distinct goal (and size): pattern databases are goal-specific.
-    let mut by_goal: Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)> = Vec::new();
-    for (inst, g) in instances.iter().zip(&goals) {
-        if !by_goal.iter().any(|(b, _, _)| b == g.board()) {
-            // --time-limit is per instance; it does not cover building the tables.
-            let (algo, h) = super::solve::choose(&a.opts, &inst.board, g, None)?;
-            by_goal.push((g.board().clone(), algo, h));
-        }
-    }
-    let (algorithm, heuristic) = (by_goal[0].1, by_goal[0].2.clone());
+    // Batched A*'s evaluator first: `auto` picks the strongest heuristic it takes.
     let evaluators = if a.opts.algorithm == crate::search::Algorithm::BatchedAStar {
         Some(super::evaluator::Evaluators::open(a.opts.evaluator)?)
     } else {
         None
     };
+    let max_table_bytes = evaluators
+        .as_ref()
+        .and_then(super::evaluator::Evaluators::max_table_bytes);
+    // One heuristic per distinct goal (and size): pattern databases are goal-specific.
+    let mut by_goal: Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)> = Vec::new();
+    for (inst, g) in instances.iter().zip(&goals) {
+        if !by_goal.iter().any(|(b, _, _)| b == g.board()) {
+            // --time-limit is per instance; it does not cover building the tables.
+            let (algo, h) = super::solve::choose(&a.opts, &inst.board, g, max_table_bytes, None)?;
+            by_goal.push((g.board().clone(), algo, h));
+        }
+    }
+    let (algorithm, heuristic) = (by_goal[0].1, by_goal[0].2.clone());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()

@@ -82,6 +82,15 @@ impl Evaluators {
         }
     }
 
+    /// The most bytes of pattern tables the GPU takes, when batches go to a GPU.
+    pub(super) fn max_table_bytes(&self) -> Option<u64> {
+        #[cfg(feature = "gpu")]
+        if let Some(ctx) = &self.ctx {
+            return Some(ctx.max_table_bytes());
+        }
+        None
+    }
+
     /// An evaluator of `kind` for `goal`.
     ///
     /// # Errors

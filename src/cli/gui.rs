@@ -7,10 +7,8 @@ use std::str::FromStr;
 
 use clap::Args;
 
-use super::{
-    CliError, Format, HeuristicArg, SearchOpts, auto_heuristic, evaluator, goal_spec, parse_batch,
-    parse_heuristic, read_board, solve,
-};
+use super::{CliError, Format, SearchOpts, evaluator, goal_spec, parse_batch, read_board, solve};
+use crate::heuristic::{HeuristicChoice, HeuristicKind};
 use crate::puzzle::{Board, GoalSpec, Notation};
 use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY};
 
@@ -27,8 +25,8 @@ pub(super) struct GuiArgs {
     /// Heuristic: auto (linear conflict), hamming, manhattan, linear-conflict, or a pattern
     /// database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES, pdb:TILES), built on the
     /// first Start and cached.
-    #[arg(long, default_value = "auto", value_parser = parse_heuristic)]
-    heuristic: Option<HeuristicArg>,
+    #[arg(long, default_value = "auto")]
+    heuristic: Option<HeuristicChoice>,
     /// Batch evaluator for batched A*: auto (GPU if any), gpu, cpu.
     #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
     evaluator: evaluator::EvaluatorArg,
@@ -79,8 +77,9 @@ pub struct GuiRequest {
     pub goal: GoalSpec,
     /// Algorithm (`Auto` = the app's default).
     pub algorithm: Algorithm,
-    /// Heuristic: a plain one or a pattern database; never [`HeuristicArg::Auto`].
-    pub heuristic: HeuristicArg,
+    /// Heuristic: a plain one or a pattern database; never [`HeuristicChoice::Auto`] (the app
+    /// starts `auto` on linear conflict, which every algorithm and evaluator takes at once).
+    pub heuristic: HeuristicChoice,
     /// Evaluate batches on the GPU when there is one (`false`: `--evaluator cpu`).
     pub gpu: bool,
     /// Nodes batched A* expands per round (at least 1).
@@ -123,13 +122,13 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
         .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
     let algorithm = a.algorithm.unwrap_or(Algorithm::Auto);
     let heuristic = match &a.heuristic {
-        None | Some(HeuristicArg::Auto) => HeuristicArg::Kind(auto_heuristic()),
-        Some(HeuristicArg::Kind(k)) => HeuristicArg::Kind(*k),
-        Some(HeuristicArg::Pdb(p)) => {
+        None | Some(HeuristicChoice::Auto) => HeuristicChoice::Kind(HeuristicKind::LinearConflict),
+        Some(HeuristicChoice::Pdb(p)) => {
             p.patterns(&goal)
                 .map_err(|e| CliError::Usage(format!("--heuristic {}: {e}", p.name())))?;
-            HeuristicArg::Pdb(p.clone())
+            HeuristicChoice::Pdb(p.clone())
         }
+        Some(h) => h.clone(),
     };
     match launcher {
         Some(launch) => {

@@ -19,7 +19,7 @@ use std::str::FromStr;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 pub use gui::{GuiRequest, LaunchError, Launcher};
 
-use crate::heuristic::HeuristicKind;
+use crate::heuristic::HeuristicChoice;
 use crate::puzzle::parse::{ParseError, goal_name, parse_board, read_from, read_source};
 use crate::puzzle::{Board, GoalSpec, Notation};
 use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY, Limits, SearchError};
@@ -66,8 +66,8 @@ struct SearchOpts {
     /// linear conflict), hamming, manhattan, linear-conflict, or a pattern database: pdb8 (3×3,
     /// exact), pdb555, pdb663, pdb78 (4×4), pdb6666 (5×5), pdb:SIZES (pdb:4,4), pdb:TILES
     /// (pdb:1 2 3 4/5 6 7 8). Pattern databases are built on first use and cached.
-    #[arg(long, default_value = "auto", value_parser = parse_heuristic)]
-    heuristic: HeuristicArg,
+    #[arg(long, default_value = "auto")]
+    heuristic: HeuristicChoice,
     /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<std::path::PathBuf>,
@@ -162,45 +162,6 @@ impl From<NotationArg> for Notation {
             NotationArg::Tile => Notation::Tile,
         }
     }
-}
-
-/// `--heuristic`: auto, a named heuristic, or a pattern database.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub enum HeuristicArg {
-    /// The strongest available.
-    #[default]
-    Auto,
-    /// Hamming, Manhattan, linear conflict.
-    Kind(HeuristicKind),
-    /// A pattern-database partition.
-    Pdb(crate::heuristic::pdb::PartitionSpec),
-}
-
-impl HeuristicArg {
-    /// The name as given on the command line (`auto`, `manhattan`, `pdb78`, `pdb:4,4` …).
-    pub fn name(&self) -> String {
-        match self {
-            HeuristicArg::Auto => "auto".into(),
-            HeuristicArg::Kind(k) => k.name().into(),
-            HeuristicArg::Pdb(spec) => spec.name(),
-        }
-    }
-}
-
-fn parse_heuristic(s: &str) -> Result<HeuristicArg, String> {
-    if s.eq_ignore_ascii_case("auto") {
-        return Ok(HeuristicArg::Auto);
-    }
-    if s.to_ascii_lowercase().starts_with("pdb") {
-        return crate::heuristic::pdb::PartitionSpec::parse(s).map(HeuristicArg::Pdb);
-    }
-    HeuristicKind::from_str(s)
-        .map(HeuristicArg::Kind)
-        .map_err(|e| {
-            format!(
-                "{e}, or a pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, pdb:TILES like pdb:1 2 3 4/5 6 7 8)"
-            )
-        })
 }
 
 /// How many threads more than the cores `--jobs` may ask for.
@@ -441,9 +402,4 @@ impl SearchOpts {
             ..Limits::default()
         })
     }
-}
-
-/// The plain heuristic `auto` falls back to (and the app's `auto`).
-pub fn auto_heuristic() -> HeuristicKind {
-    HeuristicKind::LinearConflict
 }

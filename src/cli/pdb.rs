@@ -1,18 +1,18 @@
-//! Pattern databases on the command line: `--heuristic pdb…` (loaded from the cache or built),
-//! `auto`'s choice, and `npuzzle pdb build|list|verify|clear`.
+//! Pattern databases on the command line: `--heuristic` resolved with a progress bar (the
+//! choice itself is [`heuristic::resolve`]'s), and `npuzzle pdb build|list|verify|clear`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
-use super::{CliError, HeuristicArg, goal_spec, parse_size};
-use crate::heuristic::pdb::cache::{PdbCache, header_for, read_header, verify_file};
-use crate::heuristic::pdb::{AdditivePdb, NAMED, PartitionSpec};
-use crate::heuristic::{HeuristicKind, HeuristicSpec};
+use super::{CliError, goal_spec, parse_size};
+use crate::heuristic::pdb::cache::{PdbCache, header_for, verify_file};
+use crate::heuristic::pdb::{NAMED, PartitionSpec};
+use crate::heuristic::{
+    self, HeuristicChoice, HeuristicSpec, ResolveError, ResolveOptions, Resolved, is_cached,
+};
 use crate::puzzle::Goal;
-use crate::search::Algorithm;
 
 /// `npuzzle pdb …`
 #[derive(Args, Debug)]
@@ -75,7 +75,22 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
                 .resolve(r, c)
                 .map_err(|e| CliError::Usage(format!("--goal {goal}: {e}")))?;
             let t = std::time::Instant::now();
-            let pdb = load(&cache, &g, &spec, max_memory.as_u64(), None)?;
+            let choice = HeuristicChoice::Pdb(spec.clone());
+            let resolved = resolve(
+                &choice,
+                &g,
+                true,
+                a.cache_dir.clone(),
+                max_memory.as_u64(),
+                None,
+                None,
+            )?;
+            let HeuristicSpec::Pdb(pdb) = resolved.heuristic else {
+                return Err(CliError::Other(format!(
+                    "{} gave no pattern database",
+                    spec.name()
+                )));
+            };
             let bytes: usize = pdb.tables().iter().map(|t| t.bytes().len()).sum();
             let n = pdb.tables().len();
             crate::note!(
@@ -93,7 +108,7 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             );
             crate::note!("npuzzle: cache {}", cache.dir().display());
             // Building is for the cache: a table that could not be saved is a failure.
-            if !cached(&cache, &g, &spec) {
+            if !is_cached(&cache, &g, &spec) {
                 return Err(CliError::Unavailable(format!(
                     "the tables could not be saved in {}",
                     cache.dir().display()
@@ -162,20 +177,24 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
     }
 }
 
-/// Loads (or builds and caches) a partition for `goal`, with a progress bar on stderr.
+/// Resolves `choice` for `goal` with [`heuristic::resolve`](crate::heuristic::resolve), with a
+/// progress bar on stderr while tables are built, and a note for each table built.
+///
+/// `deadline` (an instant, and the limit in seconds it stands for) stops a build that runs
+/// past it.
 ///
 /// # Errors
 /// [`CliError::Usage`] for a partition that does not fit the board, [`CliError::Limit`] when a
-/// build runs past `deadline` (an instant, and the limit in seconds it stands for),
-/// [`CliError::Unavailable`] when a table cannot be built.
-pub(super) fn load(
-    cache: &PdbCache,
+/// build runs past `deadline`, [`CliError::Unavailable`] when a table cannot be had.
+pub(super) fn resolve(
+    choice: &HeuristicChoice,
     goal: &Goal,
-    spec: &PartitionSpec,
+    uses_heuristic: bool,
+    cache_dir: Option<PathBuf>,
     max_memory: u64,
+    max_table_bytes: Option<u64>,
     deadline: Option<(Instant, f64)>,
-) -> Result<Arc<AdditivePdb>, CliError> {
-    spec.patterns(goal).map_err(CliError::Usage)?;
+) -> Result<Resolved, CliError> {
     let bar = indicatif::ProgressBar::new(0);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -183,117 +202,46 @@ pub(super) fn load(
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let (pdb, built) = cache
-        .load_partition(
-            goal,
-            spec,
+    let name = choice.to_string();
+    let resolved = heuristic::resolve(
+        choice,
+        goal,
+        &ResolveOptions {
+            uses_heuristic,
+            cache_dir: cache_dir.clone(),
             max_memory,
-            &|i, n, step| {
-                bar.set_message(format!("{} pattern {}/{n}", spec.name(), i + 1));
+            max_table_bytes,
+            progress: &|i, n, step| {
+                bar.set_message(format!("{name} pattern {}/{n}", i + 1));
                 bar.set_length(step.total);
                 bar.set_position(step.filled);
                 deadline.is_none_or(|(d, _)| Instant::now() < d)
             },
-            &|w| bar.suspend(|| crate::note!("npuzzle: warning: {w}")),
-        )
-        .map_err(|e| match deadline {
-            Some((d, secs)) if Instant::now() >= d => {
-                bar.finish_and_clear();
-                CliError::Limit(crate::search::SearchError::TimeLimit(secs))
-            }
-            _ => CliError::Unavailable(e),
-        })?;
+            warn: &|w| bar.suspend(|| crate::note!("npuzzle: warning: {w}")),
+        },
+    );
     bar.finish_and_clear();
-    for p in &built {
-        crate::note!(
-            "npuzzle: built pattern {:?} ({} entries), saved in {}",
-            p,
-            header_for(goal, p).entries,
-            cache.dir().display()
-        );
-    }
-    Ok(pdb)
-}
-
-/// Whether every table of `spec` for `goal` is in the cache with the right header (the
-/// checksum is checked when it is loaded; a bad one is then rebuilt).
-fn cached(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> bool {
-    spec.patterns(goal).is_ok_and(|ps| {
-        ps.iter()
-            .all(|p| read_header(&cache.path_for(goal, p)).is_ok_and(|h| h == header_for(goal, p)))
-    })
-}
-
-/// The heuristic to search with, and a note when `auto` chose it.
-///
-/// `auto`: the exact table (`pdb8`) for 3×3; for 4×4 `pdb78` or `pdb663` when cached, else
-/// `pdb555` (built in about half a second); for 5×5 `pdb6666` when cached; linear conflict otherwise.
-/// The GPU evaluator takes pattern databases too (tables in a storage buffer).
-pub(super) fn resolve(
-    arg: &HeuristicArg,
-    goal: &Goal,
-    algorithm: Algorithm,
-    cache_dir: Option<PathBuf>,
-    max_memory: u64,
-    deadline: Option<(Instant, f64)>,
-) -> Result<(HeuristicSpec, Option<String>), CliError> {
-    match arg {
-        HeuristicArg::Kind(k) => Ok((HeuristicSpec::Kind(*k), None)),
-        // Breadth-first search ignores h: no tables are built for it.
-        HeuristicArg::Pdb(spec) if algorithm == Algorithm::Bfs => Ok((
-            HeuristicSpec::Kind(HeuristicKind::LinearConflict),
-            Some(format!(
-                "bfs uses no heuristic; --heuristic {} ignored (no tables built)",
-                spec.name()
-            )),
-        )),
-        HeuristicArg::Pdb(spec) => {
-            let cache = PdbCache::new(cache_dir).map_err(CliError::Other)?;
-            Ok((
-                HeuristicSpec::Pdb(load(&cache, goal, spec, max_memory, deadline)?),
-                None,
-            ))
+    let resolved = resolved.map_err(|e| match (e, deadline) {
+        (ResolveError::Cancelled, Some((_, secs))) => {
+            CliError::Limit(crate::search::SearchError::TimeLimit(secs))
         }
-        HeuristicArg::Auto => {
-            let lc = HeuristicSpec::Kind(HeuristicKind::LinearConflict);
-            if algorithm == Algorithm::Bfs {
-                return Ok((lc, None));
-            }
-            let Ok(cache) = PdbCache::new(cache_dir) else {
-                return Ok((
-                    lc,
-                    Some("auto picked linear-conflict (no cache folder)".into()),
-                ));
-            };
-            let b = goal.board();
-            let pick = |name: &str| PartitionSpec::Named(name.to_string());
-            let choice = match (b.rows(), b.cols()) {
-                (3, 3) => Some(pick("pdb8")),
-                (4, 4) if cached(&cache, goal, &pick("pdb78")) => Some(pick("pdb78")),
-                (4, 4) if cached(&cache, goal, &pick("pdb663")) => Some(pick("pdb663")),
-                (4, 4) => Some(pick("pdb555")),
-                (5, 5) if cached(&cache, goal, &pick("pdb6666")) => Some(pick("pdb6666")),
-                _ => None,
-            };
-            match choice {
-                Some(spec) => {
-                    let was_cached = cached(&cache, goal, &spec);
-                    let pdb = load(&cache, goal, &spec, max_memory, deadline)?;
-                    Ok((
-                        HeuristicSpec::Pdb(pdb),
-                        Some(format!(
-                            "auto picked the {} pattern database ({})",
-                            spec.name(),
-                            if was_cached {
-                                "cached"
-                            } else {
-                                "built now, cached for next time"
-                            }
-                        )),
-                    ))
-                }
-                None => Ok((lc, Some("auto picked linear-conflict".into()))),
-            }
+        (e @ ResolveError::BadPartition { .. }, _) => CliError::Usage(e.to_string()),
+        (e, _) => CliError::Unavailable(e.to_string()),
+    })?;
+    if let Some(n) = &resolved.note {
+        crate::note!("npuzzle: {n}");
+    }
+    if !resolved.built.is_empty() {
+        let dir = PdbCache::new(cache_dir)
+            .map(|c| c.dir().display().to_string())
+            .unwrap_or_default();
+        for p in &resolved.built {
+            crate::note!(
+                "npuzzle: built pattern {:?} ({} entries), saved in {dir}",
+                p,
+                header_for(goal, p).entries,
+            );
         }
     }
+    Ok(resolved)
 }

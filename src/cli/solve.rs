@@ -66,12 +66,14 @@ pub(super) fn resolve_goal(spec: &str, start: &Board) -> Result<Goal, CliError> 
 /// The algorithm and heuristic to use for `start` towards `goal`, saying on stderr what
 /// `auto` picked. Pattern databases are loaded from the cache or built here.
 ///
+/// `max_table_bytes` is what the batch evaluator takes (`auto` picks within it);
 /// `deadline` (an instant and the limit it stands for, in seconds) stops a pattern-database
 /// build that runs past it: [`CliError::Limit`].
 pub(super) fn choose(
     opts: &SearchOpts,
     start: &Board,
     goal: &Goal,
+    max_table_bytes: Option<u64>,
     deadline: Option<(std::time::Instant, f64)>,
 ) -> Result<(Algorithm, HeuristicSpec), CliError> {
     let algorithm = opts.algorithm.resolve(start.len());
@@ -82,17 +84,16 @@ pub(super) fn choose(
             start.cols()
         );
     }
-    let (heuristic, note) = super::pdb::resolve(
+    let resolved = super::pdb::resolve(
         &opts.heuristic,
         goal,
-        algorithm,
+        algorithm != Algorithm::Bfs,
         opts.cache_dir.clone(),
         opts.max_memory.as_u64(),
+        max_table_bytes,
         deadline,
     )?;
-    if let Some(n) = note {
-        crate::note!("npuzzle: {n}");
-    }
+    let heuristic = resolved.heuristic;
     Ok((algorithm, heuristic))
 }
 
@@ -109,9 +110,27 @@ pub(super) fn solve_and_print(
     let deadline = limits
         .time_limit
         .and_then(|t| Some((began.checked_add(t)?, t.as_secs_f64())));
-    // Unsolvable boards are answered before any database is built or GPU is opened.
+    // Unsolvable boards are answered before any database is built or GPU is opened. Batched
+    // A*'s evaluator is opened first: `auto` picks the strongest heuristic it takes.
+    let batched = opts.algorithm.resolve(start.len()) == Algorithm::BatchedAStar;
+    let evaluators = match (batched && parity.solvable)
+        .then(|| Evaluators::open(opts.evaluator))
+        .transpose()
+    {
+        Err(e) if opts.format == Format::Json => {
+            let run = (
+                true,
+                Algorithm::BatchedAStar,
+                opts.heuristic.to_string(),
+                &start,
+            );
+            return fail_json(e, Some(run));
+        }
+        e => e?,
+    };
     let chosen = if parity.solvable {
-        choose(opts, &start, &goal, deadline)
+        let max_table_bytes = evaluators.as_ref().and_then(Evaluators::max_table_bytes);
+        choose(opts, &start, &goal, max_table_bytes, deadline)
     } else {
         Ok((
             opts.algorithm.resolve(start.len()),
@@ -121,7 +140,12 @@ pub(super) fn solve_and_print(
     let (algorithm, heuristic) = match chosen {
         Err(e) if opts.format == Format::Json => {
             let algorithm = opts.algorithm.resolve(start.len());
-            let run = (parity.solvable, algorithm, opts.heuristic.name(), &start);
+            let run = (
+                parity.solvable,
+                algorithm,
+                opts.heuristic.to_string(),
+                &start,
+            );
             return fail_json(e, Some(run));
         }
         c => c?,
@@ -152,9 +176,7 @@ pub(super) fn solve_and_print(
         goal: goal.clone(),
     };
     let (mut evaluator_kind, mut adapter) = ("cpu", None);
-    let outcome = if algorithm == Algorithm::BatchedAStar && parity.solvable {
-        // Unsolvable boards are answered before any GPU work.
-        let evaluators = Evaluators::open(opts.evaluator)?;
+    let outcome = if let Some(evaluators) = &evaluators {
         let mut e = evaluators.make(&heuristic, &goal)?;
         evaluator_kind = e.kind();
         adapter = (evaluator_kind == "gpu").then(|| e.describe());

@@ -99,6 +99,15 @@ impl GpuContext {
         }))
     }
 
+    /// The most bytes of pattern tables [`GpuEvaluator::for_spec`] takes on this device (its
+    /// storage-binding limit: the tables travel in one binding).
+    pub fn max_table_bytes(&self) -> u64 {
+        self.device
+            .limits()
+            .max_storage_buffer_binding_size
+            .min(u64::from(u32::MAX))
+    }
+
     /// `name / backend`, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) / Vulkan`.
     pub fn describe(&self) -> String {
         format!("{} / {:?}", self.info.name, self.info.backend)
@@ -195,8 +204,8 @@ impl GpuEvaluator {
             meta.extend_from_slice(&entry);
             bytes.extend_from_slice(t.bytes());
         }
-        let limit = ctx.device.limits().max_storage_buffer_binding_size;
-        if bytes.len() as u64 > limit || bytes.len() > u32::MAX as usize {
+        let limit = ctx.max_table_bytes();
+        if bytes.len() as u64 > limit {
             return Err(GpuError::TablesTooLarge {
                 bytes: bytes.len() as u64,
                 limit,

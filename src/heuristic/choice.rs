@@ -209,27 +209,27 @@ pub fn resolve(
                     Some("auto picked linear-conflict (no cache folder)".into()),
                 ));
             };
-            let mut too_big = None;
+            let mut too_big = String::new();
             for &(name, must_be_cached) in auto_candidates(goal) {
                 let spec = PartitionSpec::Named(name.to_string());
-                let bytes = table_bytes(&spec, goal).unwrap_or(u64::MAX);
-                if opts.max_table_bytes.is_some_and(|max| bytes > max) {
-                    too_big.get_or_insert((name, bytes));
-                    continue;
-                }
                 let cached = is_cached(&cache, goal, &spec);
                 if must_be_cached && !cached {
                     continue;
                 }
-                let why = match too_big {
-                    Some((big, b)) => format!(
-                        "; {big} takes {b} bytes, more than the evaluator's {} bytes",
-                        opts.max_table_bytes.unwrap_or(0)
-                    ),
-                    None => String::new(),
-                };
+                // One that would be picked but that the evaluator cannot take: say so.
+                let bytes = table_bytes(&spec, goal).unwrap_or(u64::MAX);
+                if let Some(max) = opts.max_table_bytes.filter(|&max| bytes > max)
+                    && too_big.is_empty()
+                {
+                    too_big = format!(
+                        "; {name} takes {bytes} bytes, more than the evaluator's {max} bytes"
+                    );
+                }
+                if opts.max_table_bytes.is_some_and(|max| bytes > max) {
+                    continue;
+                }
                 let note = format!(
-                    "auto picked the {name} pattern database ({}{why})",
+                    "auto picked the {name} pattern database ({}{too_big})",
                     if cached {
                         "cached"
                     } else {
@@ -238,7 +238,11 @@ pub fn resolve(
                 );
                 return load(&cache, &spec, goal, opts, Some(note));
             }
-            Ok(plain(lc, Some("auto picked linear-conflict".into())))
+            let note = match too_big.strip_prefix("; ") {
+                Some(why) => format!("auto picked linear-conflict ({why})"),
+                None => "auto picked linear-conflict".into(),
+            };
+            Ok(plain(lc, Some(note)))
         }
     }
 }
@@ -317,5 +321,56 @@ mod tests {
         assert_eq!(b("pdb555"), 3 * 16 * 15 * 14 * 13 * 12);
         assert_eq!(b("pdb78"), 57_657_600 + 518_918_400);
         assert_eq!(table_bytes(&PartitionSpec::Named("pdb8".into()), &g), None);
+    }
+
+    #[test]
+    fn auto_picks_the_strongest_database_the_evaluator_takes() {
+        // With pdb663 cached, `auto` on 4×4 picks it when it fits, and pdb555 when only that
+        // fits (as on a GPU whose storage binding cannot hold pdb78 or pdb663); linear
+        // conflict when no table fits.
+        let dir = tempfile::tempdir().unwrap();
+        let g = GoalSpec::BlankFirst.resolve(4, 4).unwrap();
+        let pick = |max: Option<u64>| {
+            let r = resolve(
+                &HeuristicChoice::Auto,
+                &g,
+                &ResolveOptions {
+                    uses_heuristic: true,
+                    cache_dir: Some(dir.path().to_path_buf()),
+                    max_memory: 1 << 30,
+                    max_table_bytes: max,
+                    progress: &|_, _, _| true,
+                    warn: &|w| panic!("{w}"),
+                },
+            )
+            .unwrap();
+            (r.heuristic.name().to_string(), r.note.unwrap_or_default())
+        };
+        let named = |n: &str| PartitionSpec::Named(n.into());
+        let b663 = table_bytes(&named("pdb663"), &g).unwrap();
+        let b555 = table_bytes(&named("pdb555"), &g).unwrap();
+        assert!(b555 < b663);
+        // Nothing cached: pdb555, built now.
+        assert_eq!(pick(None).0, "pdb555");
+        let r = resolve(
+            &HeuristicChoice::Pdb(named("pdb663")),
+            &g,
+            &ResolveOptions {
+                uses_heuristic: true,
+                cache_dir: Some(dir.path().to_path_buf()),
+                max_memory: 1 << 30,
+                max_table_bytes: None,
+                progress: &|_, _, _| true,
+                warn: &|w| panic!("{w}"),
+            },
+        )
+        .unwrap();
+        assert_eq!(r.built.len(), 3);
+        assert_eq!(pick(None).0, "pdb663");
+        assert_eq!(pick(Some(b663)).0, "pdb663");
+        let (name, note) = pick(Some(b663 - 1));
+        assert_eq!(name, "pdb555");
+        assert!(note.contains("pdb663 takes"), "{note}");
+        assert_eq!(pick(Some(b555 - 1)).0, "linear-conflict");
     }
 }

@@ -1,7 +1,7 @@
 //! The Solver panel: the search settings and the run controls.
 
 use crate::app::state::{AppState, EvaluatorChoice};
-use crate::app::worker::HeuristicChoice;
+use crate::heuristic::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::{NAMED, PartitionSpec};
 use crate::search::Algorithm;
@@ -32,7 +32,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
         if st.settings.algorithm != Algorithm::Bfs {
             let (rows, cols) = (st.board().rows(), st.board().cols());
             egui::ComboBox::from_label("Heuristic")
-                .selected_text(st.settings.heuristic.name())
+                .selected_text(st.settings.heuristic.to_string())
                 .show_ui(ui, |ui| {
                     for h in HeuristicKind::ALL {
                         ui.selectable_value(

@@ -23,8 +23,9 @@ pub use run::{Run, RunState, SolutionView};
 pub use scramble::Scramble;
 pub use settings::{EvaluatorChoice, Settings};
 
-use super::worker::{HeuristicChoice, Job};
+use super::worker::Job;
 use crate::eval::gpu::GpuContext;
+use crate::heuristic::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
 use crate::puzzle::parse::{parse_board, read_source};
 use crate::puzzle::{Board, Goal, GoalSpec, Move, Notation, Solvability};
@@ -334,7 +335,7 @@ impl AppState {
         let algorithm = self.settings.algorithm.resolve(self.board.len());
         let info = crate::report::RunInfo {
             algorithm,
-            heuristic: self.settings.heuristic.name(),
+            heuristic: self.settings.heuristic.to_string(),
             evaluator: "cpu",
             adapter: None,
         };

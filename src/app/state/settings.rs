@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::app::worker::HeuristicChoice;
+use crate::heuristic::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
 use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY};
 
