@@ -236,7 +236,7 @@ fn run(
             match loaded {
                 Ok((pdb, _)) => HeuristicSpec::Pdb(pdb),
                 Err(e) => {
-                    let result = if e == crate::heuristic::pdb::build::CANCELLED {
+                    let result = if e == crate::heuristic::pdb::builder::CANCELLED {
                         Err(SearchError::Cancelled)
                     } else {
                         Err(SearchError::Heuristic(format!(

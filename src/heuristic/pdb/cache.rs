@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::build::{BuildProgress, build_table};
+use super::builder::{BuildProgress, build_table};
 use super::{PatternTable, TableBytes, placements};
 use crate::puzzle::Goal;
 
