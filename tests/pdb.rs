@@ -147,9 +147,10 @@ fn a_build_stops_when_its_progress_callback_says_so() {
         calls.fetch_add(1, Ordering::Relaxed);
         p.depth < 3
     });
-    assert_eq!(
-        r.err().as_deref(),
-        Some(npuzzle::heuristic::pdb::builder::CANCELLED)
+    assert!(
+        matches!(r, Err(npuzzle::heuristic::pdb::PdbError::Cancelled)),
+        "{:?}",
+        r.err()
     );
     assert_eq!(
         calls.load(Ordering::Relaxed),

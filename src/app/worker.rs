@@ -236,7 +236,7 @@ fn run(
             match loaded {
                 Ok((pdb, _)) => HeuristicSpec::Pdb(pdb),
                 Err(e) => {
-                    let result = if e == crate::heuristic::pdb::builder::CANCELLED {
+                    let result = if matches!(e, crate::heuristic::pdb::PdbError::Cancelled) {
                         Err(SearchError::Cancelled)
                     } else {
                         Err(SearchError::Heuristic(format!(

@@ -220,7 +220,9 @@ fn parse_heuristic(s: &str) -> Result<HeuristicArg, String> {
         return Ok(HeuristicArg::Auto);
     }
     if s.to_ascii_lowercase().starts_with("pdb") {
-        return crate::heuristic::pdb::PartitionSpec::parse(s).map(HeuristicArg::Pdb);
+        return crate::heuristic::pdb::PartitionSpec::parse(s)
+            .map(HeuristicArg::Pdb)
+            .map_err(|e| e.to_string());
     }
     HeuristicKind::from_str(s)
         .map(HeuristicArg::Kind)

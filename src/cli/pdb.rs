@@ -49,7 +49,7 @@ enum PdbCommand {
 }
 
 pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
-    let cache = PdbCache::new(a.cache_dir.clone()).map_err(CliError::Other)?;
+    let cache = PdbCache::new(a.cache_dir.clone()).map_err(|e| CliError::Other(e.to_string()))?;
     match &a.command {
         PdbCommand::Build {
             name,
@@ -57,7 +57,7 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             goal,
             max_memory,
         } => {
-            let spec = PartitionSpec::parse(name).map_err(CliError::Usage)?;
+            let spec = PartitionSpec::parse(name).map_err(|e| CliError::Usage(e.to_string()))?;
             let (r, c) = match (size, &spec) {
                 (Some(s), _) => *s,
                 (None, PartitionSpec::Named(n)) => NAMED
@@ -175,7 +175,8 @@ pub(super) fn load(
     max_memory: u64,
     deadline: Option<(Instant, f64)>,
 ) -> Result<Arc<AdditivePdb>, CliError> {
-    spec.patterns(goal).map_err(CliError::Usage)?;
+    spec.patterns(goal)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
     let bar = indicatif::ProgressBar::new(0);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -201,7 +202,7 @@ pub(super) fn load(
                 bar.finish_and_clear();
                 CliError::Limit(crate::search::SearchError::TimeLimit(secs))
             }
-            _ => CliError::Unavailable(e),
+            _ => CliError::Unavailable(e.to_string()),
         })?;
     bar.finish_and_clear();
     for p in &built {
@@ -248,7 +249,7 @@ pub(super) fn resolve(
             )),
         )),
         HeuristicArg::Pdb(spec) => {
-            let cache = PdbCache::new(cache_dir).map_err(CliError::Other)?;
+            let cache = PdbCache::new(cache_dir).map_err(|e| CliError::Other(e.to_string()))?;
             Ok((
                 HeuristicSpec::Pdb(load(&cache, goal, spec, max_memory, deadline)?),
                 None,

@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use super::PatternTable;
+use super::error::bad_partition;
+use super::{PatternTable, PdbError};
 use crate::heuristic::{Heuristic, Incremental};
 use crate::puzzle::Goal;
 
@@ -37,15 +38,15 @@ impl AdditivePdb {
     /// Combines built tables (one per pattern, disjoint, covering every tile) for `goal`.
     ///
     /// # Errors
-    /// A message when the patterns overlap or miss a tile.
-    pub fn new(name: &str, goal: &Goal, tables: Vec<Arc<PatternTable>>) -> Result<Self, String> {
+    /// [`PdbError::BadPartition`] when the patterns overlap or miss a tile.
+    pub fn new(name: &str, goal: &Goal, tables: Vec<Arc<PatternTable>>) -> Result<Self, PdbError> {
         let n = goal.board().len();
         let mut pattern_of = vec![u8::MAX; n];
         let mut slot_of = vec![0u8; n];
         for (p, t) in tables.iter().enumerate() {
             for (s, &tile) in t.tiles().iter().enumerate() {
                 if tile == 0 || tile as usize >= n || pattern_of[tile as usize] != u8::MAX {
-                    return Err(format!(
+                    return Err(bad_partition!(
                         "tile {tile} is the blank, out of range or in two patterns"
                     ));
                 }
@@ -54,7 +55,7 @@ impl AdditivePdb {
             }
         }
         if let Some(t) = (1..n).find(|&t| pattern_of[t] == u8::MAX) {
-            return Err(format!("tile {t} is in no pattern"));
+            return Err(bad_partition!("tile {t} is in no pattern"));
         }
         Ok(AdditivePdb {
             name: name.to_string(),

@@ -16,15 +16,18 @@
 //!
 //! The rooms: `table.rs` (a table's memory and ranking), `additive.rs` (the heuristic over a
 //! partition, with its incremental form and the reflection), `partition.rs` (which tiles go
-//! together), [`builder`] (building a table), [`cache`] (tables on disk).
+//! together), `error.rs` ([`PdbError`]), [`builder`] (building a table), [`cache`] (tables on
+//! disk).
 
 mod additive;
 pub mod builder;
 pub mod cache;
+mod error;
 mod partition;
 mod table;
 
 pub use additive::{AdditivePdb, PdbPrepared, PdbState, PdbUndo};
+pub use error::PdbError;
 pub use partition::{
     KORF_FELNER_24, NAMED, PartitionSpec, contiguous_partition, tiles_in_goal_order,
 };

@@ -1,6 +1,8 @@
 //! Partitions of the tiles into patterns: the named ones (`NAMED`, Korf & Felner's 24-puzzle
 //! partition), sizes cut in goal-cell order, explicit tiles (`PartitionSpec`).
 
+use super::PdbError;
+use super::error::bad_partition;
 use crate::puzzle::Goal;
 
 /// The tiles of a goal in goal-cell order (blank skipped), for cutting contiguous patterns.
@@ -16,11 +18,11 @@ pub fn tiles_in_goal_order(goal: &Goal) -> Vec<u8> {
 /// Cuts the tiles, in goal-cell order, into consecutive patterns of the given sizes.
 ///
 /// # Errors
-/// A message when the sizes do not add up to the number of tiles.
-pub fn contiguous_partition(goal: &Goal, sizes: &[usize]) -> Result<Vec<Vec<u8>>, String> {
+/// [`PdbError::BadPartition`] when the sizes do not add up to the number of tiles.
+pub fn contiguous_partition(goal: &Goal, sizes: &[usize]) -> Result<Vec<Vec<u8>>, PdbError> {
     let tiles = tiles_in_goal_order(goal);
     if sizes.iter().sum::<usize>() != tiles.len() {
-        return Err(format!(
+        return Err(bad_partition!(
             "pattern sizes {sizes:?} add up to {}, but the board has {} tiles",
             sizes.iter().sum::<usize>(),
             tiles.len()
@@ -73,14 +75,14 @@ impl PartitionSpec {
     /// Parses `pdb555`, `pdb:4,4` or `pdb:1 2 3/4 5 6`.
     ///
     /// # Errors
-    /// A message naming what is wrong.
-    pub fn parse(s: &str) -> Result<PartitionSpec, String> {
+    /// [`PdbError::BadPartition`] naming what is wrong.
+    pub fn parse(s: &str) -> Result<PartitionSpec, PdbError> {
         let s = s.trim().to_ascii_lowercase();
         if NAMED.iter().any(|n| n.0 == s) {
             return Ok(PartitionSpec::Named(s));
         }
         let Some(rest) = s.strip_prefix("pdb:") else {
-            return Err(format!(
+            return Err(bad_partition!(
                 "unknown pattern database {s:?} (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, or pdb:TILES like pdb:1 2 3 4/5 6 7 8)"
             ));
         };
@@ -90,10 +92,13 @@ impl PartitionSpec {
                 .map(|p| {
                     p.split([' ', ','])
                         .filter(|t| !t.is_empty())
-                        .map(|t| t.parse::<u8>().map_err(|_| format!("{t:?} is not a tile")))
-                        .collect::<Result<Vec<u8>, String>>()
+                        .map(|t| {
+                            t.parse::<u8>()
+                                .map_err(|_| bad_partition!("{t:?} is not a tile"))
+                        })
+                        .collect::<Result<Vec<u8>, PdbError>>()
                 })
-                .collect::<Result<Vec<_>, String>>()?;
+                .collect::<Result<Vec<_>, PdbError>>()?;
             Ok(PartitionSpec::Tiles(pats))
         } else {
             let sizes = rest
@@ -101,9 +106,9 @@ impl PartitionSpec {
                 .map(|t| {
                     t.trim()
                         .parse::<usize>()
-                        .map_err(|_| format!("{t:?} is not a pattern size"))
+                        .map_err(|_| bad_partition!("{t:?} is not a pattern size"))
                 })
-                .collect::<Result<Vec<_>, String>>()?;
+                .collect::<Result<Vec<_>, PdbError>>()?;
             Ok(PartitionSpec::Sizes(sizes))
         }
     }
@@ -136,32 +141,32 @@ impl PartitionSpec {
     /// The patterns for `goal`.
     ///
     /// # Errors
-    /// A message when the partition does not fit the board (size, overlap, missing tiles,
+    /// [`PdbError::BadPartition`] when the partition does not fit the board (size, overlap, missing tiles,
     /// an empty pattern, more than 32 cells).
-    pub fn patterns(&self, goal: &Goal) -> Result<Vec<Vec<u8>>, String> {
+    pub fn patterns(&self, goal: &Goal) -> Result<Vec<Vec<u8>>, PdbError> {
         let n = goal.board().len();
         if n > 32 {
-            return Err(format!(
+            return Err(bad_partition!(
                 "pattern databases are built for boards of at most 32 cells; this one has {n}"
             ));
         }
         let patterns = self.patterns_unchecked(goal)?;
         if let Some(i) = patterns.iter().position(Vec::is_empty) {
-            return Err(format!("pattern {} is empty", i + 1));
+            return Err(bad_partition!("pattern {} is empty", i + 1));
         }
         Ok(patterns)
     }
 
-    fn patterns_unchecked(&self, goal: &Goal) -> Result<Vec<Vec<u8>>, String> {
+    fn patterns_unchecked(&self, goal: &Goal) -> Result<Vec<Vec<u8>>, PdbError> {
         let b = goal.board();
         match self {
             PartitionSpec::Named(n) => {
                 let (_, r, c, sizes) = NAMED
                     .iter()
                     .find(|x| x.0 == n)
-                    .ok_or_else(|| format!("unknown pattern database {n}"))?;
+                    .ok_or_else(|| bad_partition!("unknown pattern database {n}"))?;
                 if (b.rows(), b.cols()) != (*r, *c) {
-                    return Err(format!(
+                    return Err(bad_partition!(
                         "{n} is for {r}×{c} boards; this one is {}×{}",
                         b.rows(),
                         b.cols()
@@ -182,21 +187,23 @@ impl PartitionSpec {
                 for &tile in t.iter().flatten() {
                     let i = tile as usize;
                     if tile == 0 {
-                        return Err("tile 0 is the blank: patterns hold tiles only".into());
+                        return Err(bad_partition!(
+                            "tile 0 is the blank: patterns hold tiles only"
+                        ));
                     }
                     if i >= b.len() {
-                        return Err(format!(
+                        return Err(bad_partition!(
                             "tile {tile} is not on a board of {} cells",
                             b.len()
                         ));
                     }
                     if seen[i] {
-                        return Err(format!("tile {tile} is in two patterns"));
+                        return Err(bad_partition!("tile {tile} is in two patterns"));
                     }
                     seen[i] = true;
                 }
                 if let Some(m) = (1..b.len()).find(|&i| !seen[i]) {
-                    return Err(format!("tile {m} is in no pattern"));
+                    return Err(bad_partition!("tile {m} is in no pattern"));
                 }
                 Ok(t.clone())
             }

@@ -1,6 +1,8 @@
 //! One pattern's table: its memory (`TableBytes`, huge pages, prefetch) and the ranking of
 //! placements (`PatternTable::index`).
 
+use super::PdbError;
+
 /// `n · (n−1) ⋯ (n−k+1)`: placements of `k` distinct tiles on `n` cells.
 pub fn placements(n: usize, k: usize) -> u64 {
     (0..k as u64).map(|i| n as u64 - i).product()
@@ -106,10 +108,10 @@ impl PatternTable {
     /// Wraps a built table for `tiles` on a board of `cells` cells.
     ///
     /// # Errors
-    /// A message if `table` does not hold [`placements`]`(cells, tiles.len())` entries, or
-    /// the memory for it cannot be mapped.
-    pub fn from_parts(tiles: Vec<u8>, cells: usize, table: Vec<u8>) -> Result<Self, String> {
-        let bytes = TableBytes::from_slice(&table).map_err(|e| e.to_string())?;
+    /// [`PdbError::WrongSize`] if `table` does not hold [`placements`]`(cells, tiles.len())`
+    /// entries, [`PdbError::Memory`] if the memory for it cannot be mapped.
+    pub fn from_parts(tiles: Vec<u8>, cells: usize, table: Vec<u8>) -> Result<Self, PdbError> {
+        let bytes = TableBytes::from_slice(&table).map_err(PdbError::Memory)?;
         drop(table);
         Self::from_bytes(tiles, cells, bytes)
     }
@@ -117,15 +119,18 @@ impl PatternTable {
     /// Wraps the entries in `table` for `tiles` on a board of `cells` cells.
     ///
     /// # Errors
-    /// A message if `table` does not hold [`placements`]`(cells, tiles.len())` entries.
-    pub fn from_bytes(tiles: Vec<u8>, cells: usize, table: TableBytes) -> Result<Self, String> {
+    /// [`PdbError::WrongSize`] if `table` does not hold [`placements`]`(cells, tiles.len())`
+    /// entries.
+    pub fn from_bytes(tiles: Vec<u8>, cells: usize, table: TableBytes) -> Result<Self, PdbError> {
         let k = tiles.len();
         let want = placements(cells, k);
         if table.len() as u64 != want {
-            return Err(format!(
-                "a {k}-tile table on {cells} cells has {want} entries, not {}",
-                table.len()
-            ));
+            return Err(PdbError::WrongSize {
+                tiles: k,
+                cells,
+                want,
+                got: table.len() as u64,
+            });
         }
         // weights[i] = P(n−1−i, k−1−i)
         let weights = (0..k)

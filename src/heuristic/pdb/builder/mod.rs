@@ -62,7 +62,7 @@ use bits::Isa;
 use lanes::Lanes;
 use symmetry::Sym;
 
-use super::{PatternTable, placements};
+use super::{PatternTable, PdbError, placements};
 use crate::puzzle::{Goal, Move, move_target};
 
 /// A build step, for progress bars: pattern number, BFS depth reached, entries filled.
@@ -99,44 +99,46 @@ pub fn build_memory(cells: usize, k: usize) -> u64 {
 /// returns `false` to stop the build. Uses the rayon pool.
 ///
 /// # Errors
-/// A message when the board has more than 32 cells, the pattern is empty or holds the blank,
-/// the table would have 2³² entries or more, the build would need more than `max_memory`
-/// bytes, or `progress` stopped it ([`CANCELLED`]).
+/// [`PdbError::BadPattern`] when the board has more than 32 cells, the pattern is empty or
+/// holds the blank; [`PdbError::TooManyPlacements`] when the table would have 2³² entries or
+/// more; [`PdbError::TooBig`] when the build would need more than `max_memory` bytes;
+/// [`PdbError::Cancelled`] when `progress` stopped it; [`PdbError::Memory`] when the table's
+/// memory cannot be mapped.
 pub fn build_table(
     goal: &Goal,
     tiles: &[u8],
     pattern: usize,
     max_memory: u64,
     progress: &(dyn Fn(&BuildProgress) -> bool + Sync),
-) -> Result<PatternTable, String> {
+) -> Result<PatternTable, PdbError> {
     let n = goal.board().len();
     let k = tiles.len();
     if n > 32 || k == 0 || k >= n || tiles.contains(&0) || tiles.iter().any(|&t| t as usize >= n) {
-        return Err(format!(
-            "cannot build a {k}-tile pattern on {n} cells (at most 32 cells, fewer tiles than cells, no blank)"
-        ));
+        return Err(PdbError::BadPattern { tiles: k, cells: n });
     }
     if placements(n, k) > u64::from(u32::MAX) {
-        return Err(format!(
-            "a {k}-tile pattern on {n} cells has {} placements; at most 2³² − 1 are supported",
-            placements(n, k)
-        ));
+        return Err(PdbError::TooManyPlacements {
+            tiles: k,
+            cells: n,
+            placements: placements(n, k),
+        });
     }
     let need = build_memory(n, k);
     if need > max_memory {
-        return Err(format!(
-            "building a {k}-tile pattern database on {n} cells needs about {} (cap {})",
-            bytesize::ByteSize(need).display().iec(),
-            bytesize::ByteSize(max_memory).display().iec()
-        ));
+        return Err(PdbError::TooBig {
+            tiles: k,
+            cells: n,
+            need,
+            cap: max_memory,
+        });
     }
     let table = match lane_bits(n, k) {
         16 => Builder::<16>::new(goal, tiles).run(pattern, progress),
         32 => Builder::<32>::new(goal, tiles).run(pattern, progress),
         _ => Builder::<64>::new(goal, tiles).run(pattern, progress),
     }
-    .ok_or(CANCELLED)?
-    .map_err(|e| format!("pattern-database table memory: {e}"))?;
+    .ok_or(PdbError::Cancelled)?
+    .map_err(PdbError::Memory)?;
     PatternTable::from_bytes(tiles.to_vec(), n, table)
 }
 
@@ -149,16 +151,13 @@ pub fn build_partition(
     patterns: &[Vec<u8>],
     max_memory: u64,
     progress: &(dyn Fn(&BuildProgress) -> bool + Sync),
-) -> Result<Vec<PatternTable>, String> {
+) -> Result<Vec<PatternTable>, PdbError> {
     patterns
         .iter()
         .enumerate()
         .map(|(i, p)| build_table(goal, p, i, max_memory, progress))
         .collect()
 }
-
-/// The error of a build stopped by its progress callback.
-pub const CANCELLED: &str = "pattern-database build cancelled";
 
 /// Not reached yet.
 const UNSEEN: u8 = u8::MAX;
