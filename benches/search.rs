@@ -49,7 +49,7 @@ fn searches(c: &mut Criterion) {
 /// Pattern databases: building the 5-5-5 tables, and IDA* with them on Korf #12 and #9 (one
 /// search thread, so figures compare across machines).
 fn pattern_databases(c: &mut Criterion) {
-    use npuzzle::heuristic::pdb::build::build_partition;
+    use npuzzle::heuristic::pdb::builder::build_partition;
     use npuzzle::heuristic::pdb::{AdditivePdb, PartitionSpec};
     use std::sync::Arc;
     let mut group = c.benchmark_group("pdb");

@@ -1,16 +1,26 @@
 // Batch heuristic evaluation: one invocation per board.
 //
-// Layout of `boards` (see src/eval/gpu.rs): each board takes `params.words` u32 words; tile i
-// (row-major, 0 = blank) is bits [b*(i % per_word), +b) of word i / per_word, where b =
-// `params.bits` (4 for boards of at most 16 cells, else 8) and per_word = 32 / b.
+// Layout of `boards` (see src/eval/gpu.rs): each board takes `WORDS` u32 words; tile i
+// (row-major, 0 = blank) is bits [b*(i % per_word), +b) of word i / per_word, where b = `BITS`
+// (4 for boards of at most 16 cells, else 8) and per_word = 32 / b.
 // `goals[t]` = (goal row << 8) | goal column of tile t (the blank's entry is unused).
-// `out[i]` = h of board i, in moves.
+// `out[i]` = h of board i, in moves; `params.count` = boards in the batch.
 // The board shape, packing and heuristic are pipeline-overridable constants, so the driver
 // compiles one specialised kernel per evaluator (loops of known length, no branches on kind).
+//
+// The constants and the `PdbMeta` / `PatternMeta` structs below mirror src/eval/gpu_layout.rs
+// (a unit test there checks that they agree).
 
 const MAX_CELLS: u32 = 64u;
 const MAX_SIDE: u32 = 8u;
+const MAX_PATTERN: u32 = 12u;
 const WORKGROUP: u32 = 64u;
+
+// Values of KIND.
+const KIND_HAMMING: u32 = 0u;
+const KIND_MANHATTAN: u32 = 1u;
+const KIND_LINEAR_CONFLICT: u32 = 2u;
+const KIND_PDB: u32 = 3u;
 
 // Cells (rows × cols), rows, columns, u32 words a board, bits a tile.
 override CELLS: u32 = 16u;
@@ -18,7 +28,7 @@ override ROWS: u32 = 4u;
 override COLS: u32 = 4u;
 override WORDS: u32 = 2u;
 override BITS: u32 = 4u;
-// 0 = Hamming, 1 = Manhattan, 2 = Manhattan + linear conflict, 3 = additive pattern database.
+// The heuristic: one of the KIND_ constants.
 override KIND: u32 = 1u;
 
 struct Params {
@@ -32,28 +42,43 @@ struct Params {
 @group(0) @binding(1) var<storage, read> boards: array<u32>;
 @group(0) @binding(2) var<storage, read> goals: array<u32>;
 @group(0) @binding(3) var<storage, read_write> out: array<u32>;
-// Pattern databases (KIND 3): every table's bytes, four to a word, end to end.
+// One pattern: the byte offset of its table in `pdb`, its k tiles in index order and their
+// index weights; index = Σ (cᵢ − #{j<i: cⱼ<cᵢ}) · wᵢ, cᵢ the cell of tile i.
+struct PatternMeta {
+    offset: u32,
+    k: u32,
+    tiles: array<u32, MAX_PATTERN>,
+    weights: array<u32, MAX_PATTERN>,
+}
+
+// The patterns, whether the reflection is looked up too (1), its tile map φ and cell map T.
+struct PdbMeta {
+    patterns: u32,
+    reflect: u32,
+    phi: array<u32, MAX_CELLS>,
+    tmap: array<u32, MAX_CELLS>,
+    pattern: array<PatternMeta>,
+}
+
+// Pattern databases (KIND_PDB): every table's bytes, four to a word, end to end.
 @group(0) @binding(4) var<storage, read> pdb: array<u32>;
-// [patterns, reflect, φ (64 words: tile map), T (64 words: cell map), then per pattern at
-// 130 + 26p: byte offset, k, tiles[12], weights[12]]; index = Σ (cᵢ − #{j<i: cⱼ<cᵢ}) · wᵢ.
-@group(0) @binding(5) var<storage, read> pdb_meta: array<u32>;
+@group(0) @binding(5) var<storage, read> pdb_meta: PdbMeta;
 
 fn pdb_sum(pos: ptr<function, array<u32, MAX_CELLS>>) -> u32 {
     var sum = 0u;
-    let patterns = pdb_meta[0];
+    let patterns = pdb_meta.patterns;
     for (var p = 0u; p < patterns; p++) {
-        let m = 130u + p * 26u;
-        let base = pdb_meta[m];
-        let k = pdb_meta[m + 1u];
+        let base = pdb_meta.pattern[p].offset;
+        let k = pdb_meta.pattern[p].k;
         var idx = 0u;
-        var prev: array<u32, 12>;
+        var prev: array<u32, MAX_PATTERN>;
         for (var i = 0u; i < k; i++) {
-            let c = (*pos)[pdb_meta[m + 2u + i]];
+            let c = (*pos)[pdb_meta.pattern[p].tiles[i]];
             var below = 0u;
             for (var j = 0u; j < i; j++) {
                 below += select(0u, 1u, prev[j] < c);
             }
-            idx += (c - below) * pdb_meta[m + 14u + i];
+            idx += (c - below) * pdb_meta.pattern[p].weights[i];
             prev[i] = c;
         }
         let byte = base + idx;
@@ -68,7 +93,7 @@ fn goal_at(t: u32) -> u32 {
     return goals[t];
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(WORKGROUP)
 fn main(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
@@ -85,7 +110,7 @@ fn main(
     let mask = (1u << bits) - 1u;
 
     // Hamming and Manhattan straight from the packed words (no per-board array).
-    if (KIND <= 1u) {
+    if (KIND <= KIND_MANHATTAN) {
         var hm = 0u;
         var cell = 0u;
         var r = 0u;
@@ -99,7 +124,7 @@ fn main(
                         let g = goal_at(t);
                         let gr = g >> 8u;
                         let gc = g & 0xFFu;
-                        if (KIND == 0u) {
+                        if (KIND == KIND_HAMMING) {
                             hm += select(0u, 1u, gr != r || gc != c);
                         } else {
                             hm += select(r - gr, gr - r, gr > r) + select(c - gc, gc - c, gc > c);
@@ -131,16 +156,16 @@ fn main(
         }
     }
 
-    if (KIND == 3u) {
+    if (KIND == KIND_PDB) {
         var pos: array<u32, MAX_CELLS>;
         for (var cell = 0u; cell < n; cell++) {
             pos[tiles[cell]] = cell;
         }
         var best = pdb_sum(&pos);
-        if (pdb_meta[1] == 1u) {
+        if (pdb_meta.reflect == 1u) {
             var rpos: array<u32, MAX_CELLS>;
             for (var t = 0u; t < n; t++) {
-                rpos[pdb_meta[2u + t]] = pdb_meta[66u + pos[t]];
+                rpos[pdb_meta.phi[t]] = pdb_meta.tmap[pos[t]];
             }
             best = max(best, pdb_sum(&rpos));
         }
@@ -158,7 +183,7 @@ fn main(
             let g = goal_at(t);
             let gr = g >> 8u;
             let gc = g & 0xFFu;
-            if (KIND == 0u) {
+            if (KIND == KIND_HAMMING) {
                 h += select(0u, 1u, gr != r || gc != c);
             } else {
                 h += select(r - gr, gr - r, gr > r) + select(c - gc, gc - c, gc > c);
@@ -170,7 +195,7 @@ fn main(
             r++;
         }
     }
-    if (KIND == 2u) {
+    if (KIND == KIND_LINEAR_CONFLICT) {
         // Per line: k tiles that belong to it, minus the longest increasing subsequence of
         // their goal positions = tiles that must leave the line (Hansson et al. 1992).
         var leave = 0u;

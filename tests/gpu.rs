@@ -121,7 +121,7 @@ fn gpu_rejects_boards_above_its_limit_and_ragged_batches() {
 #[test]
 fn gpu_equals_cpu_for_pattern_databases() {
     use npuzzle::heuristic::HeuristicSpec;
-    use npuzzle::heuristic::pdb::build::build_partition;
+    use npuzzle::heuristic::pdb::builder::build_partition;
     use npuzzle::heuristic::pdb::{AdditivePdb, contiguous_partition};
     let Some(ctx) = context("gpu_equals_cpu_for_pattern_databases") else {
         return;

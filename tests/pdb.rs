@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use common::bin::{command, output};
 use common::{board, exact_distances, goal, korf100, replay};
-use npuzzle::heuristic::pdb::build::build_partition;
+use npuzzle::heuristic::pdb::builder::build_partition;
 use npuzzle::heuristic::pdb::{AdditivePdb, PatternTable, contiguous_partition};
 use npuzzle::heuristic::{Heuristic, HeuristicKind, Incremental};
 use npuzzle::puzzle::{Goal, GoalSpec};
@@ -123,8 +123,9 @@ fn tables_match_an_independent_search_of_the_abstract_space() {
     ] {
         for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
             let g = goal(&spec, rows, cols);
-            let t = npuzzle::heuristic::pdb::build::build_table(&g, &tiles, 0, 1 << 30, &|_| true)
-                .unwrap();
+            let t =
+                npuzzle::heuristic::pdb::builder::build_table(&g, &tiles, 0, 1 << 30, &|_| true)
+                    .unwrap();
             let want = abstract_distances(&g, &tiles);
             assert_eq!(want.len(), t.bytes().len(), "{rows}×{cols} {tiles:?}");
             for (pos, d) in want {
@@ -143,13 +144,14 @@ fn a_build_stops_when_its_progress_callback_says_so() {
     use std::sync::atomic::{AtomicU32, Ordering};
     let g = goal(&GoalSpec::BlankLast, 4, 4);
     let calls = AtomicU32::new(0);
-    let r = npuzzle::heuristic::pdb::build::build_table(&g, &[1, 2, 3, 4, 5], 0, 1 << 30, &|p| {
+    let r = npuzzle::heuristic::pdb::builder::build_table(&g, &[1, 2, 3, 4, 5], 0, 1 << 30, &|p| {
         calls.fetch_add(1, Ordering::Relaxed);
         p.depth < 3
     });
-    assert_eq!(
-        r.err().as_deref(),
-        Some(npuzzle::heuristic::pdb::build::CANCELLED)
+    assert!(
+        matches!(r, Err(npuzzle::heuristic::pdb::PdbError::Cancelled)),
+        "{:?}",
+        r.err()
     );
     assert_eq!(
         calls.load(Ordering::Relaxed),

@@ -280,7 +280,7 @@ fn parallel_ida_is_optimal_and_cancellable() {
     }
     // A pattern database prunes so hard that early iterations leave nothing at the split depth.
     let pdb = {
-        use npuzzle::heuristic::pdb::build::build_partition;
+        use npuzzle::heuristic::pdb::builder::build_partition;
         use npuzzle::heuristic::pdb::{AdditivePdb, contiguous_partition};
         let parts = contiguous_partition(&g, &[5, 5, 5]).unwrap();
         let tables = build_partition(&g, &parts, 1 << 30, &|_| true).unwrap();

@@ -20,6 +20,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub use gui::{GuiRequest, LaunchError, Launcher};
 
 use crate::heuristic::HeuristicChoice;
+use crate::heuristic::pdb::PdbError;
 use crate::puzzle::parse::{ParseError, goal_name, parse_board, read_from, read_source};
 use crate::puzzle::{Board, GoalSpec, Notation};
 use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY, Limits, SearchError};
@@ -261,6 +262,27 @@ impl CliError {
             CliError::Limit(_) | CliError::Unavailable(_) => 3,
             CliError::Other(_) => 1,
             CliError::Closed => 0,
+        }
+    }
+}
+
+impl CliError {
+    /// A pattern-database error `e`, reported as `msg`, with the exit code it calls for:
+    /// a pattern or partition that does not fit the board is bad usage (exit 2); a build
+    /// past its memory cap or memory that cannot be had is a limit (exit 3); a cache folder
+    /// or file that cannot be read or written is an error (exit 1).
+    pub(crate) fn from_pdb(e: &PdbError, msg: String) -> Self {
+        match e {
+            PdbError::BadPattern { .. }
+            | PdbError::TooManyPlacements { .. }
+            | PdbError::WrongSize { .. }
+            | PdbError::BadPartition(_) => CliError::Usage(msg),
+            PdbError::TooBig { .. } | PdbError::Memory(_) => CliError::Unavailable(msg),
+            PdbError::Cancelled
+            | PdbError::NoCacheDir
+            | PdbError::Missing { .. }
+            | PdbError::Io { .. }
+            | PdbError::Corrupt { .. } => CliError::Other(msg),
         }
     }
 }

@@ -49,7 +49,8 @@ enum PdbCommand {
 }
 
 pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
-    let cache = PdbCache::new(a.cache_dir.clone()).map_err(CliError::Other)?;
+    let cache =
+        PdbCache::new(a.cache_dir.clone()).map_err(|e| CliError::from_pdb(&e, e.to_string()))?;
     match &a.command {
         PdbCommand::Build {
             name,
@@ -57,7 +58,8 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             goal,
             max_memory,
         } => {
-            let spec = PartitionSpec::parse(name).map_err(CliError::Usage)?;
+            let spec =
+                PartitionSpec::parse(name).map_err(|e| CliError::from_pdb(&e, e.to_string()))?;
             let (r, c) = match (size, &spec) {
                 (Some(s), _) => *s,
                 (None, PartitionSpec::Named(n)) => NAMED
@@ -225,8 +227,10 @@ pub(super) fn resolve(
         (ResolveError::Cancelled, Some((_, secs))) => {
             CliError::Limit(crate::search::SearchError::TimeLimit(secs))
         }
-        (e @ ResolveError::BadPartition { .. }, _) => CliError::Usage(e.to_string()),
-        (e, _) => CliError::Unavailable(e.to_string()),
+        (e, _) => match e.pdb_error() {
+            Some(why) => CliError::from_pdb(why, e.to_string()),
+            None => CliError::Other(e.to_string()),
+        },
     })?;
     if let Some(n) = &resolved.note {
         crate::note!("npuzzle: {n}");

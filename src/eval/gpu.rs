@@ -11,15 +11,17 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use bytemuck::Zeroable;
+
+pub use super::gpu_layout::{GPU_MAX_PATTERN, GPU_MAX_SIDE};
+use super::gpu_layout::{
+    KIND_HAMMING, KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB, PatternMeta, PdbMeta, WORKGROUP,
+    meta_words,
+};
 use super::{BatchEvaluator, EvalError};
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
 use crate::puzzle::Goal;
 
-/// Largest board side the GPU evaluator takes (its linear-conflict pass keeps one line in
-/// registers; a board of at most 64 cells in private memory).
-pub const GPU_MAX_SIDE: usize = 8;
-
-const WORKGROUP: u32 = 64;
 /// Most workgroups in one dispatch dimension (the WebGPU minimum limit).
 const MAX_GROUPS_X: u32 = 65_535;
 
@@ -47,7 +49,8 @@ pub enum GpuError {
         /// The device's `max_storage_buffer_binding_size`.
         limit: u64,
     },
-    /// A pattern database the shader cannot take (more than 12 tiles in a pattern).
+    /// A pattern database the shader cannot take (more than [`GPU_MAX_PATTERN`] tiles in a
+    /// pattern, index weights over 32 bits).
     #[error("the GPU evaluator cannot take this pattern database: {0}")]
     Unsupported(String),
 }
@@ -155,9 +158,9 @@ impl GpuEvaluator {
         goal: &Goal,
     ) -> Result<GpuEvaluator, GpuError> {
         let code = match kind {
-            HeuristicKind::Hamming => 0,
-            HeuristicKind::Manhattan => 1,
-            HeuristicKind::LinearConflict => 2,
+            HeuristicKind::Hamming => KIND_HAMMING,
+            HeuristicKind::Manhattan => KIND_MANHATTAN,
+            HeuristicKind::LinearConflict => KIND_LINEAR_CONFLICT,
         };
         Self::build(ctx, code, kind.name(), goal, None)
     }
@@ -179,29 +182,32 @@ impl GpuEvaluator {
         };
         let n = goal.board().len();
         let mut bytes: Vec<u8> = Vec::new();
-        let mut meta = vec![0u32; 130];
-        meta[0] = pdb.tables().len() as u32;
-        if let Some((phi, tmap)) = pdb.reflection() {
-            meta[1] = 1;
+        let mut head = PdbMeta::zeroed();
+        head.patterns = pdb.tables().len() as u32;
+        if let Some((phi, tmap)) = pdb.reflection()
+            && n <= head.phi.len()
+        {
+            head.reflect = 1;
             for t in 0..n {
-                meta[2 + t] = u32::from(phi[t]);
-                meta[66 + t] = u32::from(tmap[t]);
+                head.phi[t] = u32::from(phi[t]);
+                head.tmap[t] = u32::from(tmap[t]);
             }
         }
+        let mut patterns = Vec::new();
         for t in pdb.tables() {
             let k = t.tiles().len();
-            if k > 12 {
+            if k > GPU_MAX_PATTERN {
                 return Err(GpuError::Unsupported(format!("a pattern of {k} tiles")));
             }
-            let mut entry = vec![0u32; 26];
-            entry[0] = bytes.len() as u32;
-            entry[1] = k as u32;
+            let mut entry = PatternMeta::zeroed();
+            entry.offset = bytes.len() as u32;
+            entry.k = k as u32;
             for (i, (&tile, &w)) in t.tiles().iter().zip(t.weights()).enumerate() {
-                entry[2 + i] = u32::from(tile);
-                entry[14 + i] = u32::try_from(w)
+                entry.tiles[i] = u32::from(tile);
+                entry.weights[i] = u32::try_from(w)
                     .map_err(|_| GpuError::Unsupported("index weights over 32 bits".into()))?;
             }
-            meta.extend_from_slice(&entry);
+            patterns.push(entry);
             bytes.extend_from_slice(t.bytes());
         }
         let limit = ctx.max_table_bytes();
@@ -216,7 +222,8 @@ impl GpuEvaluator {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Self::build(ctx, 3, pdb.name(), goal, Some((words, meta)))
+        let meta = meta_words(&head, &patterns);
+        Self::build(ctx, KIND_PDB, pdb.name(), goal, Some((words, meta)))
     }
 
     fn build(
@@ -305,7 +312,8 @@ impl GpuEvaluator {
         });
         ctx.queue
             .write_buffer(&tables_buf, 0, bytemuck::cast_slice(&tables));
-        let (pdb_words, meta_words) = pdb.unwrap_or_else(|| (vec![0], vec![0; 130]));
+        let (pdb_words, meta) =
+            pdb.unwrap_or_else(|| (vec![0], meta_words(&PdbMeta::zeroed(), &[])));
         let upload = |label: &str, data: &[u32]| {
             let buf = device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -317,7 +325,7 @@ impl GpuEvaluator {
             buf
         };
         let pdb_buf = upload("pattern tables", &pdb_words);
-        let meta_buf = upload("pattern meta", &meta_words);
+        let meta_buf = upload("pattern meta", &meta);
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("params"),
             size: 16,

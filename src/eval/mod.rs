@@ -5,6 +5,8 @@
 
 #[cfg(feature = "gpu")]
 pub mod gpu;
+#[cfg(feature = "gpu")]
+mod gpu_layout;
 
 use crate::heuristic::{Heuristic, HeuristicKind};
 use crate::puzzle::Goal;

@@ -7,9 +7,9 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use super::pdb::build::BuildProgress;
+use super::pdb::builder::BuildProgress;
 use super::pdb::cache::{PdbCache, header_for, read_header};
-use super::pdb::{PartitionSpec, placements};
+use super::pdb::{PartitionSpec, PdbError, placements};
 use super::{HeuristicKind, HeuristicSpec, UnknownHeuristic};
 use crate::puzzle::Goal;
 
@@ -50,7 +50,7 @@ impl FromStr for HeuristicChoice {
         if s.trim().to_ascii_lowercase().starts_with("pdb") {
             return PartitionSpec::parse(s)
                 .map(HeuristicChoice::Pdb)
-                .map_err(HeuristicNameError::Partition);
+                .map_err(|e| HeuristicNameError::Partition(e.to_string()));
         }
         HeuristicKind::from_str(s)
             .map(HeuristicChoice::Kind)
@@ -104,27 +104,42 @@ pub struct Resolved {
 }
 
 /// Why a choice could not be resolved.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum ResolveError {
     /// The partition does not fit the board (bad input).
     #[error("--heuristic {name}: {why}")]
     BadPartition {
         /// The partition's name.
         name: String,
-        /// What is wrong.
-        why: String,
+        /// What is wrong ([`PdbError::BadPartition`]).
+        #[source]
+        why: PdbError,
     },
     /// The progress callback asked to stop.
     #[error("pattern-database build cancelled")]
     Cancelled,
-    /// The cache folder or a table could not be had (the message says why).
+    /// The cache folder or a table could not be had.
     #[error("pattern database {name}: {why}")]
     Unavailable {
         /// The partition's name.
         name: String,
-        /// What went wrong.
-        why: String,
+        /// What went wrong: a build too big for the memory cap ([`PdbError::TooBig`]), a cache
+        /// folder that cannot be written ([`PdbError::Io`]), …
+        #[source]
+        why: PdbError,
     },
+}
+
+impl ResolveError {
+    /// The pattern-database error underneath, if any (none for [`ResolveError::Cancelled`]).
+    pub fn pdb_error(&self) -> Option<&PdbError> {
+        match self {
+            ResolveError::BadPartition { why, .. } | ResolveError::Unavailable { why, .. } => {
+                Some(why)
+            }
+            ResolveError::Cancelled => None,
+        }
+    }
 }
 
 /// The bytes of `spec`'s tables for `goal` (one byte per placement of each pattern's tiles),
@@ -263,15 +278,12 @@ fn load(
 ) -> Result<Resolved, ResolveError> {
     let (pdb, built) = cache
         .load_partition(goal, spec, opts.max_memory, opts.progress, opts.warn)
-        .map_err(|why| {
-            if why == super::pdb::build::CANCELLED {
-                ResolveError::Cancelled
-            } else {
-                ResolveError::Unavailable {
-                    name: spec.name(),
-                    why,
-                }
-            }
+        .map_err(|why| match why {
+            PdbError::Cancelled => ResolveError::Cancelled,
+            why => ResolveError::Unavailable {
+                name: spec.name(),
+                why,
+            },
         })?;
     Ok(Resolved {
         heuristic: HeuristicSpec::Pdb(pdb),

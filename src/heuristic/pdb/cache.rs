@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::build::{BuildProgress, build_table};
-use super::{PatternTable, TableBytes, placements};
+use super::builder::{BuildProgress, build_table};
+use super::{PatternTable, PdbError, TableBytes, placements};
 use crate::puzzle::Goal;
 
 const MAGIC: &[u8; 8] = b"NPUZZPDB";
@@ -59,13 +59,13 @@ impl PdbCache {
     /// (e.g. `~/.cache/npuzzle/pdb` on Linux).
     ///
     /// # Errors
-    /// A message when no cache folder can be determined.
-    pub fn new(dir: Option<PathBuf>) -> Result<PdbCache, String> {
+    /// [`PdbError::NoCacheDir`] when no cache folder can be determined.
+    pub fn new(dir: Option<PathBuf>) -> Result<PdbCache, PdbError> {
         let dir = match dir.or_else(|| std::env::var_os(CACHE_ENV).map(PathBuf::from)) {
             Some(d) => d,
             None => directories::ProjectDirs::from("", "", "npuzzle")
                 .map(|d| d.cache_dir().join("pdb"))
-                .ok_or("no cache folder: set NPUZZLE_CACHE_DIR or --cache-dir")?,
+                .ok_or(PdbError::NoCacheDir)?,
         };
         Ok(PdbCache { dir })
     }
@@ -92,7 +92,7 @@ impl PdbCache {
     /// built and saved. `warn` receives a line for every file found invalid or not saved.
     ///
     /// # Errors
-    /// A message when the build fails (e.g. the memory cap).
+    /// As [`build_table`] when the table has to be built.
     pub fn load_or_build(
         &self,
         goal: &Goal,
@@ -101,7 +101,7 @@ impl PdbCache {
         max_memory: u64,
         progress: &(dyn Fn(&BuildProgress) -> bool + Sync),
         warn: &(dyn Fn(String) + Sync),
-    ) -> Result<(Arc<PatternTable>, Source), String> {
+    ) -> Result<(Arc<PatternTable>, Source), PdbError> {
         let path = self.path_for(goal, tiles);
         let expect = header_for(goal, tiles);
         match read_file(&path) {
@@ -113,8 +113,8 @@ impl PdbCache {
                 "{}: built for other parameters; rebuilding",
                 path.display()
             )),
-            Err(ReadError::Missing) => {}
-            Err(ReadError::Bad(why)) => warn(format!("{}: {why}; rebuilding", path.display())),
+            Err(PdbError::Missing { .. }) => {}
+            Err(why) => warn(format!("{}: {why}; rebuilding", path.display())),
         }
         let t = build_table(goal, tiles, pattern, max_memory, progress)?;
         if let Err(e) = self.save(&path, &expect, t.bytes()) {
@@ -130,7 +130,8 @@ impl PdbCache {
     /// saved.
     ///
     /// # Errors
-    /// A message when the partition does not fit the board or a build fails.
+    /// [`PdbError::BadPartition`] when the partition does not fit the board, or as
+    /// [`build_table`] when a build fails.
     pub fn load_partition(
         &self,
         goal: &Goal,
@@ -138,7 +139,7 @@ impl PdbCache {
         max_memory: u64,
         progress: &(dyn Fn(usize, usize, &BuildProgress) -> bool + Sync),
         warn: &(dyn Fn(String) + Sync),
-    ) -> Result<(Arc<super::AdditivePdb>, Vec<Vec<u8>>), String> {
+    ) -> Result<(Arc<super::AdditivePdb>, Vec<Vec<u8>>), PdbError> {
         let patterns = spec.patterns(goal)?;
         let mut tables = Vec::new();
         let mut built = Vec::new();
@@ -180,34 +181,38 @@ impl PdbCache {
     /// cache would look it up by).
     ///
     /// # Errors
-    /// Why the header does not match the file name.
-    pub fn check_name(&self, path: &Path, header: &Header) -> Result<(), String> {
+    /// [`PdbError::Corrupt`]: why the header does not match the file name.
+    pub fn check_name(&self, path: &Path, header: &Header) -> Result<(), PdbError> {
+        let bad = |why: String| PdbError::Corrupt {
+            path: path.to_path_buf(),
+            why,
+        };
         let goal_board: crate::puzzle::Board = header
             .goal
             .parse()
-            .map_err(|e| format!("goal in the header: {e}"))?;
+            .map_err(|e| bad(format!("goal in the header: {e}")))?;
         let goal = crate::puzzle::GoalSpec::Board(goal_board)
             .resolve(header.rows, header.cols)
-            .map_err(|e| format!("goal in the header: {e}"))?;
+            .map_err(|e| bad(format!("goal in the header: {e}")))?;
         if header_for(&goal, &header.tiles) != *header {
-            return Err("header parameters do not fit together".into());
+            return Err(bad("header parameters do not fit together".into()));
         }
         let want = self.path_for(&goal, &header.tiles);
         if want.file_name() != path.file_name() {
-            return Err(format!(
+            return Err(bad(format!(
                 "holds the table of {:?} towards {}, which belongs in {}",
                 header.tiles,
                 header.goal,
                 want.file_name()
                     .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-            ));
+            )));
         }
         Ok(())
     }
 
     /// Every `.pdb` plain file in the cache with its header (or why it is unusable) and size; the
     /// entries are not read (see [`verify_file`]).
-    pub fn list(&self) -> Vec<(PathBuf, Result<Header, String>, u64)> {
+    pub fn list(&self) -> Vec<(PathBuf, Result<Header, PdbError>, u64)> {
         let Ok(rd) = std::fs::read_dir(&self.dir) else {
             return Vec::new();
         };
@@ -274,21 +279,19 @@ pub fn header_for(goal: &Goal, tiles: &[u8]) -> Header {
     }
 }
 
-enum ReadError {
-    Missing,
-    Bad(String),
-}
-
 /// An open cache file positioned after its header: the file, the header and its JSON bytes.
 /// Checks magic, version, header syntax and that the file size fits the entry count; the
 /// header is trusted only once the checksum over it and the data matches ([`read_file`]).
-fn read_head(path: &Path) -> Result<(std::fs::File, Header, Vec<u8>), ReadError> {
+fn read_head(path: &Path) -> Result<(std::fs::File, Header, Vec<u8>), PdbError> {
     use std::io::Read;
-    let io = |e: std::io::Error| ReadError::Bad(e.to_string());
-    let bad = |w: &str| ReadError::Bad(w.to_string());
+    let (io, bad) = file_errors(path);
     let mut file = match std::fs::File::open(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ReadError::Missing),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(PdbError::Missing {
+                path: path.to_path_buf(),
+            });
+        }
         Err(e) => return Err(io(e)),
     };
     let size = file.metadata().map_err(io)?.len();
@@ -298,7 +301,7 @@ fn read_head(path: &Path) -> Result<(std::fs::File, Header, Vec<u8>), ReadError>
     }
     let version = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
     if version != FORMAT_VERSION {
-        return Err(ReadError::Bad(format!(
+        return Err(bad(&format!(
             "format version {version}, expected {FORMAT_VERSION}"
         )));
     }
@@ -316,10 +319,9 @@ fn read_head(path: &Path) -> Result<(std::fs::File, Header, Vec<u8>), ReadError>
 }
 
 /// A whole cache file: header and entries, checksum verified.
-fn read_file(path: &Path) -> Result<(Header, TableBytes), ReadError> {
+fn read_file(path: &Path) -> Result<(Header, TableBytes), PdbError> {
     use std::io::Read;
-    let io = |e: std::io::Error| ReadError::Bad(e.to_string());
-    let bad = |w: &str| ReadError::Bad(w.to_string());
+    let (io, bad) = file_errors(path);
     let (mut file, header, json) = read_head(path)?;
     // Straight into the table's memory: no second copy of a table of half a gigabyte.
     let mut data = TableBytes::zeroed(header.entries as usize).map_err(io)?;
@@ -339,21 +341,33 @@ fn read_file(path: &Path) -> Result<(Header, TableBytes), ReadError> {
 /// for listings and for deciding what is cached; loading verifies the checksum.
 ///
 /// # Errors
-/// Why the file is unusable.
-pub fn read_header(path: &Path) -> Result<Header, String> {
-    read_head(path).map(|(_, h, _)| h).map_err(|e| match e {
-        ReadError::Missing => "missing".into(),
-        ReadError::Bad(w) => w,
-    })
+/// Why the file is unusable: [`PdbError::Missing`], [`PdbError::Io`], [`PdbError::Corrupt`].
+pub fn read_header(path: &Path) -> Result<Header, PdbError> {
+    read_head(path).map(|(_, h, _)| h)
 }
 
 /// Checks one file: readable, checksum, entry count. `Ok(header)` when sound.
 ///
 /// # Errors
-/// Why the file is unsound.
-pub fn verify_file(path: &Path) -> Result<Header, String> {
-    read_file(path).map(|(h, _)| h).map_err(|e| match e {
-        ReadError::Missing => "missing".into(),
-        ReadError::Bad(w) => w,
-    })
+/// Why the file is unsound: [`PdbError::Missing`], [`PdbError::Io`], [`PdbError::Corrupt`].
+pub fn verify_file(path: &Path) -> Result<Header, PdbError> {
+    read_file(path).map(|(h, _)| h)
+}
+
+/// The errors of reading the file at `path`: from the system's, and from a reason.
+fn file_errors(
+    path: &Path,
+) -> (
+    impl Fn(std::io::Error) -> PdbError + Copy + '_,
+    impl Fn(&str) -> PdbError + Copy + '_,
+) {
+    let io = |source| PdbError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let bad = |why: &str| PdbError::Corrupt {
+        path: path.to_path_buf(),
+        why: why.to_string(),
+    };
+    (io, bad)
 }

@@ -1,0 +1,177 @@
+//! What `gpu.rs` and `shaders/heuristic.wgsl` must agree on, written once on the Rust side:
+//! the heuristic codes (`KIND`), the shader's limits, and the layout of the pattern-database
+//! metadata buffer ([`PdbMeta`], [`PatternMeta`], mirrored by WGSL structs of the same names).
+//! A unit test reads the WGSL declarations and checks them against these.
+
+use bytemuck::{Pod, Zeroable};
+
+/// The shader's `KIND` for Hamming.
+pub(super) const KIND_HAMMING: u32 = 0;
+/// The shader's `KIND` for Manhattan.
+pub(super) const KIND_MANHATTAN: u32 = 1;
+/// The shader's `KIND` for Manhattan plus linear conflict.
+pub(super) const KIND_LINEAR_CONFLICT: u32 = 2;
+/// The shader's `KIND` for an additive pattern database.
+pub(super) const KIND_PDB: u32 = 3;
+
+/// Invocations per workgroup.
+pub(super) const WORKGROUP: u32 = 64;
+
+/// Largest board side the GPU evaluator takes (its linear-conflict pass keeps one line in
+/// registers; a board of at most 64 cells in private memory).
+pub const GPU_MAX_SIDE: usize = 8;
+
+/// Most cells of a board the shader takes (`GPU_MAX_SIDE²`).
+pub(super) const MAX_CELLS: usize = GPU_MAX_SIDE * GPU_MAX_SIDE;
+
+/// Most tiles in one pattern the shader takes.
+pub const GPU_MAX_PATTERN: usize = 12;
+
+/// The head of the pattern-database metadata buffer (binding 5), followed by one
+/// [`PatternMeta`] per pattern (WGSL: `struct PdbMeta`, its last field `pattern:
+/// array<PatternMeta>`).
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+pub(super) struct PdbMeta {
+    /// Number of patterns.
+    pub patterns: u32,
+    /// 1 when the tables are looked up on the reflection too, else 0.
+    pub reflect: u32,
+    /// The reflection's tile map φ, by tile.
+    pub phi: [u32; MAX_CELLS],
+    /// The reflection's cell map T, by cell.
+    pub tmap: [u32; MAX_CELLS],
+}
+
+/// One pattern of the metadata buffer: where its table starts in the tables' buffer (bytes),
+/// its tiles in index order and their index weights (the index is
+/// `Σ (cᵢ − #{j < i: cⱼ < cᵢ}) · wᵢ`, `cᵢ` the cell of tile `i`).
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+pub(super) struct PatternMeta {
+    /// Byte offset of the table.
+    pub offset: u32,
+    /// Tiles in the pattern.
+    pub k: u32,
+    /// The tiles, in index order.
+    pub tiles: [u32; GPU_MAX_PATTERN],
+    /// Their index weights `P(n−1−i, k−1−i)`.
+    pub weights: [u32; GPU_MAX_PATTERN],
+}
+
+/// The metadata buffer's words: `head` and then `patterns` (at least one, zeroed if none:
+/// a runtime-sized array binds with one element at least).
+pub(super) fn meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u32> {
+    let mut words: Vec<u32> = bytemuck::bytes_of(head)
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let zero = [PatternMeta::zeroed()];
+    let patterns = if patterns.is_empty() { &zero } else { patterns };
+    words.extend_from_slice(bytemuck::cast_slice(patterns));
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{offset_of, size_of};
+
+    const WGSL: &str = include_str!("../../shaders/heuristic.wgsl");
+
+    /// The value of `const NAME: u32 = …u;` in the shader.
+    fn wgsl_const(name: &str) -> u32 {
+        let decl = format!("const {name}: u32 = ");
+        let at = WGSL
+            .find(&decl)
+            .unwrap_or_else(|| panic!("no `{decl}` in the shader"));
+        let rest = &WGSL[at + decl.len()..];
+        rest[..rest.find(';').unwrap()]
+            .trim()
+            .trim_end_matches('u')
+            .parse()
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// The fields of `struct NAME` in the shader, with their byte offsets and the struct's
+    /// size (runtime-sized arrays count as zero), for fields of `u32`, `array<u32, N>` and
+    /// a trailing `array<…>` (all aligned to 4 bytes).
+    fn wgsl_struct(name: &str) -> (Vec<(String, usize)>, usize) {
+        let decl = format!("struct {name} {{");
+        let at = WGSL
+            .find(&decl)
+            .unwrap_or_else(|| panic!("no `{decl}` in the shader"));
+        let body = &WGSL[at + decl.len()..];
+        let body = &body[..body.find('}').unwrap()];
+        let mut fields = Vec::new();
+        let mut offset = 0;
+        for field in body.split(",\n").map(str::trim).filter(|f| !f.is_empty()) {
+            let field = field.trim_end_matches(',');
+            let (fname, ty) = field.split_once(':').unwrap();
+            let ty = ty.trim();
+            fields.push((fname.trim().to_string(), offset));
+            offset += if ty == "u32" {
+                4
+            } else if let Some(len) = ty
+                .strip_prefix("array<u32, ")
+                .and_then(|t| t.strip_suffix('>'))
+            {
+                4 * wgsl_const(len) as usize
+            } else if ty.starts_with("array<") && !ty.contains(',') {
+                0
+            } else {
+                panic!("{name}.{fname}: type {ty} not understood by this test");
+            };
+        }
+        (fields, offset)
+    }
+
+    #[test]
+    fn the_shader_declares_the_same_codes_and_limits() {
+        assert_eq!(wgsl_const("KIND_HAMMING"), KIND_HAMMING);
+        assert_eq!(wgsl_const("KIND_MANHATTAN"), KIND_MANHATTAN);
+        assert_eq!(wgsl_const("KIND_LINEAR_CONFLICT"), KIND_LINEAR_CONFLICT);
+        assert_eq!(wgsl_const("KIND_PDB"), KIND_PDB);
+        assert_eq!(wgsl_const("WORKGROUP"), WORKGROUP);
+        assert_eq!(wgsl_const("MAX_SIDE") as usize, GPU_MAX_SIDE);
+        assert_eq!(wgsl_const("MAX_CELLS") as usize, MAX_CELLS);
+        assert_eq!(wgsl_const("MAX_PATTERN") as usize, GPU_MAX_PATTERN);
+    }
+
+    #[test]
+    fn the_shader_reads_the_metadata_as_it_is_written() {
+        let (fields, size) = wgsl_struct("PatternMeta");
+        let rust = [
+            ("offset", offset_of!(PatternMeta, offset)),
+            ("k", offset_of!(PatternMeta, k)),
+            ("tiles", offset_of!(PatternMeta, tiles)),
+            ("weights", offset_of!(PatternMeta, weights)),
+        ];
+        assert_eq!(fields, rust.map(|(n, o)| (n.to_string(), o)));
+        assert_eq!(size, size_of::<PatternMeta>());
+        let (fields, size) = wgsl_struct("PdbMeta");
+        let rust = [
+            ("patterns", offset_of!(PdbMeta, patterns)),
+            ("reflect", offset_of!(PdbMeta, reflect)),
+            ("phi", offset_of!(PdbMeta, phi)),
+            ("tmap", offset_of!(PdbMeta, tmap)),
+            ("pattern", size_of::<PdbMeta>()),
+        ];
+        assert_eq!(fields, rust.map(|(n, o)| (n.to_string(), o)));
+        assert_eq!(size, size_of::<PdbMeta>());
+        // The words as uploaded: the head, then each pattern.
+        let mut head = PdbMeta::zeroed();
+        head.patterns = 2;
+        head.tmap[0] = 7;
+        let mut p = PatternMeta::zeroed();
+        p.k = 5;
+        let words = meta_words(&head, &[PatternMeta::zeroed(), p]);
+        let at = |bytes: usize| words[bytes / 4];
+        assert_eq!(at(offset_of!(PdbMeta, patterns)), 2);
+        assert_eq!(at(offset_of!(PdbMeta, tmap)), 7);
+        assert_eq!(
+            at(size_of::<PdbMeta>() + size_of::<PatternMeta>() + offset_of!(PatternMeta, k)),
+            5
+        );
+    }
+}

@@ -1,0 +1,375 @@
+//! The additive heuristic over a partition's tables (`AdditivePdb`): the whole-board estimate,
+//! the incremental update per move, and the reflection about the main diagonal.
+
+use std::sync::Arc;
+
+use super::error::bad_partition;
+use super::{PatternTable, PdbError};
+use crate::heuristic::{Heuristic, Incremental};
+use crate::puzzle::Goal;
+
+/// A partition of the tiles with built tables, as one additive heuristic.
+#[derive(Clone, Debug)]
+pub struct AdditivePdb {
+    name: String,
+    cells: usize,
+    tables: Vec<Arc<PatternTable>>,
+    /// Pattern of each tile (`u8::MAX` for the blank).
+    pattern_of: Vec<u8>,
+    /// Slot of each tile within its pattern (index order).
+    slot_of: Vec<u8>,
+    /// Reflection: tile map φ and cell map T, when the goal allows it.
+    reflect: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+/// Incremental state: each pattern's table index and value on the board and on its
+/// reflection, and the two sums.
+#[derive(Clone, Debug)]
+pub struct PdbState {
+    idx: Vec<u32>,
+    ridx: Vec<u32>,
+    vals: Vec<u8>,
+    rvals: Vec<u8>,
+    sum: u32,
+    rsum: u32,
+}
+
+impl AdditivePdb {
+    /// Combines built tables (one per pattern, disjoint, covering every tile) for `goal`.
+    ///
+    /// # Errors
+    /// [`PdbError::BadPartition`] when the patterns overlap or miss a tile.
+    pub fn new(name: &str, goal: &Goal, tables: Vec<Arc<PatternTable>>) -> Result<Self, PdbError> {
+        let n = goal.board().len();
+        let mut pattern_of = vec![u8::MAX; n];
+        let mut slot_of = vec![0u8; n];
+        for (p, t) in tables.iter().enumerate() {
+            for (s, &tile) in t.tiles().iter().enumerate() {
+                if tile == 0 || tile as usize >= n || pattern_of[tile as usize] != u8::MAX {
+                    return Err(bad_partition!(
+                        "tile {tile} is the blank, out of range or in two patterns"
+                    ));
+                }
+                pattern_of[tile as usize] = p as u8;
+                slot_of[tile as usize] = s as u8;
+            }
+        }
+        if let Some(t) = (1..n).find(|&t| pattern_of[t] == u8::MAX) {
+            return Err(bad_partition!("tile {t} is in no pattern"));
+        }
+        Ok(AdditivePdb {
+            name: name.to_string(),
+            cells: n,
+            tables,
+            pattern_of,
+            slot_of,
+            reflect: reflection(goal),
+        })
+    }
+
+    /// The partition's name (e.g. `pdb78`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Whether the reflected lookup is used.
+    pub fn reflects(&self) -> bool {
+        self.reflect.is_some()
+    }
+
+    /// The reflection's tile map φ and cell map T, when the reflected lookup is used.
+    pub fn reflection(&self) -> Option<(&[u8], &[u8])> {
+        self.reflect
+            .as_ref()
+            .map(|(p, t)| (p.as_slice(), t.as_slice()))
+    }
+
+    /// The tables, one per pattern.
+    pub fn tables(&self) -> &[Arc<PatternTable>] {
+        &self.tables
+    }
+
+    /// Each pattern's index, value, and the sum of the values, given each tile's cell.
+    fn sums(&self, pos: &[u8]) -> (Vec<u32>, Vec<u8>, u32) {
+        let idx: Vec<u32> = self
+            .tables
+            .iter()
+            .map(|t| t.rank(|i| pos[t.tiles[i] as usize]) as u32)
+            .collect();
+        let vals: Vec<u8> = idx
+            .iter()
+            .zip(&self.tables)
+            .map(|(&i, t)| t.table[i as usize])
+            .collect();
+        let sum = vals.iter().map(|&v| u32::from(v)).sum();
+        (idx, vals, sum)
+    }
+
+    /// The change of pattern `p`'s index when its tile in slot `s` moves from cell `from` to
+    /// cell `to` (one move apart), where `pattern_slot(x)` gives the pattern and slot of the
+    /// tile on cell `x` (cells strictly between the two, i.e. for a vertical move). The rank
+    /// digit of the moving tile changes by the distance less the earlier tiles of its pattern
+    /// in between; the digit of every later tile in between by one.
+    #[inline(always)]
+    fn index_delta(
+        &self,
+        p: usize,
+        s: usize,
+        from: usize,
+        to: usize,
+        pattern_slot: impl Fn(usize) -> (u8, u8),
+    ) -> i64 {
+        let w = &self.tables[p].weights;
+        let (lo, hi) = (from.min(to), from.max(to));
+        let ws = w[s] as i64;
+        let mut delta = (hi - lo) as i64 * ws;
+        for x in lo + 1..hi {
+            let (q, j) = pattern_slot(x);
+            if q as usize == p {
+                if (j as usize) < s {
+                    delta -= ws;
+                } else {
+                    delta += w[j as usize] as i64;
+                }
+            }
+        }
+        if to > from { delta } else { -delta }
+    }
+
+    fn positions(&self, tiles: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let mut pos = vec![0u8; self.cells];
+        for (c, &t) in tiles.iter().enumerate() {
+            pos[t as usize] = c as u8;
+        }
+        let rpos = match &self.reflect {
+            Some((phi, tmap)) => {
+                let mut r = vec![0u8; self.cells];
+                for (c, &t) in tiles.iter().enumerate() {
+                    r[phi[t as usize] as usize] = tmap[c];
+                }
+                r
+            }
+            None => Vec::new(),
+        };
+        (pos, rpos)
+    }
+}
+
+/// φ and T for the reflection about the main diagonal, if the goal allows it (square board,
+/// blank's goal cell on the diagonal).
+fn reflection(goal: &Goal) -> Option<(Vec<u8>, Vec<u8>)> {
+    let b = goal.board();
+    let (r, c) = (b.rows(), b.cols());
+    if r != c || b.blank() / c != b.blank() % c {
+        return None;
+    }
+    let n = b.len();
+    let tmap: Vec<u8> = (0..n)
+        .map(|cell| ((cell % c) * c + cell / c) as u8)
+        .collect();
+    let phi: Vec<u8> = (0..n)
+        .map(|t| b.tiles()[tmap[goal.position_of(t as u8)] as usize])
+        .collect();
+    Some((phi, tmap))
+}
+
+impl Heuristic for AdditivePdb {
+    fn estimate(&self, tiles: &[u8]) -> u32 {
+        let (pos, rpos) = self.positions(tiles);
+        let sum = self.sums(&pos).2;
+        if self.reflect.is_some() {
+            sum.max(self.sums(&rpos).2)
+        } else {
+            sum
+        }
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// A move of [`AdditivePdb`] evaluated ahead: the moved tile's pattern index on the board and
+/// on the reflection, whose table entries are being loaded (prefetched) meanwhile.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PdbPrepared {
+    i: u32,
+    ri: u32,
+}
+
+/// What undoing one move of [`AdditivePdb`] restores: the pattern and reflected pattern touched,
+/// their old values, and the old sums.
+#[derive(Clone, Copy, Debug)]
+pub struct PdbUndo {
+    p: u8,
+    v: u8,
+    rp: u8,
+    rv: u8,
+    idx: u32,
+    ridx: u32,
+    sum: u32,
+    rsum: u32,
+}
+
+impl Incremental for AdditivePdb {
+    type State = PdbState;
+    type Undo = PdbUndo;
+    type Prepared = PdbPrepared;
+
+    #[inline(always)]
+    fn prepare(
+        &self,
+        st: &PdbState,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> PdbPrepared {
+        let t = tile as usize;
+        let p = self.pattern_of[t] as usize;
+        let pattern_slot = |x: usize| {
+            let u = tiles[x] as usize;
+            (self.pattern_of[u], self.slot_of[u])
+        };
+        let i = (i64::from(st.idx[p])
+            + self.index_delta(p, self.slot_of[t] as usize, from, to, pattern_slot))
+            as u32;
+        self.tables[p].table.prefetch(i as usize);
+        let mut out = PdbPrepared { i, ri: 0 };
+        if let Some((phi, tmap)) = &self.reflect {
+            let rt = phi[t] as usize;
+            let rp = self.pattern_of[rt] as usize;
+            let rpattern_slot = |x: usize| {
+                let u = phi[tiles[tmap[x] as usize] as usize] as usize;
+                (self.pattern_of[u], self.slot_of[u])
+            };
+            let (rfrom, rto) = (tmap[from] as usize, tmap[to] as usize);
+            out.ri = (i64::from(st.ridx[rp])
+                + self.index_delta(rp, self.slot_of[rt] as usize, rfrom, rto, rpattern_slot))
+                as u32;
+            self.tables[rp].table.prefetch(out.ri as usize);
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn apply_prepared(
+        &self,
+        st: &mut PdbState,
+        _tiles: &[u8],
+        tile: u8,
+        _from: usize,
+        _to: usize,
+        pr: PdbPrepared,
+        enough: u32,
+    ) -> (i32, PdbUndo) {
+        let u = self.undo_record(st, tile);
+        (self.commit(st, tile, pr, enough), u)
+    }
+
+    #[inline(always)]
+    fn apply_undoable(
+        &self,
+        st: &mut PdbState,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (i32, PdbUndo) {
+        let u = self.undo_record(st, tile);
+        (self.apply(st, tiles, tile, from, to), u)
+    }
+
+    #[inline(always)]
+    fn undo(&self, st: &mut PdbState, _: &[u8], _tile: u8, _from: usize, _to: usize, u: PdbUndo) {
+        st.vals[u.p as usize] = u.v;
+        st.idx[u.p as usize] = u.idx;
+        st.sum = u.sum;
+        if self.reflect.is_some() {
+            st.rvals[u.rp as usize] = u.rv;
+            st.ridx[u.rp as usize] = u.ridx;
+            st.rsum = u.rsum;
+        }
+    }
+
+    fn init(&self, tiles: &[u8]) -> (PdbState, u32) {
+        let (pos, rpos) = self.positions(tiles);
+        let (idx, vals, sum) = self.sums(&pos);
+        let (ridx, rvals, rsum) = if self.reflect.is_some() {
+            self.sums(&rpos)
+        } else {
+            (Vec::new(), Vec::new(), 0)
+        };
+        let h = sum.max(rsum);
+        (
+            PdbState {
+                idx,
+                ridx,
+                vals,
+                rvals,
+                sum,
+                rsum,
+            },
+            h,
+        )
+    }
+
+    /// Updates the moved tile's pattern on the board and on its reflection: the new index
+    /// comes from the old one (`AdditivePdb::index_delta`), then one table read each.
+    /// (`prepare` reads only the cells strictly between `from` and `to`, the same before and
+    /// after the move, so it serves here on the board after it.)
+    #[inline(always)]
+    fn apply(&self, st: &mut PdbState, tiles: &[u8], tile: u8, from: usize, to: usize) -> i32 {
+        let pr = self.prepare(st, tiles, tile, from, to);
+        self.commit(st, tile, pr, u32::MAX)
+    }
+}
+
+impl AdditivePdb {
+    /// What undoing a move of `tile` restores.
+    #[inline(always)]
+    fn undo_record(&self, st: &PdbState, tile: u8) -> PdbUndo {
+        let t = tile as usize;
+        let p = self.pattern_of[t];
+        let mut u = PdbUndo {
+            p,
+            v: st.vals[p as usize],
+            rp: 0,
+            rv: 0,
+            idx: st.idx[p as usize],
+            ridx: 0,
+            sum: st.sum,
+            rsum: st.rsum,
+        };
+        if let Some((phi, _)) = &self.reflect {
+            u.rp = self.pattern_of[phi[t] as usize];
+            u.rv = st.rvals[u.rp as usize];
+            u.ridx = st.ridx[u.rp as usize];
+        }
+        u
+    }
+
+    /// Writes a prepared move into the state: the board's own pattern, and the reflected one
+    /// unless the board's sum is already `enough` (see
+    /// [`Incremental::apply_undoable_at_least`]). Returns the change in `h`.
+    #[inline(always)]
+    fn commit(&self, st: &mut PdbState, tile: u8, pr: PdbPrepared, enough: u32) -> i32 {
+        let before = st.sum.max(st.rsum);
+        let t = tile as usize;
+        let p = self.pattern_of[t] as usize;
+        let v = self.tables[p].table[pr.i as usize];
+        st.idx[p] = pr.i;
+        st.sum = st.sum + u32::from(v) - u32::from(st.vals[p]);
+        st.vals[p] = v;
+        if st.sum < enough
+            && let Some((phi, _)) = &self.reflect
+        {
+            let rp = self.pattern_of[phi[t] as usize] as usize;
+            let rv = self.tables[rp].table[pr.ri as usize];
+            st.ridx[rp] = pr.ri;
+            st.rsum = st.rsum + u32::from(rv) - u32::from(st.rvals[rp]);
+            st.rvals[rp] = rv;
+        }
+        st.sum.max(st.rsum) as i32 - before as i32
+    }
+}
