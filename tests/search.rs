@@ -335,3 +335,27 @@ fn parallel_ida_is_optimal_and_cancellable() {
     );
     assert_eq!(r, Err(SearchError::Cancelled));
 }
+
+#[test]
+fn internal_errors_are_faults_with_their_own_messages() {
+    let replay = SearchError::BadSolution("ends on 1 2 3/4 5 6/7 0 8".into());
+    let exhausted = SearchError::Exhausted(Algorithm::IdaStar);
+    let panicked = SearchError::WorkerPanicked("index out of bounds".into());
+    for e in [&replay, &exhausted, &panicked] {
+        assert!(!e.is_limit(), "{e}");
+        assert!(e.to_string().starts_with("internal error: "), "{e}");
+    }
+    assert!(replay.to_string().contains("failed to replay"));
+    assert!(
+        exhausted
+            .to_string()
+            .contains("idastar searched every reachable board")
+    );
+    assert!(!exhausted.to_string().contains("replay"));
+    assert!(
+        panicked
+            .to_string()
+            .contains("search thread panicked: index out of bounds")
+    );
+    assert!(!panicked.to_string().contains("replay"));
+}

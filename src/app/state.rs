@@ -511,9 +511,7 @@ impl AppState {
                     }
                     WorkerMsg::Panicked(m) => {
                         done = Some((
-                            Err(crate::search::SearchError::BadSolution(format!(
-                                "the search thread panicked: {m}"
-                            ))),
+                            Err(crate::search::SearchError::WorkerPanicked(m)),
                             String::new(),
                         ));
                         break;

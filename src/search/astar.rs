@@ -115,9 +115,7 @@ fn run<K: Key>(
     let (mut last_f, mut last_g);
     loop {
         let Some(node) = open.pop() else {
-            return Err(SearchError::BadSolution(
-                "A* emptied its open list without reaching the goal".into(),
-            ));
+            return Err(SearchError::Exhausted(Algorithm::AStar));
         };
         if let Some(hh) = &mut hist {
             hh.remove(node.g as usize, (node.f - node.g) as usize);

@@ -111,9 +111,7 @@ fn run<K: Key>(
             break;
         }
         if open.is_empty() {
-            return Err(SearchError::BadSolution(
-                "batched A* emptied its open list without reaching the goal".into(),
-            ));
+            return Err(SearchError::Exhausted(Algorithm::BatchedAStar));
         }
         round += 1;
         boards.clear();

@@ -153,9 +153,7 @@ where
             c.check()?;
         }
         if ida.next_bound == u32::MAX {
-            return Err(SearchError::BadSolution(
-                "IDA* exhausted the search space without reaching the goal".into(),
-            ));
+            return Err(SearchError::Exhausted(Algorithm::IdaStar));
         }
         ida.bound = ida.next_bound;
         ida.iteration += 1;
