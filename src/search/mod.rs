@@ -8,6 +8,7 @@
 
 pub mod astar;
 pub mod batched_astar;
+mod best_first;
 pub mod bfs;
 pub mod idastar;
 mod key;
