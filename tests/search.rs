@@ -359,3 +359,42 @@ fn internal_errors_are_faults_with_their_own_messages() {
     );
     assert!(!panicked.to_string().contains("replay"));
 }
+
+#[test]
+fn parallel_idastar_iterations_match_the_sequential_ones() {
+    // The next threshold flows back from every thread: the thresholds, and the work of every
+    // iteration but the last (which stops when a thread finds the goal), are the sequential ones.
+    let g = goal(&GoalSpec::BlankLast, 4, 4);
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for _ in 0..3 {
+        let p = Problem {
+            start: npuzzle::puzzle::random::random_walk(&g, 200, &mut rng),
+            goal: g.clone(),
+        };
+        let run = |threads| {
+            let limits = Limits {
+                threads,
+                ..Limits::default()
+            };
+            match solve(
+                &p,
+                Algorithm::IdaStar,
+                HeuristicKind::LinearConflict,
+                &limits,
+                &mut |_| {},
+            ) {
+                Ok(Outcome::Solved(s)) => s,
+                other => panic!("{other:?}"),
+            }
+        };
+        let (one, three) = (run(1), run(3));
+        assert_eq!(one.moves.len(), three.moves.len());
+        let thresholds = |s: &npuzzle::search::Solution| -> Vec<u32> {
+            s.stats.iterations.iter().map(|i| i.threshold).collect()
+        };
+        assert_eq!(thresholds(&one), thresholds(&three));
+        let done = one.stats.iterations.len() - 1;
+        assert!(done >= 2, "{done} iterations before the last");
+        assert_eq!(one.stats.iterations[..done], three.stats.iterations[..done]);
+    }
+}
