@@ -435,7 +435,7 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
             } else {
                 (self.bound + 1).max(next).saturating_sub(g + 1)
             };
-            let (dh, undo) = self.h.apply_prepared(
+            let (dh, undo) = self.h.apply(
                 &mut self.state,
                 &self.tiles,
                 tile,
