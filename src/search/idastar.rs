@@ -403,23 +403,24 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
             self.watch.poll(g, self.bound, self.tally)?;
         }
         let blank = self.blank;
-        let undo = prev.map(Move::inverse);
+        // The move undoing `prev`, as an index (`NONE` at the root): one byte compare a move.
+        let undo = prev.map_or(NONE, |p| p.inverse().index() as u8);
         // Evaluate every move first, so that their table reads overlap.
         let mut prepared = [H::Prepared::default(); 4];
-        for m in Move::ALL {
-            let to = self.nbr[blank][m.index()];
-            if Some(m) != undo && to != NONE {
+        for mi in 0..4u8 {
+            let to = self.nbr[blank][mi as usize];
+            if mi != undo && to != NONE {
                 let to = to as usize;
-                prepared[m.index()] =
+                prepared[mi as usize] =
                     self.h
                         .prepare(&self.state, &self.tiles, self.tiles[to], to, blank);
             }
         }
-        for m in Move::ALL {
-            if Some(m) == undo {
+        for mi in 0..4u8 {
+            if mi == undo {
                 continue;
             }
-            let to = self.nbr[blank][m.index()];
+            let to = self.nbr[blank][mi as usize];
             if to == NONE {
                 continue;
             }
@@ -441,7 +442,7 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
                 tile,
                 to,
                 blank,
-                prepared[m.index()],
+                prepared[mi as usize],
                 enough,
             );
             let h2 = (h as i32 + dh) as u32;
@@ -450,6 +451,7 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
             self.watch.generated(g + 1, h2, &self.tiles);
             if f2 <= self.bound {
                 self.blank = to;
+                let m = Move::from_index(mi as usize);
                 self.path.push(m);
                 next = self.dfs(g + 1, h2, Some(m), next)?;
                 self.path.pop();
