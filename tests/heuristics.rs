@@ -185,9 +185,10 @@ fn check_incremental<H: Incremental>(h: &H, start: &Board, moves: usize, rng: &m
             .collect();
         let to = opts[rng.random_range(0..opts.len())];
         let tile = tiles[to];
+        let prepared = h.prepare(&st, &tiles, tile, to, blank);
         tiles[blank] = tile;
         tiles[to] = 0;
-        let d = h.apply(&mut st, &tiles, tile, to, blank);
+        let (d, _) = h.apply(&mut st, &tiles, tile, to, blank, prepared, u32::MAX);
         cur = (cur as i32 + d) as u32;
         assert_eq!(cur, h.estimate(&tiles), "{:?} drifted", h.name());
         assert_eq!(d.abs(), 1, "a move changes a consistent h by exactly 1");
@@ -217,7 +218,8 @@ fn incremental_updates_equal_full_evaluation() {
                 let (from, to) = (b.target(m).unwrap(), b.blank());
                 let tile = b.apply(m).unwrap();
                 tiles.copy_from_slice(b.tiles());
-                cur = (cur as i32 + ham.apply(&mut st, &tiles, tile, from, to)) as u32;
+                let (d, ()) = ham.apply(&mut st, &tiles, tile, from, to, (), u32::MAX);
+                cur = (cur as i32 + d) as u32;
                 assert_eq!(cur, ham.estimate(&tiles));
             }
         }

@@ -183,18 +183,20 @@ fn incremental_matches_estimate() {
             let before = b.clone();
             let tile = b.apply(m).unwrap();
             let mut st2 = st.clone();
-            let (dh, undo) =
-                h.apply_prepared(&mut st2, b.tiles(), tile, from, to, prepared, u32::MAX);
+            let (dh, undo) = h.apply(&mut st2, b.tiles(), tile, from, to, prepared, u32::MAX);
             assert_eq!((cur as i32 + dh) as u32, h.estimate(b.tiles()));
             h.undo(&mut st2, before.tiles(), tile, from, to, undo);
             let mut b2 = before.clone();
             b2.apply(m).unwrap();
+            let again = h.prepare(&st2, before.tiles(), tile, from, to);
+            let (dh2, _) = h.apply(&mut st2, b2.tiles(), tile, from, to, again, u32::MAX);
             assert_eq!(
-                (cur as i32 + h.apply(&mut st2, b2.tiles(), tile, from, to)) as u32,
+                (cur as i32 + dh2) as u32,
                 h.estimate(b.tiles()),
                 "state restored by undo"
             );
-            cur = (cur as i32 + h.apply(&mut st, b.tiles(), tile, from, to)) as u32;
+            let (d, _) = h.apply(&mut st, b.tiles(), tile, from, to, prepared, u32::MAX);
+            cur = (cur as i32 + d) as u32;
             assert_eq!(cur, h.estimate(b.tiles()));
         }
     }

@@ -335,3 +335,66 @@ fn parallel_ida_is_optimal_and_cancellable() {
     );
     assert_eq!(r, Err(SearchError::Cancelled));
 }
+
+#[test]
+fn internal_errors_are_faults_with_their_own_messages() {
+    let replay = SearchError::BadSolution("ends on 1 2 3/4 5 6/7 0 8".into());
+    let exhausted = SearchError::Exhausted(Algorithm::IdaStar);
+    let panicked = SearchError::WorkerPanicked("index out of bounds".into());
+    for e in [&replay, &exhausted, &panicked] {
+        assert!(!e.is_limit(), "{e}");
+        assert!(e.to_string().starts_with("internal error: "), "{e}");
+    }
+    assert!(replay.to_string().contains("failed to replay"));
+    assert!(
+        exhausted
+            .to_string()
+            .contains("idastar searched every reachable board")
+    );
+    assert!(!exhausted.to_string().contains("replay"));
+    assert!(
+        panicked
+            .to_string()
+            .contains("search thread panicked: index out of bounds")
+    );
+    assert!(!panicked.to_string().contains("replay"));
+}
+
+#[test]
+fn parallel_idastar_iterations_match_the_sequential_ones() {
+    // The next threshold flows back from every thread: the thresholds, and the work of every
+    // iteration but the last (which stops when a thread finds the goal), are the sequential ones.
+    let g = goal(&GoalSpec::BlankLast, 4, 4);
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for _ in 0..3 {
+        let p = Problem {
+            start: npuzzle::puzzle::random::random_walk(&g, 200, &mut rng),
+            goal: g.clone(),
+        };
+        let run = |threads| {
+            let limits = Limits {
+                threads,
+                ..Limits::default()
+            };
+            match solve(
+                &p,
+                Algorithm::IdaStar,
+                HeuristicKind::LinearConflict,
+                &limits,
+                &mut |_| {},
+            ) {
+                Ok(Outcome::Solved(s)) => s,
+                other => panic!("{other:?}"),
+            }
+        };
+        let (one, three) = (run(1), run(3));
+        assert_eq!(one.moves.len(), three.moves.len());
+        let thresholds = |s: &npuzzle::search::Solution| -> Vec<u32> {
+            s.stats.iterations.iter().map(|i| i.threshold).collect()
+        };
+        assert_eq!(thresholds(&one), thresholds(&three));
+        let done = one.stats.iterations.len() - 1;
+        assert!(done >= 2, "{done} iterations before the last");
+        assert_eq!(one.stats.iterations[..done], three.stats.iterations[..done]);
+    }
+}

@@ -3,8 +3,9 @@
 //! `gui` opens the app through a [`Launcher`] the binary gives: this module does not depend on
 //! the app.
 //!
-//! Exit codes: 0 solved or proven unsolvable; 1 a bench length disagreed with the file;
-//! 2 bad input or usage; 3 a limit was reached (time, memory, cancel).
+//! Exit codes: 0 solved or proven unsolvable; 1 a bench length disagreed with the file, or a
+//! fault (an evaluator failure, an internal error); 2 bad input or usage; 3 a limit was reached
+//! (time, memory, cancel).
 
 mod bench;
 mod evaluator;
@@ -288,6 +289,9 @@ impl CliError {
 }
 
 impl From<SearchError> for CliError {
+    /// Limits (time, memory, cancel) exit with 3; faults, including the internal errors
+    /// (a solution that does not replay, an exhausted search, a panicked search thread),
+    /// with 1. The JSON `error` is the message, `limit` whether it was a limit.
     fn from(e: SearchError) -> Self {
         if e.is_limit() {
             CliError::Limit(e)

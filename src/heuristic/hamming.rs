@@ -34,31 +34,28 @@ impl Heuristic for Hamming {
 
 impl Incremental for Hamming {
     type State = ();
-    type Undo = ();
     type Prepared = ();
-
-    #[inline]
-    fn apply_undoable(
-        &self,
-        st: &mut (),
-        tiles: &[u8],
-        tile: u8,
-        from: usize,
-        to: usize,
-    ) -> (i32, ()) {
-        (self.apply(st, tiles, tile, from, to), ())
-    }
-
-    #[inline]
-    fn undo(&self, _: &mut (), _: &[u8], _: u8, _: usize, _: usize, _: ()) {}
+    type Undo = ();
 
     fn init(&self, tiles: &[u8]) -> ((), u32) {
         ((), self.estimate(tiles))
     }
 
     #[inline]
-    fn apply(&self, _: &mut (), _: &[u8], tile: u8, from: usize, to: usize) -> i32 {
+    fn apply(
+        &self,
+        _: &mut (),
+        _: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        _: (),
+        _: u32,
+    ) -> (i32, ()) {
         let g = self.t.goal[tile as usize] as usize;
-        i32::from(to != g) - i32::from(from != g)
+        (i32::from(to != g) - i32::from(from != g), ())
     }
+
+    #[inline]
+    fn undo(&self, _: &mut (), _: &[u8], _: u8, _: usize, _: usize, _: ()) {}
 }

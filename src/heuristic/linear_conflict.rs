@@ -154,25 +154,8 @@ impl Heuristic for LinearConflict {
 
 impl Incremental for LinearConflict {
     type State = LcState;
-    type Undo = ();
     type Prepared = ();
-
-    #[inline(always)]
-    fn apply_undoable(
-        &self,
-        st: &mut LcState,
-        tiles: &[u8],
-        tile: u8,
-        from: usize,
-        to: usize,
-    ) -> (i32, ()) {
-        (self.apply(st, tiles, tile, from, to), ())
-    }
-
-    #[inline(always)]
-    fn undo(&self, st: &mut LcState, tiles: &[u8], tile: u8, from: usize, to: usize, _: ()) {
-        self.apply(st, tiles, tile, to, from);
-    }
+    type Undo = ();
 
     fn init(&self, tiles: &[u8]) -> (LcState, u32) {
         let (rows, cols, n) = (self.t.rows, self.t.cols, self.t.n());
@@ -200,7 +183,30 @@ impl Incremental for LinearConflict {
     }
 
     #[inline(always)]
-    fn apply(&self, st: &mut LcState, tiles: &[u8], tile: u8, from: usize, to: usize) -> i32 {
+    fn apply(
+        &self,
+        st: &mut LcState,
+        tiles: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        _: (),
+        _: u32,
+    ) -> (i32, ()) {
+        (self.slide(st, tiles, tile, from, to), ())
+    }
+
+    #[inline(always)]
+    fn undo(&self, st: &mut LcState, tiles: &[u8], tile: u8, from: usize, to: usize, _: ()) {
+        self.slide(st, tiles, tile, to, from);
+    }
+}
+
+impl LinearConflict {
+    /// Accounts for `tile` having slid from `from` to `to` (`tiles`: the board after the
+    /// slide); returns the change in `h`. Sliding it back restores the state.
+    #[inline(always)]
+    fn slide(&self, st: &mut LcState, tiles: &[u8], tile: u8, from: usize, to: usize) -> i32 {
         let n = self.t.n();
         let ti = tile as usize;
         let (fidx, tidx) = (ti * n + from, ti * n + to);

@@ -29,30 +29,27 @@ impl Heuristic for Manhattan {
 
 impl Incremental for Manhattan {
     type State = ();
-    type Undo = ();
     type Prepared = ();
-
-    #[inline]
-    fn apply_undoable(
-        &self,
-        st: &mut (),
-        tiles: &[u8],
-        tile: u8,
-        from: usize,
-        to: usize,
-    ) -> (i32, ()) {
-        (self.apply(st, tiles, tile, from, to), ())
-    }
-
-    #[inline]
-    fn undo(&self, _: &mut (), _: &[u8], _: u8, _: usize, _: usize, _: ()) {}
+    type Undo = ();
 
     fn init(&self, tiles: &[u8]) -> ((), u32) {
         ((), self.estimate(tiles))
     }
 
     #[inline]
-    fn apply(&self, _: &mut (), _: &[u8], tile: u8, from: usize, to: usize) -> i32 {
-        self.t.md_delta(tile, from, to)
+    fn apply(
+        &self,
+        _: &mut (),
+        _: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        _: (),
+        _: u32,
+    ) -> (i32, ()) {
+        (self.t.md_delta(tile, from, to), ())
     }
+
+    #[inline]
+    fn undo(&self, _: &mut (), _: &[u8], _: u8, _: usize, _: usize, _: ()) {}
 }

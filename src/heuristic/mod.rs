@@ -36,40 +36,29 @@ pub trait Heuristic: Send + Sync {
     fn name(&self) -> &str;
 }
 
-/// A heuristic that can update its value after a single move instead of re-evaluating the board.
+/// A heuristic that can update its value after a single move instead of re-evaluating the
+/// board: what IDA* calls in its inner loop.
+///
+/// A move of `tile` from cell `from` to cell `to` (the blank goes the other way) is made in
+/// up to three steps: [`Incremental::prepare`] on the board before the move (so that a node's
+/// table reads can all start before the first value is needed), [`Incremental::apply`] on the
+/// board after it, and [`Incremental::undo`] on the board after the move is taken back.
 pub trait Incremental: Heuristic {
     /// Per-board bookkeeping kept between moves (e.g. linear-conflict line codes).
     type State: Clone + Send;
 
-    /// Builds the state for a board and returns it with the board's `h`.
-    fn init(&self, tiles: &[u8]) -> (Self::State, u32);
-
-    /// Accounts for `tile` having slid from cell `from` to cell `to` (the blank went the other
-    /// way). `tiles` is the board *after* the move. Returns the change in `h`. Calling it again
-    /// with `from` and `to` swapped (on the board after the undo) restores the state.
-    fn apply(&self, state: &mut Self::State, tiles: &[u8], tile: u8, from: usize, to: usize)
-    -> i32;
-
-    /// What [`Incremental::undo`] needs to revert one [`Incremental::apply_undoable`].
-    type Undo: Copy;
-
-    /// Like [`Incremental::apply`], also returning what reverting it needs.
-    fn apply_undoable(
-        &self,
-        state: &mut Self::State,
-        tiles: &[u8],
-        tile: u8,
-        from: usize,
-        to: usize,
-    ) -> (i32, Self::Undo);
-
     /// What [`Incremental::prepare`] computes ahead of a move (nothing by default).
     type Prepared: Copy + Default;
 
-    /// Starts evaluating a move of `tile` from `from` to `to` on the board *before* the move,
-    /// so that IDA* can start all of a node's table reads before it needs the first value
-    /// (they then overlap in memory). The state must not change between this and
-    /// [`Incremental::apply_prepared`], except by moves undone in between.
+    /// What [`Incremental::undo`] needs to revert one [`Incremental::apply`].
+    type Undo: Copy;
+
+    /// Builds the state for a board and returns it with the board's `h`.
+    fn init(&self, tiles: &[u8]) -> (Self::State, u32);
+
+    /// Starts evaluating a move of `tile` from `from` to `to`; `tiles` is the board *before*
+    /// the move. The state must not change between this and [`Incremental::apply`], except by
+    /// moves undone in between. By default, nothing.
     #[inline(always)]
     fn prepare(
         &self,
@@ -83,10 +72,16 @@ pub trait Incremental: Heuristic {
         Self::Prepared::default()
     }
 
-    /// [`Incremental::apply_undoable_at_least`] with what [`Incremental::prepare`] computed.
-    #[inline(always)]
+    /// Accounts for `tile` having slid from `from` to `to`, with what
+    /// [`Incremental::prepare`] computed; `tiles` is the board *after* the move. Returns the
+    /// change in `h` and what undoing it needs.
+    ///
+    /// The heuristic may stop early once the new `h` is known to be at least `enough`,
+    /// returning a change to a lower bound that is itself at least `enough` (IDA* then prunes
+    /// the node without the exact value); the state must then only be passed to
+    /// [`Incremental::undo`]. With `enough = u32::MAX` the change is exact.
     #[allow(clippy::too_many_arguments)]
-    fn apply_prepared(
+    fn apply(
         &self,
         state: &mut Self::State,
         tiles: &[u8],
@@ -95,30 +90,10 @@ pub trait Incremental: Heuristic {
         to: usize,
         prepared: Self::Prepared,
         enough: u32,
-    ) -> (i32, Self::Undo) {
-        let _ = prepared;
-        self.apply_undoable_at_least(state, tiles, tile, from, to, enough)
-    }
+    ) -> (i32, Self::Undo);
 
-    /// Like [`Incremental::apply_undoable`], but the heuristic may stop early once the new `h`
-    /// is known to be at least `enough`, returning a lower bound that is itself at least
-    /// `enough` (IDA* then prunes the node without needing the exact value). The state must
-    /// then only be passed to [`Incremental::undo`]. By default, the exact update.
-    #[inline(always)]
-    fn apply_undoable_at_least(
-        &self,
-        state: &mut Self::State,
-        tiles: &[u8],
-        tile: u8,
-        from: usize,
-        to: usize,
-        enough: u32,
-    ) -> (i32, Self::Undo) {
-        let _ = enough;
-        self.apply_undoable(state, tiles, tile, from, to)
-    }
-
-    /// Reverts the `apply_undoable` that returned `undo` (`tiles` is the board after the undo).
+    /// Reverts the [`Incremental::apply`] that returned `undo`; `tiles` is the board after
+    /// the move was taken back (`tile` back on `from`).
     fn undo(
         &self,
         state: &mut Self::State,

@@ -39,6 +39,7 @@ impl Move {
     pub const ALL: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
 
     /// The move that undoes this one.
+    #[inline]
     pub fn inverse(self) -> Move {
         match self {
             Move::Up => Move::Down,

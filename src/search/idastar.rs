@@ -6,14 +6,21 @@
 //! an admissible heuristic the first solution found is optimal. Moves that undo the previous
 //! move are never generated. The heuristic is updated incrementally per move
 //! ([`Incremental`]), the board is modified in place, and nothing is allocated in the inner loop.
+//!
+//! Two roles share one depth-first search (`Dfs`), told apart by its `Watch` (a type
+//! parameter, so the inner loop has no role checks): the coordinator's `Reporter` checks the
+//! limits, reports progress and keeps the histogram; a worker thread's `Shared` checks the
+//! limits and the abort flag. Results are values: a probe returns the smallest f above the
+//! threshold (the next threshold) or why it stopped (`Halt`: found, a limit, aborted); an
+//! iteration returns a `Round` (found with its moves, or the next threshold); a worker thread
+//! returns a `WorkerEnd`.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::{
-    Algorithm, Control, GhHistogram, Iteration, Problem, Progress, ProgressFn, SearchError,
-    SearchStats, Solution,
+    Algorithm, CellSampler, Control, GhHistogram, Iteration, Limits, Problem, Progress, ProgressFn,
+    SearchError, SearchStats, Solution,
 };
 use crate::heuristic::{
     Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan,
@@ -49,8 +56,7 @@ pub(crate) fn search(
     }
 }
 
-/// Runs IDA* with any incremental heuristic, on [`Limits::threads`](super::Limits::threads)
-/// threads.
+/// Runs IDA* with any incremental heuristic, on [`Limits::threads`] threads.
 ///
 /// Parallel iterations: the coordinator searches the top of the tree down to a split depth,
 /// collecting the nodes there, and the threads search their subtrees with the same threshold.
@@ -80,106 +86,122 @@ where
             }
         }
     }
-    let threads = ctl.limits().threads.max(1);
-    let histogram = ctl.limits().histogram && threads == 1;
+    let limits = ctl.limits().clone();
+    let threads = limits.threads.max(1);
+    let histogram = limits.histogram && threads == 1;
     let tiles = problem.start.tiles().to_vec();
     let (state, h0) = h.init(&tiles);
     let shared = Shared {
-        cancel: ctl.limits().cancel.clone(),
+        cancel: limits.cancel.clone(),
         deadline: ctl.deadline(),
-        time_limit: ctl.limits().time_limit,
         abort: AtomicBool::new(false),
     };
-    let mut ida = Ida {
+    let mut dfs = Dfs {
         h,
-        nbr,
-        goal: problem.goal.board().tiles().to_vec(),
+        nbr: &nbr,
+        goal: problem.goal.board().tiles(),
         tiles,
         blank: problem.start.blank(),
         state,
         path: Vec::new(),
         bound: h0,
-        next_bound: u32::MAX,
-        expanded: 0,
-        generated: 0,
+        tally: Tally::default(),
         countdown: CHECK_EVERY,
-        hist: histogram.then(GhHistogram::new),
-        cells: histogram.then(|| super::CellSampler::new(problem.goal.board().tiles(), 64)),
-        ctl: Some(ctl),
-        progress: Some(progress),
-        shared: None,
         split_at: u32::MAX,
         split: Vec::new(),
-        total_expanded: 0,
-        total_generated: 0,
-        iteration: 1,
-        max_g: 0,
-        h0,
-        stop: None,
+        watch: Reporter {
+            ctl,
+            progress,
+            hist: histogram.then(GhHistogram::new),
+            cells: histogram.then(|| CellSampler::new(problem.goal.board().tiles(), 64)),
+            done: Tally::default(),
+            iteration: 1,
+            max_g: 0,
+            h0,
+        },
     };
     let mut stats = SearchStats {
         initial_h: h0,
         ..SearchStats::default()
     };
-    loop {
-        ida.next_bound = u32::MAX;
-        ida.expanded = 0;
-        ida.generated = 0;
-        if let Some(hh) = &mut ida.hist {
+    let moves = loop {
+        dfs.tally = Tally::default();
+        if let Some(hh) = &mut dfs.watch.hist {
             hh.clear();
             hh.add(0, h0 as usize);
         }
-        let found = if threads == 1 {
-            match ida.dfs(0, h0, NONE) {
-                Step::Found => true,
-                Step::Continue => false,
-                Step::Stop => return Err(ida.stop.take().unwrap_or(SearchError::Cancelled)),
+        let round = if threads == 1 {
+            match dfs.dfs(0, h0, None, u32::MAX) {
+                Ok(next) => Round::Next(next),
+                Err(Halt::Found) => Round::Found(std::mem::take(&mut dfs.path)),
+                Err(halt) => return Err(halt.error(&limits)),
             }
         } else {
-            ida.parallel_iteration(h0, threads, &shared)?
+            parallel_iteration(&mut dfs, h0, threads, &shared, &limits)?
         };
         stats.iterations.push(Iteration {
-            threshold: ida.bound,
-            expanded: ida.expanded,
-            generated: ida.generated,
+            threshold: dfs.bound,
+            expanded: dfs.tally.expanded,
+            generated: dfs.tally.generated,
         });
-        ida.total_expanded += ida.expanded;
-        ida.total_generated += ida.generated;
-        ida.report(true);
-        if found {
-            break;
+        dfs.watch.done.add(dfs.tally);
+        dfs.watch.report(dfs.bound, Tally::default(), true);
+        let next = match round {
+            Round::Found(moves) => break moves,
+            Round::Next(next) => next,
+        };
+        dfs.watch.ctl.check()?;
+        if next == u32::MAX {
+            return Err(SearchError::Exhausted(Algorithm::IdaStar));
         }
-        if let Some(c) = ida.ctl.as_mut() {
-            c.check()?;
-        }
-        if ida.next_bound == u32::MAX {
-            return Err(SearchError::BadSolution(
-                "IDA* exhausted the search space without reaching the goal".into(),
-            ));
-        }
-        ida.bound = ida.next_bound;
-        ida.iteration += 1;
-    }
-    stats.expanded = ida.total_expanded;
-    stats.generated = ida.total_generated;
-    stats.peak_memory = (ida.path.capacity() + n * 2 + n * 4) as u64;
-    stats.seconds = ida.ctl.as_ref().map_or(0.0, |c| c.elapsed());
-    Ok(Solution {
-        moves: ida.path.clone(),
-        stats,
-    })
+        dfs.bound = next;
+        dfs.watch.iteration += 1;
+    };
+    stats.expanded = dfs.watch.done.expanded;
+    stats.generated = dfs.watch.done.generated;
+    stats.peak_memory = (moves.capacity() + n * 2 + n * 4) as u64;
+    stats.seconds = dfs.watch.ctl.elapsed();
+    Ok(Solution { moves, stats })
 }
 
-/// Result of a depth-first probe.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Step {
-    /// Goal not found below this node.
-    Continue,
-    /// Goal found; the path holds the moves.
-    Found,
-    /// A limit was reached (the error is in `Ida::stop`), or another thread found the goal.
-    Stop,
+/// How an iteration ended.
+enum Round {
+    /// The goal was reached by these moves.
+    Found(Vec<Move>),
+    /// The goal is not within the threshold; the smallest f above it (`u32::MAX`: none).
+    Next(u32),
 }
+
+/// Why a depth-first probe stopped before it had searched its whole subtree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Halt {
+    /// The goal was reached: the probe's path leads to it.
+    Found,
+    /// The cancel flag was set.
+    Cancelled,
+    /// The time limit passed.
+    TimeLimit,
+    /// Another thread reached the goal or a limit: this one stops with it.
+    Aborted,
+}
+
+impl Halt {
+    /// The error a halt for a limit stands for (`Found` and `Aborted` are not errors; they
+    /// never get here and read as a cancel).
+    fn error(self, limits: &Limits) -> SearchError {
+        match self {
+            Halt::TimeLimit => {
+                SearchError::TimeLimit(limits.time_limit.unwrap_or_default().as_secs_f64())
+            }
+            Halt::Cancelled | Halt::Found | Halt::Aborted => SearchError::Cancelled,
+        }
+    }
+}
+
+/// What a probe returns: `Ok(next)` when it searched its whole subtree, `next` being the
+/// smallest f above the threshold seen so far in the iteration (`u32::MAX`: none), or why it
+/// stopped.
+type Probe = Result<u32, Halt>;
 
 /// Nodes between checks of the cancel flag, the clock and the progress interval.
 const CHECK_EVERY: u32 = 1 << 16;
@@ -187,31 +209,26 @@ const CHECK_EVERY: u32 = 1 << 16;
 /// Subtrees handed to the threads per thread and iteration (load balance).
 const SPLIT_PER_THREAD: usize = 64;
 
+/// Nodes expanded and generated.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    expanded: u64,
+    generated: u64,
+}
+
+impl Tally {
+    fn add(&mut self, o: Tally) {
+        self.expanded += o.expanded;
+        self.generated += o.generated;
+    }
+}
+
 /// Limits as the worker threads see them.
 struct Shared {
     cancel: Option<std::sync::Arc<AtomicBool>>,
     deadline: Option<Instant>,
-    time_limit: Option<std::time::Duration>,
     /// Set when a thread found the goal or hit a limit: the others stop.
     abort: AtomicBool,
-}
-
-impl Shared {
-    fn check(&self) -> Option<SearchError> {
-        if self
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
-            return Some(SearchError::Cancelled);
-        }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Some(SearchError::TimeLimit(
-                self.time_limit.unwrap_or_default().as_secs_f64(),
-            ));
-        }
-        None
-    }
 }
 
 /// A node at the split depth: everything a thread needs to search below it.
@@ -221,213 +238,151 @@ struct SplitNode<S> {
     state: S,
     g: u32,
     h: u32,
-    prev: u8,
+    prev: Option<Move>,
     path: Vec<Move>,
 }
 
-struct Ida<'a, 'c, 'l, 'p, H: Incremental> {
+/// What a depth-first search reports to, and asks every [`CHECK_EVERY`] expansions whether
+/// to go on: the coordinator's [`Reporter`] (limits, progress, histogram) or a worker's
+/// [`Shared`] (limits, the abort flag).
+trait Watch {
+    /// Whether every h must be exact (the histogram needs them; otherwise the heuristic may
+    /// stop early on a node that is pruned anyway).
+    fn exact(&self) -> bool;
+
+    /// A node at depth `g` with heuristic `h` was generated; `tiles` is its board.
+    fn generated(&mut self, g: u32, h: u32, tiles: &[u8]);
+
+    /// Checks the limits at depth `g` (threshold `bound`, `tally` so far in the iteration).
+    fn poll(&mut self, g: u32, bound: u32, tally: Tally) -> Result<(), Halt>;
+}
+
+/// The coordinator's watch: the limits and progress callback, the histogram, and the counts
+/// of the finished iterations.
+struct Reporter<'c, 'l, 'p> {
+    ctl: &'c mut Control<'l>,
+    progress: &'c mut ProgressFn<'p>,
+    hist: Option<GhHistogram>,
+    cells: Option<CellSampler>,
+    /// Counts of the iterations finished so far.
+    done: Tally,
+    iteration: u32,
+    /// Deepest g seen at a poll.
+    max_g: u32,
+    h0: u32,
+}
+
+impl Reporter<'_, '_, '_> {
+    /// Reports progress: `running` is what the current iteration has counted so far.
+    fn report(&mut self, bound: u32, running: Tally, iteration_done: bool) {
+        let p = Progress {
+            algorithm: Some(Algorithm::IdaStar),
+            seconds: self.ctl.elapsed(),
+            expanded: self.done.expanded + running.expanded,
+            generated: self.done.generated + running.generated,
+            bound,
+            iteration: self.iteration,
+            g: self.max_g,
+            h: self.h0,
+            histogram: self.hist.clone(),
+            misplaced: self.cells.as_mut().and_then(|c| c.take()),
+            iteration_done,
+            ..Progress::default()
+        };
+        (self.progress)(&p);
+    }
+}
+
+impl Watch for Reporter<'_, '_, '_> {
+    #[inline(always)]
+    fn exact(&self) -> bool {
+        self.hist.is_some()
+    }
+
+    #[inline(always)]
+    fn generated(&mut self, g: u32, h: u32, tiles: &[u8]) {
+        if let Some(hh) = &mut self.hist {
+            hh.add(g as usize, h as usize);
+            if let Some(c) = &mut self.cells {
+                c.offer(tiles);
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self, g: u32, bound: u32, tally: Tally) -> Result<(), Halt> {
+        self.max_g = self.max_g.max(g);
+        match self.ctl.check() {
+            Ok(true) => {
+                self.report(bound, tally, false);
+                Ok(())
+            }
+            Ok(false) => Ok(()),
+            Err(SearchError::Cancelled) => Err(Halt::Cancelled),
+            Err(_) => Err(Halt::TimeLimit),
+        }
+    }
+}
+
+impl Watch for &Shared {
+    #[inline(always)]
+    fn exact(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn generated(&mut self, _: u32, _: u32, _: &[u8]) {}
+
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self, _: u32, _: u32, _: Tally) -> Result<(), Halt> {
+        if self.abort.load(Ordering::Relaxed) {
+            return Err(Halt::Aborted);
+        }
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Err(Halt::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Halt::TimeLimit);
+        }
+        Ok(())
+    }
+}
+
+/// One depth-first search (the coordinator's or a worker thread's): the board, the
+/// heuristic's state and the path, all modified in place.
+struct Dfs<'a, H: Incremental, W> {
     h: &'a H,
-    nbr: Vec<[u8; 4]>,
-    goal: Vec<u8>,
+    /// `nbr[cell][move]`: the cell the blank goes to, `NONE` off the board.
+    nbr: &'a [[u8; 4]],
+    goal: &'a [u8],
     tiles: Vec<u8>,
     blank: usize,
     state: H::State,
     path: Vec<Move>,
+    /// The iteration's threshold.
     bound: u32,
-    next_bound: u32,
-    expanded: u64,
-    generated: u64,
+    /// Counts of the current iteration.
+    tally: Tally,
     countdown: u32,
-    hist: Option<GhHistogram>,
-    cells: Option<super::CellSampler>,
-    /// The coordinator's limits and progress callback (`None` in worker threads).
-    ctl: Option<&'c mut Control<'l>>,
-    progress: Option<&'c mut ProgressFn<'p>>,
-    /// Worker threads' view of the limits.
-    shared: Option<&'c Shared>,
     /// Depth at which nodes are collected into `split` instead of searched.
     split_at: u32,
     split: Vec<SplitNode<H::State>>,
-    total_expanded: u64,
-    total_generated: u64,
-    iteration: u32,
-    max_g: u32,
-    h0: u32,
-    stop: Option<SearchError>,
+    watch: W,
 }
 
-impl<H: Incremental + Sync> Ida<'_, '_, '_, '_, H>
-where
-    H::State: Sync,
-{
-    /// One iteration on `threads` threads; returns whether the goal was found (the path is
-    /// then in `self.path`).
-    fn parallel_iteration(
-        &mut self,
-        h0: u32,
-        threads: usize,
-        shared: &Shared,
-    ) -> Result<bool, SearchError> {
-        // Collect the nodes at the shallowest depth that gives enough subtrees.
-        let mut depth = 1;
-        loop {
-            self.split.clear();
-            self.split_at = depth;
-            self.next_bound = u32::MAX;
-            self.expanded = 0;
-            self.generated = 0;
-            match self.dfs(0, h0, NONE) {
-                Step::Found => {
-                    self.split_at = u32::MAX;
-                    return Ok(true);
-                }
-                Step::Stop => {
-                    self.split_at = u32::MAX;
-                    return Err(self.stop.take().unwrap_or(SearchError::Cancelled));
-                }
-                Step::Continue => {}
-            }
-            if self.split.len() >= SPLIT_PER_THREAD * threads
-                || self.split.is_empty()
-                || depth >= 64
-            {
-                break;
-            }
-            depth += 1;
-        }
-        self.split_at = u32::MAX;
-        let nodes = std::mem::take(&mut self.split);
-        if nodes.is_empty() {
-            // Everything below the split depth was pruned: the iteration is complete.
-            return Ok(false);
-        }
-        let next = AtomicUsize::new(0);
-        let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
-        let error: Mutex<Option<SearchError>> = Mutex::new(None);
-        shared.abort.store(false, Ordering::Relaxed);
-        let (h, nbr, goal, bound) = (self.h, &self.nbr, &self.goal, self.bound);
-        let results: Vec<(u64, u64, u32)> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|_| {
-                    s.spawn(|| {
-                        let first = &nodes[0];
-                        let mut w = Ida {
-                            h,
-                            nbr: nbr.clone(),
-                            goal: goal.clone(),
-                            tiles: first.tiles.clone(),
-                            blank: first.blank,
-                            state: first.state.clone(),
-                            path: Vec::new(),
-                            bound,
-                            next_bound: u32::MAX,
-                            expanded: 0,
-                            generated: 0,
-                            countdown: CHECK_EVERY,
-                            hist: None,
-                            cells: None,
-                            ctl: None,
-                            progress: None,
-                            shared: Some(shared),
-                            split_at: u32::MAX,
-                            split: Vec::new(),
-                            total_expanded: 0,
-                            total_generated: 0,
-                            iteration: 0,
-                            max_g: 0,
-                            h0,
-                            stop: None,
-                        };
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            if i >= nodes.len() || shared.abort.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            let node = &nodes[i];
-                            w.tiles.copy_from_slice(&node.tiles);
-                            w.blank = node.blank;
-                            w.state = node.state.clone();
-                            w.path.clone_from(&node.path);
-                            match w.dfs(node.g, node.h, node.prev) {
-                                Step::Continue => {}
-                                Step::Found => {
-                                    let mut f = found.lock().unwrap_or_else(|e| e.into_inner());
-                                    if f.is_none() {
-                                        *f = Some(w.path.clone());
-                                    }
-                                    shared.abort.store(true, Ordering::Relaxed);
-                                    break;
-                                }
-                                Step::Stop => {
-                                    if let Some(e) = w.stop.take() {
-                                        let mut slot =
-                                            error.lock().unwrap_or_else(|e| e.into_inner());
-                                        slot.get_or_insert(e);
-                                        shared.abort.store(true, Ordering::Relaxed);
-                                    }
-                                    break;
-                                }
-                            }
-                        }
-                        (w.expanded, w.generated, w.next_bound)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-        for (e, g, nb) in results {
-            self.expanded += e;
-            self.generated += g;
-            self.next_bound = self.next_bound.min(nb);
-        }
-        if let Some(path) = found.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            self.path = path;
-            return Ok(true);
-        }
-        if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(e);
-        }
-        Ok(false)
-    }
-
-    /// Checks limits (coordinator: also reports progress). `Some` means stop: with the error
-    /// in `self.stop`, or without one when another thread ended the iteration.
-    fn poll(&mut self, g: u32) -> bool {
-        if let Some(sh) = self.shared {
-            if sh.abort.load(Ordering::Relaxed) {
-                return true;
-            }
-            if let Some(e) = sh.check() {
-                self.stop = Some(e);
-                return true;
-            }
-            return false;
-        }
-        self.max_g = self.max_g.max(g);
-        let Some(ctl) = self.ctl.as_mut() else {
-            return false;
-        };
-        match ctl.check() {
-            Ok(true) => {
-                self.report(false);
-                false
-            }
-            Ok(false) => false,
-            Err(e) => {
-                self.stop = Some(e);
-                true
-            }
-        }
-    }
-
-    /// Depth-first search below the current bound from the current board (`g` moves from the
-    /// start, heuristic `h`), having arrived by move index `prev` (`NONE` at the root).
-    fn dfs(&mut self, g: u32, h: u32, prev: u8) -> Step {
+impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
+    /// Depth-first search below the threshold from the current board (`g` moves from the
+    /// start, heuristic `h`), having arrived by move `prev` (`None` at the root); `next` is
+    /// the smallest f above the threshold seen so far in the iteration.
+    fn dfs(&mut self, g: u32, h: u32, prev: Option<Move>, mut next: u32) -> Probe {
         if h == 0 && self.tiles == self.goal {
-            return Step::Found;
+            return Err(Halt::Found);
         }
         if g == self.split_at {
             self.split.push(SplitNode {
@@ -439,18 +394,17 @@ where
                 prev,
                 path: self.path.clone(),
             });
-            return Step::Continue;
+            return Ok(next);
         }
-        self.expanded += 1;
+        self.tally.expanded += 1;
         self.countdown -= 1;
         if self.countdown == 0 {
             self.countdown = CHECK_EVERY;
-            if self.poll(g) {
-                return Step::Stop;
-            }
+            self.watch.poll(g, self.bound, self.tally)?;
         }
         let blank = self.blank;
-        let undo = if prev == NONE { NONE } else { prev ^ 1 };
+        // The move undoing `prev`, as an index (`NONE` at the root): one byte compare a move.
+        let undo = prev.map_or(NONE, |p| p.inverse().index() as u8);
         // Evaluate every move first, so that their table reads overlap.
         let mut prepared = [H::Prepared::default(); 4];
         for mi in 0..4u8 {
@@ -477,12 +431,12 @@ where
             self.tiles[to] = 0;
             // Enough h to prune without moving the next threshold: the heuristic may stop
             // there (exact values are needed for the histogram).
-            let enough = if self.hist.is_some() {
+            let enough = if self.watch.exact() {
                 u32::MAX
             } else {
-                (self.bound + 1).max(self.next_bound).saturating_sub(g + 1)
+                (self.bound + 1).max(next).saturating_sub(g + 1)
             };
-            let (dh, undo) = self.h.apply_prepared(
+            let (dh, undo) = self.h.apply(
                 &mut self.state,
                 &self.tiles,
                 tile,
@@ -493,50 +447,156 @@ where
             );
             let h2 = (h as i32 + dh) as u32;
             let f2 = g + 1 + h2;
-            self.generated += 1;
-            if let Some(hh) = &mut self.hist {
-                hh.add(g as usize + 1, h2 as usize);
-                if let Some(c) = &mut self.cells {
-                    c.offer(&self.tiles);
-                }
-            }
+            self.tally.generated += 1;
+            self.watch.generated(g + 1, h2, &self.tiles);
             if f2 <= self.bound {
                 self.blank = to;
-                self.path.push(Move::from_index(mi as usize));
-                let step = self.dfs(g + 1, h2, mi);
-                if step != Step::Continue {
-                    return step;
-                }
+                let m = Move::from_index(mi as usize);
+                self.path.push(m);
+                next = self.dfs(g + 1, h2, Some(m), next)?;
                 self.path.pop();
                 self.blank = blank;
-            } else if f2 < self.next_bound {
-                self.next_bound = f2;
+            } else if f2 < next {
+                next = f2;
             }
             self.tiles[to] = tile;
             self.tiles[blank] = 0;
             self.h
                 .undo(&mut self.state, &self.tiles, tile, to, blank, undo);
         }
-        Step::Continue
+        Ok(next)
     }
+}
 
-    fn report(&mut self, iteration_done: bool) {
-        let p = Progress {
-            algorithm: Some(Algorithm::IdaStar),
-            seconds: self.ctl.as_ref().map_or(0.0, |c| c.elapsed()),
-            expanded: self.total_expanded + if iteration_done { 0 } else { self.expanded },
-            generated: self.total_generated + if iteration_done { 0 } else { self.generated },
-            bound: self.bound,
-            iteration: self.iteration,
-            g: self.max_g,
-            h: self.h0,
-            histogram: self.hist.clone(),
-            misplaced: self.cells.as_mut().and_then(|c| c.take()),
-            iteration_done,
-            ..Progress::default()
-        };
-        if let Some(f) = self.progress.as_mut() {
-            f(&p);
+/// One iteration on `threads` threads: the coordinator's search collects the nodes at the
+/// shallowest depth that gives enough subtrees, and the threads search below them.
+fn parallel_iteration<H: Incremental + Sync>(
+    dfs: &mut Dfs<'_, H, Reporter<'_, '_, '_>>,
+    h0: u32,
+    threads: usize,
+    shared: &Shared,
+    limits: &Limits,
+) -> Result<Round, SearchError>
+where
+    H::State: Sync,
+{
+    let mut depth = 1;
+    let mut next = loop {
+        dfs.split.clear();
+        dfs.split_at = depth;
+        dfs.tally = Tally::default();
+        let probe = dfs.dfs(0, h0, None, u32::MAX);
+        dfs.split_at = u32::MAX;
+        match probe {
+            Ok(next) => {
+                if dfs.split.len() >= SPLIT_PER_THREAD * threads
+                    || dfs.split.is_empty()
+                    || depth >= 64
+                {
+                    break next;
+                }
+            }
+            Err(Halt::Found) => return Ok(Round::Found(std::mem::take(&mut dfs.path))),
+            Err(halt) => return Err(halt.error(limits)),
         }
+        depth += 1;
+    };
+    let nodes = std::mem::take(&mut dfs.split);
+    if nodes.is_empty() {
+        // Everything below the split depth was pruned: the iteration is complete.
+        return Ok(Round::Next(next));
+    }
+    let cursor = AtomicUsize::new(0);
+    shared.abort.store(false, Ordering::Relaxed);
+    let (h, nbr, goal, bound) = (dfs.h, dfs.nbr, dfs.goal, dfs.bound);
+    let ends: Vec<WorkerEnd> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| s.spawn(|| work(h, nbr, goal, bound, &nodes, &cursor, shared)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let (mut found, mut error) = (None, None);
+    for end in ends {
+        dfs.tally.add(end.tally);
+        match end.probe {
+            Ok(n) => next = next.min(n),
+            Err(Halt::Found) => found = found.or(end.found),
+            Err(Halt::Aborted) => {}
+            Err(halt) => error = error.or(Some(halt)),
+        }
+    }
+    if let Some(path) = found {
+        return Ok(Round::Found(path));
+    }
+    if let Some(halt) = error {
+        return Err(halt.error(limits));
+    }
+    Ok(Round::Next(next))
+}
+
+/// What a worker thread did in an iteration.
+struct WorkerEnd {
+    tally: Tally,
+    /// The smallest f above the threshold it saw, or why it stopped.
+    probe: Probe,
+    /// The moves to the goal, when it reached it.
+    found: Option<Vec<Move>>,
+}
+
+/// A worker thread: searches the split nodes it takes in turn from `cursor` until none is
+/// left, it reaches the goal or a limit, or another thread ends the iteration.
+fn work<H: Incremental>(
+    h: &H,
+    nbr: &[[u8; 4]],
+    goal: &[u8],
+    bound: u32,
+    nodes: &[SplitNode<H::State>],
+    cursor: &AtomicUsize,
+    shared: &Shared,
+) -> WorkerEnd {
+    let first = &nodes[0];
+    let mut w = Dfs {
+        h,
+        nbr,
+        goal,
+        tiles: first.tiles.clone(),
+        blank: first.blank,
+        state: first.state.clone(),
+        path: Vec::new(),
+        bound,
+        tally: Tally::default(),
+        countdown: CHECK_EVERY,
+        split_at: u32::MAX,
+        split: Vec::new(),
+        watch: shared,
+    };
+    let mut next = u32::MAX;
+    let probe = loop {
+        let i = cursor.fetch_add(1, Ordering::Relaxed);
+        if i >= nodes.len() || shared.abort.load(Ordering::Relaxed) {
+            break Ok(next);
+        }
+        let node = &nodes[i];
+        w.tiles.copy_from_slice(&node.tiles);
+        w.blank = node.blank;
+        w.state = node.state.clone();
+        w.path.clone_from(&node.path);
+        match w.dfs(node.g, node.h, node.prev, next) {
+            Ok(n) => next = n,
+            Err(halt) => {
+                if halt != Halt::Aborted {
+                    shared.abort.store(true, Ordering::Relaxed);
+                }
+                break Err(halt);
+            }
+        }
+    };
+    WorkerEnd {
+        tally: w.tally,
+        found: (probe == Err(Halt::Found)).then(|| w.path.clone()),
+        probe,
     }
 }

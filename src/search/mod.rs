@@ -10,6 +10,7 @@
 
 pub mod astar;
 pub mod batched_astar;
+mod best_first;
 pub mod bfs;
 pub mod idastar;
 mod key;
@@ -158,15 +159,32 @@ pub enum SearchError {
     /// The search claimed a solution that does not replay to the goal (a bug).
     #[error("internal error: solution failed to replay: {0}")]
     BadSolution(String),
+    /// The search went through every board it could reach without reaching the goal. The
+    /// parity check has said the goal is reachable before any search starts, so this is a bug.
+    #[error(
+        "internal error: {0} searched every reachable board without reaching the goal, which the parity check says is reachable"
+    )]
+    Exhausted(Algorithm),
+    /// The thread running the search panicked (a bug); the panic's message.
+    #[error("internal error: the search thread panicked: {0}")]
+    WorkerPanicked(String),
 }
 
 impl SearchError {
-    /// Whether this is a limit (time, memory, cancel) rather than a fault.
+    /// Whether this is a limit (time, memory, cancel) rather than a fault (bad sizes, the
+    /// evaluator or heuristic failing, or one of the internal errors).
     pub fn is_limit(&self) -> bool {
-        matches!(
-            self,
-            SearchError::Cancelled | SearchError::TimeLimit(_) | SearchError::MemoryLimit { .. }
-        )
+        match self {
+            SearchError::Cancelled
+            | SearchError::TimeLimit(_)
+            | SearchError::MemoryLimit { .. } => true,
+            SearchError::SizeMismatch(..)
+            | SearchError::Evaluator(_)
+            | SearchError::Heuristic(_)
+            | SearchError::BadSolution(_)
+            | SearchError::Exhausted(_)
+            | SearchError::WorkerPanicked(_) => false,
+        }
     }
 }
 
@@ -242,8 +260,8 @@ pub struct Problem {
 /// solution on the start board before returning it.
 ///
 /// # Errors
-/// [`SearchError`] when a limit is reached, the sizes differ, or (a bug) the solution does not
-/// replay.
+/// [`SearchError`] when a limit is reached or the sizes differ; (bugs) when the solution does
+/// not replay or the search runs out of boards.
 ///
 /// # Example
 /// ```

@@ -193,13 +193,7 @@ impl Run {
                         break;
                     }
                     WorkerMsg::Panicked(m) => {
-                        done = Some((
-                            Err(SearchError::BadSolution(format!(
-                                "the search thread panicked: {m}"
-                            ))),
-                            "cpu",
-                            String::new(),
-                        ));
+                        done = Some((Err(SearchError::WorkerPanicked(m)), "cpu", String::new()));
                         break;
                     }
                 }

@@ -253,7 +253,7 @@ impl Incremental for AdditivePdb {
     }
 
     #[inline(always)]
-    fn apply_prepared(
+    fn apply(
         &self,
         st: &mut PdbState,
         _tiles: &[u8],
@@ -265,19 +265,6 @@ impl Incremental for AdditivePdb {
     ) -> (i32, PdbUndo) {
         let u = self.undo_record(st, tile);
         (self.commit(st, tile, pr, enough), u)
-    }
-
-    #[inline(always)]
-    fn apply_undoable(
-        &self,
-        st: &mut PdbState,
-        tiles: &[u8],
-        tile: u8,
-        from: usize,
-        to: usize,
-    ) -> (i32, PdbUndo) {
-        let u = self.undo_record(st, tile);
-        (self.apply(st, tiles, tile, from, to), u)
     }
 
     #[inline(always)]
@@ -313,16 +300,6 @@ impl Incremental for AdditivePdb {
             h,
         )
     }
-
-    /// Updates the moved tile's pattern on the board and on its reflection: the new index
-    /// comes from the old one (`AdditivePdb::index_delta`), then one table read each.
-    /// (`prepare` reads only the cells strictly between `from` and `to`, the same before and
-    /// after the move, so it serves here on the board after it.)
-    #[inline(always)]
-    fn apply(&self, st: &mut PdbState, tiles: &[u8], tile: u8, from: usize, to: usize) -> i32 {
-        let pr = self.prepare(st, tiles, tile, from, to);
-        self.commit(st, tile, pr, u32::MAX)
-    }
 }
 
 impl AdditivePdb {
@@ -351,7 +328,7 @@ impl AdditivePdb {
 
     /// Writes a prepared move into the state: the board's own pattern, and the reflected one
     /// unless the board's sum is already `enough` (see
-    /// [`Incremental::apply_undoable_at_least`]). Returns the change in `h`.
+    /// [`Incremental::apply`]). Returns the change in `h`.
     #[inline(always)]
     fn commit(&self, st: &mut PdbState, tile: u8, pr: PdbPrepared, enough: u32) -> i32 {
         let before = st.sum.max(st.rsum);

@@ -1,0 +1,412 @@
+//! The best-first core that A* ([`super::astar`]) and batched A* ([`super::batched_astar`])
+//! share: the open list, the closed set, relaxing a successor, the successor loop, the memory
+//! projection, progress fields and the path walk-back.
+//!
+//! The open list is a binary heap ordered by lowest f, ties broken by highest g. The closed set
+//! maps every board reached to its best g so far, the move that reached it and whether it has
+//! been expanded; a heap entry whose g no longer matches (or whose board is already closed) is
+//! stale and skipped when popped. A closed board reached more cheaply is reopened, which batched
+//! A* needs (its rounds are not in strict f order) and A* never triggers with a consistent
+//! heuristic.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::collections::hash_map::Entry;
+
+use rustc_hash::FxHashMap;
+
+use super::key::Key;
+use super::{
+    Algorithm, CellSampler, Control, GhHistogram, Problem, Progress, SearchError, SearchStats,
+    Solution,
+};
+use crate::puzzle::{Move, move_target};
+
+/// What the closed set knows of a board: best g so far, the move that reached it (`None` for
+/// the start), whether it has been expanded.
+#[derive(Clone, Copy)]
+struct Info {
+    g: u32,
+    mv: Option<Move>,
+    closed: bool,
+}
+
+/// An open-list entry: a board (packed) with its f and g, in moves.
+pub(crate) struct Open<K> {
+    pub f: u32,
+    pub g: u32,
+    pub key: K,
+}
+
+impl<K> PartialEq for Open<K> {
+    fn eq(&self, o: &Self) -> bool {
+        self.f == o.f && self.g == o.g
+    }
+}
+impl<K> Eq for Open<K> {}
+impl<K> PartialOrd for Open<K> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<K> Ord for Open<K> {
+    /// Max-heap order: lower f first, then higher g.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.f.cmp(&self.f).then(self.g.cmp(&o.g))
+    }
+}
+
+/// A popped entry that was not stale, now closed: the move that reached it (`None` for the
+/// start), whose inverse its expansion skips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Closed {
+    pub last: Option<Move>,
+}
+
+/// Open list, closed set, statistics and the optional progress samplers of one best-first
+/// search over boards packed as `K`.
+pub(crate) struct BestFirst<K> {
+    rows: usize,
+    cols: usize,
+    map: FxHashMap<K, Info>,
+    open: BinaryHeap<Open<K>>,
+    /// Bytes per closed-set entry (with the hash table's control byte) and per open entry.
+    entry: usize,
+    oentry: usize,
+    /// Bytes per successor a caller holds outside the open list until it is pushed (its
+    /// board and its future open entry).
+    pending_entry: usize,
+    hist: Option<GhHistogram>,
+    cells: Option<CellSampler>,
+    /// Counters the searches report: expanded, generated, closed, peak open, initial h.
+    pub stats: SearchStats,
+}
+
+impl<K: Key> BestFirst<K> {
+    /// An empty search for `problem`'s board size. With `limits.histogram`, the `(g, h)`
+    /// histogram is kept and one board in `sample_every` generated is offered to the
+    /// misplaced-cells sampler.
+    pub(crate) fn new(problem: &Problem, ctl: &Control<'_>, sample_every: u32) -> Self {
+        let (rows, cols) = (problem.start.rows(), problem.start.cols());
+        let n = rows * cols;
+        let histogram = ctl.limits().histogram;
+        let oentry = std::mem::size_of::<Open<K>>() + K::heap_bytes(n);
+        BestFirst {
+            rows,
+            cols,
+            map: FxHashMap::default(),
+            open: BinaryHeap::new(),
+            entry: std::mem::size_of::<(K, Info)>() + 1 + K::heap_bytes(n),
+            oentry,
+            pending_entry: n + oentry,
+            hist: histogram.then(GhHistogram::new),
+            cells: histogram.then(|| CellSampler::new(problem.goal.board().tiles(), sample_every)),
+            stats: SearchStats::default(),
+        }
+    }
+
+    /// Estimated bytes of the tables with a closed set of capacity `map_cap` and `pending`
+    /// successors held outside the open list.
+    fn memory_at(&self, map_cap: usize, pending: usize) -> u64 {
+        (map_cap * self.entry * 8 / 7
+            + self.open.capacity() * self.oentry
+            + pending * self.pending_entry) as u64
+    }
+
+    /// Estimated bytes of the tables now.
+    pub(crate) fn memory(&self) -> u64 {
+        self.memory_at(self.map.capacity(), 0)
+    }
+
+    /// Inserts the start board with heuristic `h0` (also recorded as the initial h).
+    pub(crate) fn insert_root(&mut self, key: K, h0: u32) {
+        self.stats.initial_h = h0;
+        self.map.insert(
+            key.clone(),
+            Info {
+                g: 0,
+                mv: None,
+                closed: false,
+            },
+        );
+        self.push(key, 0, h0);
+    }
+
+    /// Pushes a board reached with cost `g` and heuristic `h` on the open list.
+    pub(crate) fn push(&mut self, key: K, g: u32, h: u32) {
+        if let Some(hh) = &mut self.hist {
+            hh.add(g as usize, h as usize);
+        }
+        self.open.push(Open { f: g + h, g, key });
+    }
+
+    /// Pops the entry with the lowest f (ties: highest g), unless the open list is empty or
+    /// that f is at least `limit` (the entry then stays).
+    pub(crate) fn pop(&mut self, limit: Option<u32>) -> Option<Open<K>> {
+        let node = self.open.pop()?;
+        if limit.is_some_and(|c| node.f >= c) {
+            self.open.push(node);
+            return None;
+        }
+        Some(node)
+    }
+
+    /// The lowest f on the open list.
+    pub(crate) fn min_f(&self) -> Option<u32> {
+        self.open.peek().map(|o| o.f)
+    }
+
+    /// Entries on the open list (stale ones included).
+    pub(crate) fn open_len(&self) -> usize {
+        self.open.len()
+    }
+
+    /// Records the open list's size in the peak.
+    pub(crate) fn note_peak(&mut self) {
+        self.stats.peak_open = self.stats.peak_open.max(self.open.len() as u64);
+    }
+
+    /// Marks a popped entry closed, or returns `None` for a stale one (already closed, or
+    /// since reached more cheaply).
+    pub(crate) fn close(&mut self, node: &Open<K>) -> Option<Closed> {
+        if let Some(hh) = &mut self.hist {
+            hh.remove(node.g as usize, (node.f - node.g) as usize);
+        }
+        let info = self.map.get_mut(&node.key)?;
+        if info.closed || info.g != node.g {
+            return None;
+        }
+        info.closed = true;
+        self.stats.closed += 1;
+        Some(Closed { last: info.mv })
+    }
+
+    /// Records `child` as reached with cost `g` by move `m`, unless it is already known at a
+    /// cost no higher; a closed board reached more cheaply is reopened. Returns whether the
+    /// child must go on the open list.
+    fn relax(&mut self, child: &K, g: u32, m: Move) -> bool {
+        let fresh = Info {
+            g,
+            mv: Some(m),
+            closed: false,
+        };
+        match self.map.entry(child.clone()) {
+            Entry::Vacant(v) => {
+                v.insert(fresh);
+                true
+            }
+            Entry::Occupied(mut o) if o.get().g > g => {
+                o.insert(fresh);
+                true
+            }
+            Entry::Occupied(_) => false,
+        }
+    }
+
+    /// Expands a closed node: every move but the one undoing `closed.last`, each successor
+    /// relaxed. For each successor that must go on the open list, `on_child(key, tiles, g)`
+    /// (`tiles`: the successor's board) returns its h to push it now, or `None` when the
+    /// caller holds it (counted in the memory projection as pending, on top of `pending`, until
+    /// it pushes it with [`BestFirst::push`]). `tiles` is scratch space of the board's size.
+    ///
+    /// # Errors
+    /// [`SearchError::MemoryLimit`] when growing the closed set would pass the memory cap.
+    pub(crate) fn expand(
+        &mut self,
+        node: &Open<K>,
+        closed: Closed,
+        tiles: &mut [u8],
+        mut pending: usize,
+        ctl: &Control<'_>,
+        mut on_child: impl FnMut(&K, &[u8], u32) -> Option<u32>,
+    ) -> Result<(), SearchError> {
+        self.stats.expanded += 1;
+        node.key.unpack(tiles);
+        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+        let g2 = node.g + 1;
+        let undo = closed.last.map(Move::inverse);
+        for m in Move::ALL {
+            if Some(m) == undo {
+                continue;
+            }
+            let Some(to) = move_target(self.rows, self.cols, blank, m) else {
+                continue;
+            };
+            tiles.swap(blank, to);
+            let child = K::pack(tiles);
+            self.stats.generated += 1;
+            if self.map.len() == self.map.capacity() {
+                let projected = self.memory_at(3 * self.map.capacity().max(16), pending);
+                if projected > ctl.limits().max_memory {
+                    return Err(ctl.memory_error(self.stats.expanded));
+                }
+            }
+            if self.relax(&child, g2, m) {
+                if let Some(c) = &mut self.cells {
+                    c.offer(tiles);
+                }
+                match on_child(&child, tiles, g2) {
+                    Some(h) => self.push(child, g2, h),
+                    None => pending += 1,
+                }
+            }
+            tiles.swap(blank, to);
+        }
+        Ok(())
+    }
+
+    /// A progress snapshot with the fields every best-first search reports (counters, open
+    /// and closed sizes, histogram, misplaced cells, memory); the caller adds its own.
+    pub(crate) fn progress(&mut self, ctl: &Control<'_>, algorithm: Algorithm) -> Progress {
+        Progress {
+            algorithm: Some(algorithm),
+            seconds: ctl.elapsed(),
+            expanded: self.stats.expanded,
+            generated: self.stats.generated,
+            open: self.open.len() as u64,
+            closed: self.stats.closed,
+            histogram: self.hist.clone(),
+            misplaced: self.cells.as_mut().and_then(|c| c.take()),
+            memory: self.memory(),
+            ..Progress::default()
+        }
+    }
+
+    /// The solution after the goal has been reached: the moves walked back from the goal,
+    /// with the statistics (peak memory and seconds filled in).
+    ///
+    /// # Errors
+    /// [`SearchError::BadSolution`] when the parent chain is broken (a bug).
+    pub(crate) fn finish(
+        mut self,
+        problem: &Problem,
+        ctl: &Control<'_>,
+    ) -> Result<Solution, SearchError> {
+        let moves = self.walk_back(problem.goal.board().tiles())?;
+        self.stats.peak_memory = self.memory();
+        self.stats.seconds = ctl.elapsed();
+        Ok(Solution {
+            moves,
+            stats: self.stats,
+        })
+    }
+
+    /// The moves from the start to `goal`, read back through the closed set's parent moves.
+    fn walk_back(&self, goal: &[u8]) -> Result<Vec<Move>, SearchError> {
+        let mut tiles = goal.to_vec();
+        let mut key = K::pack(&tiles);
+        let mut moves = Vec::new();
+        while let Some(m) = self.map.get(&key).and_then(|i| i.mv) {
+            moves.push(m);
+            let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+            let back = move_target(self.rows, self.cols, blank, m.inverse())
+                .ok_or_else(|| SearchError::BadSolution("broken parent chain".into()))?;
+            tiles.swap(blank, back);
+            key = K::pack(&tiles);
+            if moves.len() > self.map.len() {
+                return Err(SearchError::BadSolution("cycle in the parent chain".into()));
+            }
+        }
+        moves.reverse();
+        Ok(moves)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{Board, GoalSpec};
+
+    use crate::search::Limits;
+
+    fn problem(start: &str) -> Problem {
+        Problem {
+            start: start.parse::<Board>().unwrap(),
+            goal: GoalSpec::BlankLast.resolve(3, 3).unwrap(),
+        }
+    }
+
+    fn open(f: u32, g: u32) -> Open<u64> {
+        Open { f, g, key: 0 }
+    }
+
+    #[test]
+    fn open_list_pops_lowest_f_then_highest_g() {
+        let mut heap: BinaryHeap<Open<u64>> =
+            [open(5, 1), open(4, 0), open(4, 3), open(6, 6)].into();
+        let order: Vec<_> = std::iter::from_fn(|| heap.pop().map(|o| (o.f, o.g))).collect();
+        assert_eq!(order, [(4, 3), (4, 0), (5, 1), (6, 6)]);
+    }
+
+    #[test]
+    fn relax_keeps_the_cheapest_and_reopens() {
+        let limits = Limits::default();
+        let ctl = Control::new(&limits);
+        let mut bf = BestFirst::<u64>::new(&problem("1 2 3/4 5 6/7 0 8"), &ctl, 1);
+        assert!(bf.relax(&7, 5, Move::Up), "new board");
+        assert!(!bf.relax(&7, 5, Move::Down), "same cost");
+        assert!(!bf.relax(&7, 6, Move::Down), "dearer");
+        bf.push(7, 5, 1);
+        let node = bf.pop(None).unwrap();
+        assert_eq!(
+            bf.close(&node),
+            Some(Closed {
+                last: Some(Move::Up)
+            })
+        );
+        assert_eq!(bf.close(&node), None, "closed twice");
+        assert!(bf.relax(&7, 3, Move::Left), "cheaper: reopened");
+        assert_eq!(bf.close(&node), None, "the g-5 entry is stale");
+        assert_eq!(bf.stats.closed, 1);
+    }
+
+    #[test]
+    fn pop_leaves_entries_at_or_above_the_limit() {
+        let limits = Limits::default();
+        let ctl = Control::new(&limits);
+        let mut bf = BestFirst::<u64>::new(&problem("1 2 3/4 5 6/7 0 8"), &ctl, 1);
+        bf.push(1, 2, 3);
+        assert!(bf.pop(Some(5)).is_none());
+        assert_eq!(bf.min_f(), Some(5));
+        assert_eq!(bf.pop(Some(6)).map(|o| o.key), Some(1));
+        assert!(bf.pop(None).is_none());
+    }
+
+    #[test]
+    fn expansion_skips_the_undo_and_walk_back_replays() {
+        let limits = Limits::default();
+        let ctl = Control::new(&limits);
+        let p = problem("1 2 3/4 5 6/0 7 8");
+        let mut bf = BestFirst::<u64>::new(&p, &ctl, 1);
+        bf.insert_root(u64::pack(p.start.tiles()), 2);
+        let goal = u64::pack(p.goal.board().tiles());
+        let mut tiles = vec![0u8; 9];
+        let mut seen = Vec::new();
+        while let Some(node) = bf.pop(None) {
+            let Some(closed) = bf.close(&node) else {
+                continue;
+            };
+            if node.key == goal {
+                break;
+            }
+            let kept = seen.len();
+            bf.expand(&node, closed, &mut tiles, 0, &ctl, |_, t, g| {
+                seen.push((g, t.to_vec()));
+                Some(0)
+            })
+            .unwrap();
+            // The undo of the move that reached a node is never generated.
+            if let Some(last) = closed.last {
+                let mut b = vec![0u8; 9];
+                node.key.unpack(&mut b);
+                let blank = b.iter().position(|&t| t == 0).unwrap();
+                let back = move_target(3, 3, blank, last.inverse()).unwrap();
+                b.swap(blank, back);
+                assert!(seen[kept..].iter().all(|(_, t)| *t != b), "undo generated");
+            }
+        }
+        assert_eq!(bf.stats.initial_h, 2);
+        let moves = bf.finish(&p, &ctl).unwrap().moves;
+        assert_eq!(moves, [Move::Right, Move::Right]);
+    }
+}
