@@ -44,7 +44,10 @@ fn evaluators(c: &mut Criterion) {
                     b.iter(|| e.evaluate(black_box(boards), &mut out).unwrap())
                 });
             }
-            if let Some(ctx) = &ctx {
+            if let Some(ctx) = ctx
+                .as_ref()
+                .filter(|_| GpuEvaluator::kind_code(kind).is_some())
+            {
                 let mut e = GpuEvaluator::new(ctx.clone(), kind, &goal).unwrap();
                 group.bench_with_input(BenchmarkId::new("gpu", n), &n, |b, _| {
                     b.iter(|| e.evaluate(black_box(boards), &mut out).unwrap())

@@ -255,6 +255,42 @@ fn solve_json_says_why_the_heuristic_is_unavailable() {
 }
 
 #[test]
+fn walking_distance_refuses_boards_it_does_not_take() {
+    // 5×5 is bad input for walking distance (exit 2, naming the shapes it takes); batched A*
+    // takes it on the CPU evaluator.
+    let b55 = "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 0 24";
+    let out = npuzzle(
+        &["solve", "-", "--heuristic", "walking-distance"],
+        Some(b55),
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("up to 4×4, 5×3 and 3×5, not 5×5"),
+        "{}",
+        out.stderr
+    );
+    let out = npuzzle(
+        &[
+            "solve",
+            "-",
+            "--heuristic",
+            "wd",
+            "--algorithm",
+            "batched-astar",
+            "--evaluator",
+            "cpu",
+        ],
+        Some(EASY8),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("Minimum number of moves = 26"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
 fn tile_notation_is_the_inverse_of_blank_notation() {
     for (start, goal) in [
         (HARD8, "blank-last"),
@@ -558,7 +594,12 @@ fn every_algorithm_solves_a_3x3() {
         assert_eq!(j["algorithm"], alg);
         check_solution(&j, &start, &goal, 31);
     }
-    for h in ["hamming", "manhattan", "linear-conflict"] {
+    for h in [
+        "hamming",
+        "manhattan",
+        "linear-conflict",
+        "walking-distance",
+    ] {
         let j = solve_json(EASY8, &["--algorithm", "astar", "--heuristic", h]);
         assert_eq!(j["heuristic"], h);
         let s = board(EASY8);

@@ -42,6 +42,12 @@ fn compare(ctx: &Arc<GpuContext>, rows: usize, cols: usize, count: usize) {
         let g = goal(spec, rows, cols);
         let flat = boards(spec, rows, cols, count, (rows * 100 + cols * 10 + i) as u64);
         for kind in HeuristicKind::ALL {
+            if GpuEvaluator::kind_code(kind).is_none() {
+                // Refused with a clear error, not computed wrongly.
+                let e = GpuEvaluator::new(ctx.clone(), kind, &g).err().unwrap();
+                assert!(matches!(e, GpuError::Unsupported(_)), "{e}");
+                continue;
+            }
             let mut cpu = CpuEvaluator::new(kind, &g, 2);
             let mut gpu = GpuEvaluator::new(ctx.clone(), kind, &g).unwrap();
             assert_eq!(gpu.kind(), "gpu");

@@ -4,7 +4,7 @@ mod common;
 
 use common::{board, exact_distances, goal, neighbours};
 use npuzzle::heuristic::{
-    Hamming, Heuristic, HeuristicKind, Incremental, LinearConflict, Manhattan,
+    Hamming, Heuristic, HeuristicKind, Incremental, LinearConflict, Manhattan, WalkingDistance,
 };
 use npuzzle::puzzle::random::{random_solvable, random_walk};
 use npuzzle::puzzle::{Board, GoalSpec, Move};
@@ -14,7 +14,8 @@ use rand_chacha::ChaCha8Rng;
 const GOALS: [GoalSpec; 2] = [GoalSpec::BlankLast, GoalSpec::BlankFirst];
 
 /// Every reachable board of a shape: each heuristic admissible, consistent, 0 at the goal,
-/// and linear conflict ≥ Manhattan ≥ Hamming.
+/// linear conflict ≥ Manhattan ≥ Hamming, and walking distance ≥ Manhattan (its relaxation
+/// without the blank).
 fn check_space(rows: usize, cols: usize, spec: &GoalSpec) {
     let g = goal(spec, rows, cols);
     let dist = exact_distances(g.board());
@@ -28,7 +29,7 @@ fn check_space(rows: usize, cols: usize, spec: &GoalSpec) {
             }
         }
         assert!(
-            v[2] >= v[1] && v[1] >= v[0],
+            v[2] >= v[1] && v[1] >= v[0] && v[3] >= v[1],
             "order broken on {tiles:?}: {v:?}"
         );
         for n in neighbours(tiles, rows, cols) {
@@ -205,6 +206,9 @@ fn incremental_updates_equal_full_evaluation() {
             let start = random_solvable(&g, &mut rng);
             check_incremental(&LinearConflict::new(&g), &start, 2000, &mut rng);
             check_incremental(&Manhattan::new(&g), &start, 500, &mut rng);
+            if let Ok(wd) = WalkingDistance::new(&g) {
+                check_incremental(&wd, &start, 2000, &mut rng);
+            }
             let ham = Hamming::new(&g);
             // Hamming changes by 0 or ±1; check the value only.
             let mut tiles = start.tiles().to_vec();
@@ -238,4 +242,12 @@ fn known_values() {
     assert_eq!(Hamming::new(&g).estimate(almost.tiles()), 1);
     assert_eq!(Manhattan::new(&g).estimate(almost.tiles()), 1);
     assert_eq!(LinearConflict::new(&g).estimate(almost.tiles()), 1);
+    // Walking distance: 8 6 7/2 5 4/3 _ 1 needs 21 moves by Manhattan; rows and columns each
+    // carry tiles past one another that the blank must also serve.
+    let wd = WalkingDistance::new(&g).unwrap();
+    assert_eq!(wd.parts(almost.tiles()), (0, 1));
+    assert_eq!(
+        wd.estimate(b.tiles()),
+        wd.parts(b.tiles()).0 + wd.parts(b.tiles()).1
+    );
 }

@@ -227,6 +227,7 @@ pub(super) fn resolve(
         (ResolveError::Cancelled, Some((_, secs))) => {
             CliError::Limit(crate::search::SearchError::TimeLimit(secs))
         }
+        (e @ ResolveError::NotForBoard { .. }, _) => CliError::Usage(e.to_string()),
         (e, _) => match e.pdb_error() {
             Some(why) => CliError::from_pdb(why, e.to_string()),
             None => CliError::Other(e.to_string()),

@@ -49,9 +49,9 @@ pub enum GpuError {
         /// The device's `max_storage_buffer_binding_size`.
         limit: u64,
     },
-    /// A pattern database the shader cannot take (more than [`GPU_MAX_PATTERN`] tiles in a
-    /// pattern, index weights over 32 bits).
-    #[error("the GPU evaluator cannot take this pattern database: {0}")]
+    /// A heuristic the shader cannot take: walking distance, a pattern database with more than
+    /// [`GPU_MAX_PATTERN`] tiles in a pattern or index weights over 32 bits.
+    #[error("the GPU evaluator cannot take {0}")]
     Unsupported(String),
 }
 
@@ -151,18 +151,27 @@ impl GpuEvaluator {
     /// An evaluator of `kind` towards `goal` on `ctx`'s device.
     ///
     /// # Errors
-    /// [`GpuError::TooLarge`] for boards with a side above [`GPU_MAX_SIDE`].
+    /// [`GpuError::TooLarge`] for boards with a side above [`GPU_MAX_SIDE`],
+    /// [`GpuError::Unsupported`] for walking distance (no shader for it yet).
     pub fn new(
         ctx: Arc<GpuContext>,
         kind: HeuristicKind,
         goal: &Goal,
     ) -> Result<GpuEvaluator, GpuError> {
-        let code = match kind {
-            HeuristicKind::Hamming => KIND_HAMMING,
-            HeuristicKind::Manhattan => KIND_MANHATTAN,
-            HeuristicKind::LinearConflict => KIND_LINEAR_CONFLICT,
-        };
+        let code = Self::kind_code(kind)
+            .ok_or_else(|| GpuError::Unsupported(format!("{kind} (use --evaluator cpu)")))?;
         Self::build(ctx, code, kind.name(), goal, None)
+    }
+
+    /// The shader's code for `kind`, or `None` for a kind the shader does not compute
+    /// (walking distance).
+    pub fn kind_code(kind: HeuristicKind) -> Option<u32> {
+        match kind {
+            HeuristicKind::Hamming => Some(KIND_HAMMING),
+            HeuristicKind::Manhattan => Some(KIND_MANHATTAN),
+            HeuristicKind::LinearConflict => Some(KIND_LINEAR_CONFLICT),
+            HeuristicKind::WalkingDistance => None,
+        }
     }
 
     /// An evaluator of any heuristic spec: a named kind, or a pattern database whose tables are
@@ -197,15 +206,20 @@ impl GpuEvaluator {
         for t in pdb.tables() {
             let k = t.tiles().len();
             if k > GPU_MAX_PATTERN {
-                return Err(GpuError::Unsupported(format!("a pattern of {k} tiles")));
+                return Err(GpuError::Unsupported(format!(
+                    "a pattern database with a pattern of {k} tiles"
+                )));
             }
             let mut entry = PatternMeta::zeroed();
             entry.offset = bytes.len() as u32;
             entry.k = k as u32;
             for (i, (&tile, &w)) in t.tiles().iter().zip(t.weights()).enumerate() {
                 entry.tiles[i] = u32::from(tile);
-                entry.weights[i] = u32::try_from(w)
-                    .map_err(|_| GpuError::Unsupported("index weights over 32 bits".into()))?;
+                entry.weights[i] = u32::try_from(w).map_err(|_| {
+                    GpuError::Unsupported(
+                        "a pattern database with index weights over 32 bits".into(),
+                    )
+                })?;
             }
             patterns.push(entry);
             bytes.extend_from_slice(t.bytes());

@@ -115,6 +115,15 @@ pub enum ResolveError {
         #[source]
         why: PdbError,
     },
+    /// A heuristic that does not take this board's shape (bad input).
+    #[error("--heuristic {name}: {why}")]
+    NotForBoard {
+        /// The heuristic's name.
+        name: &'static str,
+        /// Why.
+        #[source]
+        why: super::WalkingDistanceError,
+    },
     /// The progress callback asked to stop.
     #[error("pattern-database build cancelled")]
     Cancelled,
@@ -137,7 +146,7 @@ impl ResolveError {
             ResolveError::BadPartition { why, .. } | ResolveError::Unavailable { why, .. } => {
                 Some(why)
             }
-            ResolveError::Cancelled => None,
+            ResolveError::Cancelled | ResolveError::NotForBoard { .. } => None,
         }
     }
 }
@@ -181,6 +190,7 @@ fn auto_candidates(goal: &Goal) -> &'static [(&'static str, bool)] {
 ///
 /// # Errors
 /// [`ResolveError::BadPartition`] for a partition that does not fit the board,
+/// [`ResolveError::NotForBoard`] for a heuristic that does not take its shape,
 /// [`ResolveError::Cancelled`] when `opts.progress` returned `false`,
 /// [`ResolveError::Unavailable`] when the cache folder or a table cannot be had.
 pub fn resolve(
@@ -195,7 +205,17 @@ pub fn resolve(
     };
     let lc = HeuristicKind::LinearConflict;
     match choice {
-        HeuristicChoice::Kind(k) => Ok(plain(*k, None)),
+        HeuristicChoice::Kind(k) => {
+            let b = goal.board();
+            if opts.uses_heuristic {
+                k.supports(b.rows(), b.cols())
+                    .map_err(|why| ResolveError::NotForBoard {
+                        name: k.name(),
+                        why,
+                    })?;
+            }
+            Ok(plain(*k, None))
+        }
         HeuristicChoice::Pdb(spec) => {
             spec.patterns(goal)
                 .map_err(|why| ResolveError::BadPartition {

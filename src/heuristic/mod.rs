@@ -1,9 +1,8 @@
-//! Admissible heuristics: Hamming, Manhattan, Manhattan + linear conflict, and additive
-//! pattern databases ([`pdb`]: tables, their builder and their on-disk cache).
+//! Admissible heuristics: Hamming, Manhattan, Manhattan + linear conflict, walking distance,
+//! and additive pattern databases ([`pdb`]: tables, their builder and their on-disk cache).
 //!
 //! All are relative to a [`Goal`], count moves, and never count the blank. Each implements
-//! [`Heuristic`] (evaluate a whole board); Manhattan, linear conflict and the pattern databases
-//! also implement [`Incremental`] (update `h` after one move), which IDA* uses in its inner
+//! [`Heuristic`] (evaluate a whole board) and [`Incremental`] (update `h` after one move), which IDA* uses in its inner
 //! loop. [`HeuristicKind`] names the plain heuristics; [`HeuristicSpec`] is a heuristic ready to
 //! search with.
 
@@ -12,6 +11,7 @@ mod hamming;
 mod linear_conflict;
 mod manhattan;
 pub mod pdb;
+mod walking_distance;
 
 use std::fmt;
 use std::str::FromStr;
@@ -23,6 +23,7 @@ pub use choice::{
 pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
+pub use walking_distance::{WalkingDistance, WalkingDistanceError};
 
 use crate::puzzle::Goal;
 
@@ -115,31 +116,56 @@ pub enum HeuristicKind {
     /// Manhattan plus twice the minimum number of tiles that must leave each row and column to
     /// resolve its linear conflicts (Hansson, Mayer & Yung 1992).
     LinearConflict,
+    /// Walking distance (Takahashi 2002): the exact distances of a vertical and a horizontal
+    /// abstraction of the board, added; boards of at most 5 rows and 5 columns.
+    WalkingDistance,
 }
 
 impl HeuristicKind {
     /// All kinds, weakest first.
-    pub const ALL: [HeuristicKind; 3] = [
+    pub const ALL: [HeuristicKind; 4] = [
         HeuristicKind::Hamming,
         HeuristicKind::Manhattan,
         HeuristicKind::LinearConflict,
+        HeuristicKind::WalkingDistance,
     ];
 
-    /// Name as used on the command line: `hamming`, `manhattan`, `linear-conflict`.
+    /// Name as used on the command line: `hamming`, `manhattan`, `linear-conflict`,
+    /// `walking-distance`.
     pub fn name(self) -> &'static str {
         match self {
             HeuristicKind::Hamming => "hamming",
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::WalkingDistance => "walking-distance",
+        }
+    }
+
+    /// Whether this kind takes `rows × cols` boards (all do but walking distance, which takes
+    /// at most 5 rows and 5 columns).
+    ///
+    /// # Errors
+    /// The reason, for a shape it does not take.
+    pub fn supports(self, rows: usize, cols: usize) -> Result<(), WalkingDistanceError> {
+        match self {
+            HeuristicKind::WalkingDistance => WalkingDistance::check_shape(rows, cols),
+            _ => Ok(()),
         }
     }
 
     /// Builds the heuristic for `goal` (its size is the goal board's).
+    ///
+    /// # Panics
+    /// For a shape the kind does not take: check with [`HeuristicKind::supports`] first
+    /// ([`crate::search::solve`] and [`resolve`] do).
     pub fn build(self, goal: &Goal) -> Box<dyn Heuristic> {
         match self {
             HeuristicKind::Hamming => Box::new(Hamming::new(goal)),
             HeuristicKind::Manhattan => Box::new(Manhattan::new(goal)),
             HeuristicKind::LinearConflict => Box::new(LinearConflict::new(goal)),
+            HeuristicKind::WalkingDistance => Box::new(
+                WalkingDistance::new(goal).expect("walking distance checked by supports()"),
+            ),
         }
     }
 }
@@ -152,7 +178,9 @@ impl fmt::Display for HeuristicKind {
 
 /// A heuristic name that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown heuristic {0:?} (expected hamming, manhattan or linear-conflict)")]
+#[error(
+    "unknown heuristic {0:?} (expected hamming, manhattan, linear-conflict or walking-distance)"
+)]
 pub struct UnknownHeuristic(pub String);
 
 impl FromStr for HeuristicKind {
@@ -163,6 +191,7 @@ impl FromStr for HeuristicKind {
             "hamming" => Ok(HeuristicKind::Hamming),
             "manhattan" => Ok(HeuristicKind::Manhattan),
             "linear-conflict" | "lc" => Ok(HeuristicKind::LinearConflict),
+            "walking-distance" | "wd" => Ok(HeuristicKind::WalkingDistance),
             _ => Err(UnknownHeuristic(s.to_string())),
         }
     }

@@ -23,7 +23,7 @@ use super::{
     SearchError, SearchStats, Solution,
 };
 use crate::heuristic::{
-    Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan,
+    Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan, WalkingDistance,
 };
 use crate::puzzle::{Move, move_target};
 
@@ -51,6 +51,11 @@ pub(crate) fn search(
         }
         HeuristicSpec::Kind(HeuristicKind::LinearConflict) => {
             run(problem, &LinearConflict::new(goal), ctl, progress)
+        }
+        HeuristicSpec::Kind(HeuristicKind::WalkingDistance) => {
+            let wd =
+                WalkingDistance::new(goal).map_err(|e| SearchError::Heuristic(e.to_string()))?;
+            run(problem, &wd, ctl, progress)
         }
         HeuristicSpec::Pdb(p) => run(problem, p.as_ref(), ctl, progress),
     }

@@ -286,6 +286,13 @@ pub fn solve(
     progress: &mut ProgressFn<'_>,
 ) -> Result<Outcome, SearchError> {
     let heuristic: HeuristicSpec = heuristic.into();
+    if let HeuristicSpec::Kind(k) = &heuristic
+        && algorithm != Algorithm::Bfs
+    {
+        let b = &problem.goal.board();
+        k.supports(b.rows(), b.cols())
+            .map_err(|e| SearchError::Heuristic(e.to_string()))?;
+    }
     if algorithm == Algorithm::BatchedAStar {
         let mut cpu = crate::eval::CpuEvaluator::with_heuristic(
             heuristic.build(&problem.goal),

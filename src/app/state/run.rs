@@ -54,6 +54,8 @@ pub struct Run {
     state: RunState,
     progress: Option<Progress>,
     building: Option<BuildStatus>,
+    /// The last build report of this run, kept after the build ends.
+    last_build: Option<BuildStatus>,
     solution: Option<SolutionView>,
     unsolvable: Option<Solvability>,
     worker: Option<Worker>,
@@ -67,6 +69,7 @@ impl Default for Run {
             state: RunState::Idle,
             progress: None,
             building: None,
+            last_build: None,
             solution: None,
             unsolvable: None,
             worker: None,
@@ -94,6 +97,12 @@ impl Run {
     /// A pattern database being built before the search starts.
     pub fn building(&self) -> Option<&BuildStatus> {
         self.building.as_ref()
+    }
+
+    /// The last pattern-database build report of the current or last search, kept after the
+    /// build ends (`None` when its tables were all cached, or no database was asked for).
+    pub fn last_build(&self) -> Option<&BuildStatus> {
+        self.last_build.as_ref()
     }
 
     /// The solution of the last search.
@@ -139,6 +148,7 @@ impl Run {
     /// Starts `job` on a worker thread (paused if `paused`); `info` names what it uses.
     pub(super) fn start(&mut self, job: Job, info: RunInfo, paused: bool) {
         self.worker = Some(Worker::start(job, paused));
+        self.last_build = None;
         self.info = info;
         self.state = RunState::Running;
     }
@@ -182,7 +192,10 @@ impl Run {
                         self.building = None;
                         self.progress = Some(*p);
                     }
-                    WorkerMsg::Building(b) => self.building = Some(b),
+                    WorkerMsg::Building(b) => {
+                        self.last_build = Some(b.clone());
+                        self.building = Some(b);
+                    }
                     WorkerMsg::Note(m) => polled.notes.push(format!("warning: {m}")),
                     WorkerMsg::Done {
                         result,
