@@ -6,6 +6,7 @@
 pub mod bin;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+pub mod parse;
 
 use std::collections::{HashMap, VecDeque};
 
