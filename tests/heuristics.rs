@@ -251,3 +251,51 @@ fn known_values() {
         wd.parts(b.tiles()).0 + wd.parts(b.tiles()).1
     );
 }
+
+/// Walking distance on 4×4 against published optima: never above Korf's lengths, never below
+/// Manhattan, and along an optimal solution (found with it by IDA*) never above the moves left.
+#[test]
+fn walking_distance_is_admissible_on_korf_100() {
+    use npuzzle::search::{Algorithm, Limits, Outcome, Problem, solve};
+    let g = goal(&GoalSpec::BlankFirst, 4, 4);
+    let (wd, md) = (WalkingDistance::new(&g).unwrap(), Manhattan::new(&g));
+    let mut stronger = 0;
+    for (id, tiles, opt) in common::korf100() {
+        let (w, m) = (wd.estimate(&tiles), md.estimate(&tiles));
+        assert!(
+            m <= w && w <= opt,
+            "Korf #{id}: md {m}, wd {w}, optimum {opt}"
+        );
+        stronger += usize::from(w > m);
+        if [9, 12].contains(&id) {
+            let problem = Problem {
+                start: board(4, 4, &tiles),
+                goal: g.clone(),
+            };
+            let Ok(Outcome::Solved(s)) = solve(
+                &problem,
+                Algorithm::IdaStar,
+                HeuristicKind::WalkingDistance,
+                &Limits::default(),
+                &mut |_| {},
+            ) else {
+                panic!("Korf #{id} unsolved");
+            };
+            assert_eq!(s.moves.len() as u32, opt, "Korf #{id}");
+            let mut b = problem.start.clone();
+            for (i, &mv) in s.moves.iter().enumerate() {
+                assert!(
+                    wd.estimate(b.tiles()) <= opt - i as u32,
+                    "Korf #{id} at move {i}"
+                );
+                b.apply(mv).unwrap();
+            }
+            assert_eq!(&b, g.board());
+        }
+    }
+    // It is stronger than Manhattan on most of them (a check that it is not Manhattan).
+    assert!(
+        stronger > 50,
+        "walking distance above Manhattan on only {stronger} of 100"
+    );
+}
