@@ -1,14 +1,30 @@
 //! Files we write (caches, exports, screenshots) are written atomically: into a temporary file
 //! in the target's folder, flushed to disk, then renamed over the target. A reader never sees a
 //! half-written file, and a failed write leaves the old one untouched.
+//!
+//! A temporary file is named `.npuzzle-XXXXXX.tmp` and its writer holds an exclusive lock on
+//! it until the rename, so a temporary file that nobody holds was left by a writer that was
+//! killed: [`stale_temporaries`] finds those (and [`remove_stale_temporaries`] deletes them)
+//! without ever touching a live writer's file.
 
+use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Prefix and suffix of the temporary files [`write_atomic_with`] creates.
+const TMP_PREFIX: &str = ".npuzzle-";
+const TMP_SUFFIX: &str = ".tmp";
+/// Earlier versions used `tempfile`'s default names (`.tmpXXXXXX`) without a lock: such a file
+/// counts as stale once it has not been written to for this long.
+const LEGACY_PREFIX: &str = ".tmp";
+const LEGACY_AGE: Duration = Duration::from_secs(60);
 
 /// Writes `path` atomically, the contents produced by `fill` (given a buffered writer).
 ///
 /// # Errors
-/// Any I/O error from creating, filling, syncing or renaming; the target is then untouched.
+/// Any I/O error from creating, locking, filling, syncing or renaming; the target is then
+/// untouched.
 pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
@@ -17,7 +33,7 @@ pub fn write_atomic_with(
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let mut tmp = locked_temporary(dir)?;
     // Temporary files are created 0600; the saved file is an ordinary one.
     #[cfg(unix)]
     {
@@ -31,8 +47,46 @@ pub fn write_atomic_with(
         w.flush()?;
     }
     tmp.as_file().sync_all()?;
+    // The lock goes with the file handle, after the rename.
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// A new temporary file in `dir`, locked exclusively. A cleaner may take a file in the instant
+/// between its creation and its lock (it looks abandoned then) and delete it: the name is
+/// checked to still lead to the locked file, and a new one made if not.
+fn locked_temporary(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    for _ in 0..8 {
+        let tmp = tempfile::Builder::new()
+            .prefix(TMP_PREFIX)
+            .suffix(TMP_SUFFIX)
+            .tempfile_in(dir)?;
+        tmp.as_file().lock()?;
+        if same_file(tmp.as_file(), tmp.path()) {
+            return Ok(tmp);
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "{}: temporary files keep vanishing",
+        dir.display()
+    )))
+}
+
+/// Whether `path` names the open file `file`.
+fn same_file(file: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        path.exists()
+    }
 }
 
 /// Writes `bytes` to `path` atomically (see [`write_atomic_with`]).
@@ -41,4 +95,138 @@ pub fn write_atomic_with(
 /// As [`write_atomic_with`].
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// A temporary file of [`write_atomic_with`]'s in a folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Temporary {
+    /// Its path.
+    pub path: PathBuf,
+    /// Its size, in bytes.
+    pub bytes: u64,
+    /// Whether a live writer holds it (a save in progress); otherwise its writer was killed
+    /// before the rename and the file is garbage.
+    pub live: bool,
+}
+
+/// The temporary files of [`write_atomic_with`] in `dir` (plain files only), each with whether
+/// a live writer holds it. A folder that does not exist has none.
+///
+/// # Errors
+/// Reading the folder.
+pub fn temporaries(dir: &Path) -> std::io::Result<Vec<Temporary>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let ours = name.starts_with(TMP_PREFIX) && name.ends_with(TMP_SUFFIX);
+        let legacy = !ours && name.starts_with(LEGACY_PREFIX);
+        if !ours && !legacy {
+            continue;
+        }
+        let Ok(meta) = entry.metadata() else { continue };
+        if !meta.is_file() {
+            continue;
+        }
+        let live = if legacy {
+            // No lock to ask: recent writes mean a writer may still be at it.
+            meta.modified()
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_none_or(|age| age < LEGACY_AGE)
+        } else {
+            match File::open(entry.path()) {
+                Ok(f) => f.try_lock().is_err(),
+                // Renamed or removed since the listing: nothing left to clean.
+                Err(_) => continue,
+            }
+        };
+        out.push(Temporary {
+            path: entry.path(),
+            bytes: meta.len(),
+            live,
+        });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// The temporary files in `dir` that no live writer holds (see [`temporaries`]).
+///
+/// # Errors
+/// Reading the folder.
+pub fn stale_temporaries(dir: &Path) -> std::io::Result<Vec<Temporary>> {
+    Ok(temporaries(dir)?.into_iter().filter(|t| !t.live).collect())
+}
+
+/// Deletes the temporary files in `dir` that no live writer holds; returns them. A file is
+/// deleted while this process holds its lock, so a writer that opened it in between finds its
+/// name gone and starts a new one (see `locked_temporary`).
+///
+/// # Errors
+/// Reading the folder, or the first file that cannot be deleted.
+pub fn remove_stale_temporaries(dir: &Path) -> std::io::Result<Vec<Temporary>> {
+    let mut removed = Vec::new();
+    for t in stale_temporaries(dir)? {
+        // Hold the lock across the delete (legacy files have none to take).
+        let held = File::open(&t.path).ok().filter(|f| f.try_lock().is_ok());
+        let name = t.path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let legacy = name.is_some_and(|n| !n.starts_with(TMP_PREFIX));
+        if held.is_none() && !legacy {
+            continue; // taken by a writer since the listing
+        }
+        match std::fs::remove_file(&t.path) {
+            Ok(()) => removed.push(t),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        drop(held);
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_held_temporary_is_live_and_an_abandoned_one_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        // A writer at work: its file is locked.
+        let live = locked_temporary(dir.path()).unwrap();
+        // A writer killed before the rename: the file stays, nobody holds it.
+        let dead = locked_temporary(dir.path()).unwrap();
+        let (file, dead_path) = dead.keep().unwrap();
+        drop(file);
+        std::fs::write(dir.path().join("table.pdb"), b"not a temporary").unwrap();
+        let all = temporaries(dir.path()).unwrap();
+        assert_eq!(all.len(), 2, "{all:?}");
+        assert!(all.iter().any(|t| t.path == live.path() && t.live));
+        assert!(all.iter().any(|t| t.path == dead_path && !t.live));
+        let removed = remove_stale_temporaries(dir.path()).unwrap();
+        assert_eq!(removed.len(), 1);
+        assert_eq!(removed[0].path, dead_path);
+        assert!(!dead_path.exists());
+        assert!(
+            live.path().exists(),
+            "a live writer's file is never touched"
+        );
+        assert!(dir.path().join("table.pdb").exists());
+    }
+
+    #[test]
+    fn atomic_write_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.txt");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        assert_eq!(temporaries(dir.path()).unwrap(), []);
+    }
 }

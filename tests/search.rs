@@ -74,19 +74,25 @@ fn cancel_flag_stops_every_search() {
             progress_interval: Duration::ZERO,
             ..Limits::default()
         };
-        let mut reports = 0;
+        let mut reports: Vec<Progress> = Vec::new();
         let r = solve(
             &problem(HARD, GoalSpec::BlankLast),
             algo,
             HeuristicKind::Manhattan,
             &limits,
-            &mut |_p: &Progress| {
-                reports += 1;
+            &mut |p: &Progress| {
+                reports.push(p.clone());
                 cancel.store(true, Ordering::Relaxed);
             },
         );
         assert_eq!(r, Err(SearchError::Cancelled), "{algo}");
-        assert_eq!(reports, 1, "{algo}");
+        // The search stops at its next check after the first report; a stop inside an
+        // iteration (A*, BFS) sends one last report with the counts of that moment.
+        let want = if algo == Algorithm::IdaStar { 1 } else { 2 };
+        assert_eq!(reports.len(), want, "{algo}");
+        let last = reports.last().unwrap();
+        assert!(last.expanded >= reports[0].expanded, "{algo}");
+        assert!(last.generated >= last.expanded, "{algo}");
     }
 }
 
@@ -399,5 +405,79 @@ fn parallel_idastar_iterations_match_the_sequential_ones() {
         let done = one.stats.iterations.len() - 1;
         assert!(done >= 2, "{done} iterations before the last");
         assert_eq!(one.stats.iterations[..done], three.stats.iterations[..done]);
+    }
+}
+
+/// Manhattan distance of `b` to `goal` (row-major tiles, `0` = blank not counted), computed
+/// here independently of the library's heuristics.
+fn manhattan(b: &Board, goal: &Board) -> u32 {
+    let cols = b.cols();
+    let mut home = vec![0usize; b.len()];
+    for (c, &t) in goal.tiles().iter().enumerate() {
+        home[t as usize] = c;
+    }
+    b.tiles()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &t)| t != 0)
+        .map(|(c, &t)| {
+            let h = home[t as usize];
+            ((c / cols).abs_diff(h / cols) + (c % cols).abs_diff(h % cols)) as u32
+        })
+        .sum()
+}
+
+/// The largest boards of every shape (sides up to 16: 16×16 has a real cell 255, which IDA*
+/// once took for "no neighbour" and never returned): random walks of k moves whose Manhattan
+/// distance is k have optimum k, which every algorithm and heuristic that takes the shape must
+/// find, for both goals. A time limit turns a hang into a failure.
+#[test]
+fn largest_boards_of_every_shape_are_solved_by_every_search() {
+    let mut rng = ChaCha8Rng::seed_from_u64(16);
+    let limits = Limits {
+        time_limit: Some(Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    for (rows, cols) in [(16, 16), (16, 15), (15, 16), (16, 2), (2, 16), (16, 3)] {
+        for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
+            let g = goal(&spec, rows, cols);
+            let mut tried = 0;
+            for k in [1usize, 6, 12] {
+                // A walk whose Manhattan distance equals its length: optimum exactly k.
+                let start = (0..200)
+                    .map(|_| npuzzle::puzzle::random::random_walk(&g, k, &mut rng))
+                    .find(|b| manhattan(b, g.board()) == k as u32)
+                    .expect("a walk without detours");
+                let problem = Problem {
+                    start: start.clone(),
+                    goal: g.clone(),
+                };
+                for (algorithm, heuristics) in [
+                    (Algorithm::Bfs, &[HeuristicKind::Manhattan][..]),
+                    (Algorithm::AStar, &HeuristicKind::ALL[..]),
+                    (Algorithm::IdaStar, &HeuristicKind::ALL[..]),
+                    (
+                        Algorithm::BatchedAStar,
+                        &[HeuristicKind::LinearConflict][..],
+                    ),
+                ] {
+                    for &h in heuristics {
+                        if h.supports(rows, cols).is_err() || (algorithm == Algorithm::Bfs && k > 6)
+                        {
+                            continue;
+                        }
+                        let what = format!("{rows}×{cols} {spec:?} k={k} {algorithm} {}", h.name());
+                        match solve(&problem, algorithm, h, &limits, &mut |_| {}) {
+                            Ok(Outcome::Solved(s)) => {
+                                assert_eq!(s.moves.len(), k, "{what}: {start}");
+                                tried += 1;
+                            }
+                            other => panic!("{what}: {other:?}"),
+                        }
+                    }
+                }
+            }
+            assert!(tried >= 20, "{rows}×{cols}: {tried} solves");
+        }
     }
 }

@@ -16,11 +16,16 @@ use crate::search::{Algorithm, Batch, Outcome, Problem, SearchError, solve, solv
 struct Row {
     id: String,
     line: usize,
+    /// The search that ran (`auto` resolved for the instance's size).
+    algorithm: &'static str,
+    /// Its heuristic (`none` for breadth-first search).
+    heuristic: String,
     solvable: bool,
     moves: Option<usize>,
     optimal: Option<u32>,
     /// `Some(true)` when the length equals the file's, `None` when there is no reference or no answer.
     matches: Option<bool>,
+    /// For an instance stopped by a limit: the counts and seconds when it stopped.
     nodes_expanded: u64,
     nodes_generated: u64,
     seconds: f64,
@@ -37,7 +42,9 @@ struct Summary {
     unchecked: usize,
     mismatches: usize,
     limits: usize,
-    algorithm: &'static str,
+    /// The searches that ran: one name, or each with the sizes it ran on (`auto` and the
+    /// heuristic are chosen per board size and goal).
+    algorithm: String,
     heuristic: String,
     jobs: usize,
     seconds: f64,
@@ -55,7 +62,40 @@ struct Printer {
     failed: Option<CliError>,
 }
 
+/// The object `bench --format json` prints last when the bench could not run (bad input, a
+/// heuristic or evaluator that cannot be had), so that scripts reading JSON always get one.
+#[derive(Serialize)]
+struct FailureJson {
+    summary: bool,
+    error: String,
+    /// The exit code's meaning: 2 bad input, 3 a limit or something unavailable, 1 otherwise.
+    exit_code: u8,
+}
+
 pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
+    let printed = std::sync::atomic::AtomicBool::new(false);
+    match bench(a, &printed) {
+        // Output errors cannot be reported on the output; after rows, the error is theirs.
+        Err(e)
+            if a.opts.format == Format::Json
+                && !printed.load(std::sync::atomic::Ordering::Relaxed)
+                && !matches!(e, CliError::Closed) =>
+        {
+            let j = FailureJson {
+                summary: true,
+                error: e.to_string(),
+                exit_code: e.exit_code(),
+            };
+            // A failing output is reported as the first error's companion, not instead of it.
+            let _ = super::emit(&serde_json::to_string(&j).unwrap_or_default());
+            Err(e)
+        }
+        r => r,
+    }
+}
+
+/// The bench itself; sets `printed` once a row has gone to the output.
+fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, CliError> {
     let (name, text) = super::read_input(&a.file)?;
     let instances = parse_puzzles(&text, &name, a.opts.size)?;
     let default_goal = goal_spec(&a.opts.goal)?;
@@ -83,7 +123,7 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
             by_goal.push((g.board().clone(), algo, h));
         }
     }
-    let (algorithm, heuristic) = (by_goal[0].1, by_goal[0].2.clone());
+    let heuristic = by_goal[0].2.clone();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -124,6 +164,9 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
                     .iter()
                     .find(|(b, _, _)| b == goal.board())
                     .map_or_else(|| heuristic.clone(), |x| x.2.clone());
+                // The counts of the last report: at a limit, those of the moment it stopped.
+                let mut last = crate::search::Progress::default();
+                let mut keep = |p: &crate::search::Progress| last.clone_from(p);
                 let r = match &evaluators {
                     Some(ev) => ev
                         .make(&heuristic, goal)
@@ -133,13 +176,19 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
                                 evaluator: e.as_mut(),
                                 size: a.opts.batch_size,
                             };
-                            solve_batched(&problem, batch, &limits, &mut |_| {})
+                            solve_batched(&problem, batch, &limits, &mut keep)
                         }),
-                    None => solve(&problem, algorithm, heuristic, &limits, &mut |_| {}),
+                    None => solve(&problem, algorithm, heuristic.clone(), &limits, &mut keep),
                 };
                 let mut row = Row {
                     id: inst.id.clone(),
                     line: inst.line,
+                    algorithm: algorithm.name(),
+                    heuristic: if algorithm == Algorithm::Bfs {
+                        "none".to_string()
+                    } else {
+                        heuristic.name().to_string()
+                    },
                     solvable: true,
                     moves: None,
                     optimal: inst.optimal,
@@ -162,13 +211,19 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
                         // The file says it has a solution: a wrong goal is the likely cause.
                         row.matches = inst.optimal.map(|_| false);
                     }
-                    Err(e) => row.error = Some(e.to_string()),
+                    Err(e) => {
+                        row.nodes_expanded = last.expanded;
+                        row.nodes_generated = last.generated;
+                        row.seconds = last.seconds;
+                        row.error = Some(e.to_string());
+                    }
                 }
                 bar.inc(1);
                 let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
                 p.rows[i] = Some(row);
                 while let Some(Some(r)) = p.rows.get(p.next) {
                     let line = format_row(r, json);
+                    printed.store(true, std::sync::atomic::Ordering::Relaxed);
                     if p.failed.is_none()
                         && let Err(e) = bar.suspend(|| super::emit(&line))
                     {
@@ -207,8 +262,8 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
             .count(),
         mismatches,
         limits: limits_hit,
-        algorithm: algorithm.name(),
-        heuristic: heuristic.name().to_string(),
+        algorithm: per_size(&rows, &instances, |r| r.algorithm.to_string()),
+        heuristic: per_size(&rows, &instances, |r| r.heuristic.clone()),
         jobs,
         seconds,
         wall_seconds: wall.elapsed().as_secs_f64(),
@@ -246,6 +301,30 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
     } else {
         0
     })
+}
+
+/// What `field` says of the rows: one value when they agree, else each value with the board
+/// sizes it was used for, e.g. `astar (3×3), idastar (4×4)`.
+fn per_size(rows: &[Row], instances: &[Instance], field: impl Fn(&Row) -> String) -> String {
+    let mut seen: Vec<(String, Vec<String>)> = Vec::new();
+    for (r, inst) in rows.iter().zip(instances) {
+        let (v, size) = (
+            field(r),
+            format!("{}×{}", inst.board.rows(), inst.board.cols()),
+        );
+        match seen.iter_mut().find(|(x, _)| *x == v) {
+            Some((_, sizes)) if !sizes.contains(&size) => sizes.push(size),
+            Some(_) => {}
+            None => seen.push((v, vec![size])),
+        }
+    }
+    if seen.len() == 1 {
+        return seen.swap_remove(0).0;
+    }
+    seen.iter()
+        .map(|(v, sizes)| format!("{v} ({})", sizes.join(", ")))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn resolve(inst: &Instance, default: &GoalSpec, name: &str) -> Result<Goal, CliError> {

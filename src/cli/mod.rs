@@ -86,7 +86,7 @@ struct SearchOpts {
     #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
     evaluator: evaluator::EvaluatorArg,
     /// Nodes batched-astar expands per round.
-    #[arg(long, value_name = "B", default_value_t = DEFAULT_BATCH_SIZE, value_parser = parse_batch)]
+    #[arg(long, value_name = "B", default_value_t = DEFAULT_BATCH_SIZE, value_parser = parse_batch, allow_negative_numbers = true)]
     batch_size: usize,
     /// Board size RxC for bench-style lines of non-square boards, e.g. 3x4.
     #[arg(long, value_name = "RxC", value_parser = parse_size)]
@@ -110,7 +110,8 @@ struct SolveArgs {
     #[arg(long, value_enum, default_value_t = NotationArg::Blank)]
     notation: NotationArg,
     /// Threads for IDA* (default: all cores); the answer is optimal with any number.
-    #[arg(long, short)]
+    // A negative number is a bad value of --jobs, not an unknown argument.
+    #[arg(long, short, allow_negative_numbers = true)]
     jobs: Option<usize>,
 }
 
@@ -121,7 +122,8 @@ struct BenchArgs {
     #[command(flatten)]
     opts: SearchOpts,
     /// Instances solved in parallel (default: all cores).
-    #[arg(long, short)]
+    // A negative number is a bad value of --jobs, not an unknown argument.
+    #[arg(long, short, allow_negative_numbers = true)]
     jobs: Option<usize>,
 }
 
@@ -131,14 +133,14 @@ struct GenerateArgs {
     #[arg(long, value_name = "RxC", value_parser = parse_size)]
     size: (usize, usize),
     /// Number of boards.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     count: usize,
     /// Seed: the same seed gives the same boards. Random when absent.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     seed: Option<u64>,
     /// Instead of uniform boards, make K random moves from the goal (never undoing the last);
     /// at most 10000000 (a longer walk is no different from a uniform board: omit --walk).
-    #[arg(long, value_name = "K", value_parser = parse_walk)]
+    #[arg(long, value_name = "K", value_parser = parse_walk, allow_negative_numbers = true)]
     walk: Option<usize>,
     /// Goal the boards must be able to reach (blank-last, blank-first or a file).
     #[arg(long, default_value = "blank-last")]

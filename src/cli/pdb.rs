@@ -111,7 +111,8 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             crate::note!("npuzzle: cache {}", cache.dir().display());
             // Building is for the cache: a table that could not be saved is a failure.
             if !is_cached(&cache, &g, &spec) {
-                return Err(CliError::Unavailable(format!(
+                // A file-system failure (the warning above said which): exit 1, not a limit.
+                return Err(CliError::Other(format!(
                     "the tables could not be saved in {}",
                     cache.dir().display()
                 )));
@@ -121,8 +122,11 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
         PdbCommand::List | PdbCommand::Verify | PdbCommand::Clear
             if cache.dir().exists() && std::fs::read_dir(cache.dir()).is_err() =>
         {
-            Err(CliError::Unavailable(format!(
-                "cannot read the cache folder {}",
+            let why = std::fs::read_dir(cache.dir())
+                .err()
+                .map_or_else(String::new, |e| e.to_string());
+            Err(CliError::Other(format!(
+                "cannot read the cache folder {}: {why}",
                 cache.dir().display()
             )))
         }
@@ -157,6 +161,22 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
                         super::emit(&format!("{name}  BAD: {why}"))?;
                     }
                 }
+            }
+            // Saves in progress, and what killed ones left (not tables: verify still passes).
+            for t in cache.temporaries().unwrap_or_default() {
+                let name = t
+                    .path
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                super::emit(&format!(
+                    "{name}  unfinished temporary file, {} bytes: {}",
+                    t.bytes,
+                    if t.live {
+                        "a save in progress"
+                    } else {
+                        "left by an interrupted save (the next build or `npuzzle pdb clear` removes it)"
+                    }
+                ))?;
             }
             Ok(if verify && bad > 0 { 1 } else { 0 })
         }

@@ -14,8 +14,11 @@ use crate::report::{RunInfo, SolveJson, solution_text};
 use crate::search::{Algorithm, Batch, Outcome, Problem, Progress, solve, solve_batched};
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
-    let read = read_board(&a.file, a.opts.size)
-        .and_then(|start| Ok((resolve_goal(&a.opts.goal, &start)?, start)));
+    // Limits are checked with the input, so that a bad one gets its JSON object too.
+    let read = read_board(&a.file, a.opts.size).and_then(|start| {
+        a.opts.limits()?;
+        Ok((resolve_goal(&a.opts.goal, &start)?, start))
+    });
     let (goal, start) = match read {
         Err(e) if a.opts.format == Format::Json => {
             return fail_json(e, None);

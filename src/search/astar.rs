@@ -39,6 +39,25 @@ fn run<K: Key>(
         h.estimate(problem.start.tiles()),
     );
     let mut tiles = vec![0u8; problem.start.len()];
+    match expand_to_goal(&mut bf, h, goal_key, &mut tiles, ctl, progress) {
+        Ok(()) => bf.finish(problem, ctl),
+        Err(e) => {
+            // The counts at the stop, so that a caller's figures are those of this moment.
+            progress(&bf.progress(ctl, Algorithm::AStar));
+            Err(e)
+        }
+    }
+}
+
+/// Expands nodes until the goal is popped (it is then closed, so `finish` walks back from it).
+fn expand_to_goal<K: Key>(
+    bf: &mut BestFirst<K>,
+    h: &dyn Heuristic,
+    goal_key: K,
+    tiles: &mut [u8],
+    ctl: &mut Control<'_>,
+    progress: &mut ProgressFn<'_>,
+) -> Result<(), SearchError> {
     let (mut last_f, mut last_g);
     loop {
         let Some(node) = bf.pop(None) else {
@@ -48,10 +67,10 @@ fn run<K: Key>(
             continue; // stale entry
         };
         if node.key == goal_key {
-            break;
+            return Ok(());
         }
         (last_f, last_g) = (node.f, node.g);
-        bf.expand(&node, closed, &mut tiles, 0, ctl, |_, tiles, _| {
+        bf.expand(&node, closed, tiles, 0, ctl, |_, tiles, _| {
             Some(h.estimate(tiles))
         })?;
         bf.note_peak();
@@ -64,5 +83,4 @@ fn run<K: Key>(
             });
         }
     }
-    bf.finish(problem, ctl)
 }

@@ -50,11 +50,37 @@ fn run<K: Key>(
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError> {
+    let mut bf = BestFirst::<K>::new(problem, ctl, 4);
+    match rounds(problem, evaluator, batch, ctl, progress, &mut bf) {
+        Ok((round, evaluated, eval_seconds)) => {
+            let mut solution = bf.finish(problem, ctl)?;
+            solution.stats.rounds = round;
+            solution.stats.evaluated = evaluated;
+            solution.stats.eval_seconds = eval_seconds;
+            Ok(solution)
+        }
+        Err(e) => {
+            // The counts at the stop, so that a caller's figures are those of this moment.
+            progress(&bf.progress(ctl, Algorithm::BatchedAStar));
+            Err(e)
+        }
+    }
+}
+
+/// Runs rounds until the best goal cost found is at most the open list's lowest f; returns
+/// the rounds, the boards evaluated and the seconds of evaluation.
+fn rounds<K: Key>(
+    problem: &Problem,
+    evaluator: &mut dyn BatchEvaluator,
+    batch: usize,
+    ctl: &mut Control<'_>,
+    progress: &mut ProgressFn<'_>,
+    bf: &mut BestFirst<K>,
+) -> Result<(u64, u64, f64), SearchError> {
     let n = problem.start.len();
     let eval_err = |e: crate::eval::EvalError| SearchError::Evaluator(e.to_string());
     let goal_key = K::pack(problem.goal.board().tiles());
     let start_key = K::pack(problem.start.tiles());
-    let mut bf = BestFirst::<K>::new(problem, ctl, 4);
     let mut hs: Vec<u32> = Vec::new();
     evaluator
         .evaluate(problem.start.tiles(), &mut hs)
@@ -138,9 +164,5 @@ fn run<K: Key>(
             });
         }
     }
-    let mut solution = bf.finish(problem, ctl)?;
-    solution.stats.rounds = round;
-    solution.stats.evaluated = evaluated;
-    solution.stats.eval_seconds = eval_seconds_total;
-    Ok(solution)
+    Ok((round, evaluated, eval_seconds_total))
 }

@@ -2,20 +2,21 @@
 //! share: the open list, the closed set, relaxing a successor, the successor loop, the memory
 //! projection, progress fields and the path walk-back.
 //!
-//! The open list is a binary heap ordered by lowest f, ties broken by highest g. The closed set
+//! The open list is a bucket queue (`open_list.rs`) popped lowest f first, ties broken by
+//! highest g. The closed set
 //! maps every board reached to its best g so far, the move that reached it and whether it has
 //! been expanded; a heap entry whose g no longer matches (or whose board is already closed) is
 //! stale and skipped when popped. A closed board reached more cheaply is reopened, which batched
 //! A* needs (its rounds are not in strict f order) and A* never triggers with a consistent
 //! heuristic.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::collections::hash_map::Entry;
 
 use rustc_hash::FxHashMap;
 
 use super::key::Key;
+pub(crate) use super::open_list::Open;
+use super::open_list::OpenList;
 use super::{
     Algorithm, CellSampler, Control, GhHistogram, Problem, Progress, SearchError, SearchStats,
     Solution,
@@ -31,31 +32,6 @@ struct Info {
     closed: bool,
 }
 
-/// An open-list entry: a board (packed) with its f and g, in moves.
-pub(crate) struct Open<K> {
-    pub f: u32,
-    pub g: u32,
-    pub key: K,
-}
-
-impl<K> PartialEq for Open<K> {
-    fn eq(&self, o: &Self) -> bool {
-        self.f == o.f && self.g == o.g
-    }
-}
-impl<K> Eq for Open<K> {}
-impl<K> PartialOrd for Open<K> {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl<K> Ord for Open<K> {
-    /// Max-heap order: lower f first, then higher g.
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.f.cmp(&self.f).then(self.g.cmp(&o.g))
-    }
-}
-
 /// A popped entry that was not stale, now closed: the move that reached it (`None` for the
 /// start), whose inverse its expansion skips.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,10 +45,10 @@ pub(crate) struct BestFirst<K> {
     rows: usize,
     cols: usize,
     map: FxHashMap<K, Info>,
-    open: BinaryHeap<Open<K>>,
-    /// Bytes per closed-set entry (with the hash table's control byte) and per open entry.
+    open: OpenList<K>,
+    /// Bytes per closed-set entry (with the hash table's control byte); heap bytes a key owns.
     entry: usize,
-    oentry: usize,
+    key_heap: usize,
     /// Bytes per successor a caller holds outside the open list until it is pushed (its
     /// board and its future open entry).
     pending_entry: usize,
@@ -90,14 +66,14 @@ impl<K: Key> BestFirst<K> {
         let (rows, cols) = (problem.start.rows(), problem.start.cols());
         let n = rows * cols;
         let histogram = ctl.limits().histogram;
-        let oentry = std::mem::size_of::<Open<K>>() + K::heap_bytes(n);
+        let oentry = std::mem::size_of::<K>() + K::heap_bytes(n);
         BestFirst {
             rows,
             cols,
             map: FxHashMap::default(),
-            open: BinaryHeap::new(),
+            open: OpenList::new(),
             entry: std::mem::size_of::<(K, Info)>() + 1 + K::heap_bytes(n),
-            oentry,
+            key_heap: K::heap_bytes(n),
             pending_entry: n + oentry,
             hist: histogram.then(GhHistogram::new),
             cells: histogram.then(|| CellSampler::new(problem.goal.board().tiles(), sample_every)),
@@ -109,7 +85,8 @@ impl<K: Key> BestFirst<K> {
     /// successors held outside the open list.
     fn memory_at(&self, map_cap: usize, pending: usize) -> u64 {
         (map_cap * self.entry * 8 / 7
-            + self.open.capacity() * self.oentry
+            + self.open.bytes()
+            + self.open.len() * self.key_heap
             + pending * self.pending_entry) as u64
     }
 
@@ -137,23 +114,18 @@ impl<K: Key> BestFirst<K> {
         if let Some(hh) = &mut self.hist {
             hh.add(g as usize, h as usize);
         }
-        self.open.push(Open { f: g + h, g, key });
+        self.open.push(g + h, g, key);
     }
 
     /// Pops the entry with the lowest f (ties: highest g), unless the open list is empty or
     /// that f is at least `limit` (the entry then stays).
     pub(crate) fn pop(&mut self, limit: Option<u32>) -> Option<Open<K>> {
-        let node = self.open.pop()?;
-        if limit.is_some_and(|c| node.f >= c) {
-            self.open.push(node);
-            return None;
-        }
-        Some(node)
+        self.open.pop(limit)
     }
 
     /// The lowest f on the open list.
     pub(crate) fn min_f(&self) -> Option<u32> {
-        self.open.peek().map(|o| o.f)
+        self.open.min_f()
     }
 
     /// Entries on the open list (stale ones included).
@@ -324,18 +296,6 @@ mod tests {
             start: start.parse::<Board>().unwrap(),
             goal: GoalSpec::BlankLast.resolve(3, 3).unwrap(),
         }
-    }
-
-    fn open(f: u32, g: u32) -> Open<u64> {
-        Open { f, g, key: 0 }
-    }
-
-    #[test]
-    fn open_list_pops_lowest_f_then_highest_g() {
-        let mut heap: BinaryHeap<Open<u64>> =
-            [open(5, 1), open(4, 0), open(4, 3), open(6, 6)].into();
-        let order: Vec<_> = std::iter::from_fn(|| heap.pop().map(|o| (o.f, o.g))).collect();
-        assert_eq!(order, [(4, 3), (4, 0), (5, 1), (6, 6)]);
     }
 
     #[test]

@@ -71,6 +71,7 @@ fn run<K: Key>(
                 let projected = (3 * parent.capacity().max(16) * entry * 8 / 7
                     + queue.capacity() * qentry) as u64;
                 if projected > ctl.limits().max_memory {
+                    progress(&snapshot(ctl, &stats, queue.len(), parent.len(), depth));
                     return Err(ctl.memory_error(stats.expanded));
                 }
             }
@@ -83,24 +84,17 @@ fn run<K: Key>(
             }
         }
         stats.peak_open = stats.peak_open.max(queue.len() as u64);
-        if stats.expanded & 0x3FFF == 0 && ctl.check()? {
-            progress(&Progress {
-                algorithm: Some(Algorithm::Bfs),
-                seconds: ctl.elapsed(),
-                expanded: stats.expanded,
-                generated: stats.generated,
-                open: queue.len() as u64,
-                closed: parent.len() as u64,
-                bound: depth,
-                g: depth,
-                ..Progress::default()
-            });
+        if stats.expanded & 0x3FFF == 0 {
+            let due = ctl.check();
+            if due != Ok(false) {
+                // Due, or the last report: the counts at the stop.
+                progress(&snapshot(ctl, &stats, queue.len(), parent.len(), depth));
+            }
+            due?;
         }
     }
     if !found {
-        return Err(SearchError::BadSolution(
-            "breadth-first search exhausted the reachable boards without meeting the goal".into(),
-        ));
+        return Err(SearchError::Exhausted(Algorithm::Bfs));
     }
     // Walk back from the goal.
     let mut moves = Vec::new();
@@ -124,6 +118,27 @@ fn run<K: Key>(
     stats.peak_memory = (parent.capacity() * entry * 8 / 7 + queue.capacity() * qentry) as u64;
     stats.seconds = ctl.elapsed();
     Ok(Solution { moves, stats })
+}
+
+/// A progress report of breadth-first search at depth `depth`.
+fn snapshot(
+    ctl: &Control<'_>,
+    stats: &SearchStats,
+    open: usize,
+    closed: usize,
+    depth: u32,
+) -> Progress {
+    Progress {
+        algorithm: Some(Algorithm::Bfs),
+        seconds: ctl.elapsed(),
+        expanded: stats.expanded,
+        generated: stats.generated,
+        open: open as u64,
+        closed: closed as u64,
+        bound: depth,
+        g: depth,
+        ..Progress::default()
+    }
 }
 
 /// Largest board (in cells) for [`distance_table`]: 10! = 3,628,800 entries.

@@ -27,8 +27,14 @@ use crate::heuristic::{
 };
 use crate::puzzle::{Move, move_target};
 
-/// No neighbour in that direction.
-const NONE: u8 = u8::MAX;
+/// No neighbour in that direction. Cells are `u8` (at most 256 of them), so a `u16` entry can
+/// hold every real cell and this value too: on a 16×16 board cell 255 is real, and a `u8`
+/// sentinel of 255 made IDA* treat the bottom-right cell as off the board (it never returned).
+const OFF_BOARD: u16 = u16::MAX;
+
+/// The move index that no move has (moves are 0..4): what "the undo of the previous move"
+/// is at the root, where there is no previous move.
+const NO_MOVE: u8 = 4;
 
 /// IDA* from the start to the goal with the given heuristic.
 ///
@@ -83,11 +89,11 @@ where
 {
     let (rows, cols) = (problem.start.rows(), problem.start.cols());
     let n = rows * cols;
-    let mut nbr = vec![[NONE; 4]; n];
+    let mut nbr = vec![[OFF_BOARD; 4]; n];
     for (cell, row) in nbr.iter_mut().enumerate() {
         for m in Move::ALL {
             if let Some(to) = move_target(rows, cols, cell, m) {
-                row[m.index()] = to as u8;
+                row[m.index()] = to as u16;
             }
         }
     }
@@ -137,12 +143,20 @@ where
         }
         let round = if threads == 1 {
             match dfs.dfs(0, h0, None, u32::MAX) {
-                Ok(next) => Round::Next(next),
-                Err(Halt::Found) => Round::Found(std::mem::take(&mut dfs.path)),
-                Err(halt) => return Err(halt.error(&limits)),
+                Ok(next) => Ok(Round::Next(next)),
+                Err(Halt::Found) => Ok(Round::Found(std::mem::take(&mut dfs.path))),
+                Err(halt) => Err(halt.error(&limits)),
             }
         } else {
-            parallel_iteration(&mut dfs, h0, threads, &shared, &limits)?
+            parallel_iteration(&mut dfs, h0, threads, &shared, &limits)
+        };
+        let round = match round {
+            Ok(r) => r,
+            Err(e) => {
+                // The counts at the stop, so that a caller's figures are those of this moment.
+                dfs.watch.report(dfs.bound, dfs.tally, false);
+                return Err(e);
+            }
         };
         stats.iterations.push(Iteration {
             threshold: dfs.bound,
@@ -363,8 +377,8 @@ impl Watch for &Shared {
 /// heuristic's state and the path, all modified in place.
 struct Dfs<'a, H: Incremental, W> {
     h: &'a H,
-    /// `nbr[cell][move]`: the cell the blank goes to, `NONE` off the board.
-    nbr: &'a [[u8; 4]],
+    /// `nbr[cell][move]`: the cell the blank goes to, [`OFF_BOARD`] off the board.
+    nbr: &'a [[u16; 4]],
     goal: &'a [u8],
     tiles: Vec<u8>,
     blank: usize,
@@ -408,13 +422,13 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
             self.watch.poll(g, self.bound, self.tally)?;
         }
         let blank = self.blank;
-        // The move undoing `prev`, as an index (`NONE` at the root): one byte compare a move.
-        let undo = prev.map_or(NONE, |p| p.inverse().index() as u8);
+        // The move undoing `prev`, as an index ([`NO_MOVE`] at the root): one byte compare a move.
+        let undo = prev.map_or(NO_MOVE, |p| p.inverse().index() as u8);
         // Evaluate every move first, so that their table reads overlap.
         let mut prepared = [H::Prepared::default(); 4];
         for mi in 0..4u8 {
             let to = self.nbr[blank][mi as usize];
-            if mi != undo && to != NONE {
+            if mi != undo && to != OFF_BOARD {
                 let to = to as usize;
                 prepared[mi as usize] =
                     self.h
@@ -426,7 +440,7 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
                 continue;
             }
             let to = self.nbr[blank][mi as usize];
-            if to == NONE {
+            if to == OFF_BOARD {
                 continue;
             }
             let to = to as usize;
@@ -555,7 +569,7 @@ struct WorkerEnd {
 /// left, it reaches the goal or a limit, or another thread ends the iteration.
 fn work<H: Incremental>(
     h: &H,
-    nbr: &[[u8; 4]],
+    nbr: &[[u16; 4]],
     goal: &[u8],
     bound: u32,
     nodes: &[SplitNode<H::State>],

@@ -14,6 +14,7 @@ mod best_first;
 pub mod bfs;
 pub mod idastar;
 mod key;
+mod open_list;
 mod progress;
 pub mod rank;
 

@@ -4,6 +4,19 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use tempfile::NamedTempFile;
+
+/// The 31-move 8-puzzle (blank-last goal).
+pub const HARD8: &str = "8 6 7/2 5 4/3 0 1";
+/// 26 moves from blank-last.
+pub const EASY8: &str = "7 8 0/6 5 4/1 2 3";
+/// Korf's instance 12 (45 moves to the blank-first goal).
+pub const KORF12: &str = "14 1 9 6/4 8 12 5/7 2 3 0/10 11 13 15";
+/// Korf's instance 9 (46 moves to the blank-first goal).
+pub const KORF9: &str = "3 14 9 11/5 4 8 2/13 12 6 7/10 1 15 0";
+/// The hard 8-puzzles, both goals (a bench file).
+pub const HARD8_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/bench/hard8.txt");
+
 /// The pattern-database cache the tests' binaries use unless a test sets its own.
 pub const CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/npuzzle-test-pdb-cache");
 
@@ -61,4 +74,27 @@ pub fn npuzzle(args: &[&str], stdin: Option<&str>) -> Output {
 /// Like [`npuzzle`], with extra environment variables.
 pub fn npuzzle_env(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
     output(command().args(args).envs(env.iter().copied()), stdin)
+}
+
+/// A temporary file holding `text`.
+pub fn temp_file(text: &str) -> NamedTempFile {
+    let mut f = NamedTempFile::new().expect("temp file");
+    f.write_all(text.as_bytes()).expect("write temp file");
+    f.flush().expect("flush temp file");
+    f
+}
+
+/// The path of a temporary file, as a string.
+pub fn path_of(f: &NamedTempFile) -> String {
+    f.path().to_str().expect("utf-8 temp path").to_string()
+}
+
+/// Solves with `--format json` plus `extra` flags; the board goes through stdin.
+pub fn solve_json(start: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["solve", "-", "--format", "json"];
+    args.extend_from_slice(extra);
+    let out = npuzzle(&args, Some(start));
+    assert_eq!(out.code, 0, "{args:?} on {start}: {}", out.stderr);
+    serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", out.stdout))
 }

@@ -56,12 +56,17 @@ pub enum Source {
 
 impl PdbCache {
     /// The cache in `dir`, or in `$NPUZZLE_CACHE_DIR`, or in the user's cache folder
-    /// (e.g. `~/.cache/npuzzle/pdb` on Linux).
+    /// (e.g. `~/.cache/npuzzle/pdb` on Linux). An empty `dir` or variable counts as not given
+    /// (an empty path would otherwise mean the current folder for writing and none for
+    /// listing).
     ///
     /// # Errors
     /// [`PdbError::NoCacheDir`] when no cache folder can be determined.
     pub fn new(dir: Option<PathBuf>) -> Result<PdbCache, PdbError> {
-        let dir = match dir.or_else(|| std::env::var_os(CACHE_ENV).map(PathBuf::from)) {
+        let given = dir
+            .or_else(|| std::env::var_os(CACHE_ENV).map(PathBuf::from))
+            .filter(|d| !d.as_os_str().is_empty());
+        let dir = match given {
             Some(d) => d,
             None => directories::ProjectDirs::from("", "", "npuzzle")
                 .map(|d| d.cache_dir().join("pdb"))
@@ -105,10 +110,7 @@ impl PdbCache {
         let path = self.path_for(goal, tiles);
         let expect = header_for(goal, tiles);
         match read_file(&path) {
-            Ok((h, data)) if h == expect => {
-                let t = PatternTable::from_bytes(tiles.to_vec(), goal.board().len(), data)?;
-                return Ok((Arc::new(t), Source::Cached));
-            }
+            Ok((h, t)) if h == expect => return Ok((Arc::new(t), Source::Cached)),
             Ok(_) => warn(format!(
                 "{}: built for other parameters; rebuilding",
                 path.display()
@@ -117,6 +119,19 @@ impl PdbCache {
             Err(why) => warn(format!("{}: {why}; rebuilding", path.display())),
         }
         let t = build_table(goal, tiles, pattern, max_memory, progress)?;
+        // A save killed before its rename left its temporary file: clear those first.
+        match crate::files::remove_stale_temporaries(&self.dir) {
+            Ok(gone) if !gone.is_empty() => warn(format!(
+                "removed {} left in {} by an interrupted save",
+                temporaries_text(&gone),
+                self.dir.display()
+            )),
+            Ok(_) => {}
+            Err(e) => warn(format!(
+                "could not clear unfinished temporary files in {}: {e}",
+                self.dir.display()
+            )),
+        }
         if let Err(e) = self.save(&path, &expect, t.bytes()) {
             warn(format!("could not save {}: {e}", path.display()));
             return Ok((Arc::new(t), Source::BuiltNotSaved));
@@ -210,16 +225,15 @@ impl PdbCache {
         Ok(())
     }
 
-    /// Every `.pdb` plain file in the cache with its header (or why it is unusable) and size; the
-    /// entries are not read (see [`verify_file`]).
+    /// Every entry of the cache named `*.pdb`, with its header (or why it is unusable: a folder
+    /// or FIFO with that name is not a table) and size; the entries are not read (see
+    /// [`verify_file`]).
     pub fn list(&self) -> Vec<(PathBuf, Result<Header, PdbError>, u64)> {
         let Ok(rd) = std::fs::read_dir(&self.dir) else {
             return Vec::new();
         };
         let mut out: Vec<_> = rd
             .flatten()
-            // Plain files only: a folder or link that happens to be named `*.pdb` is not ours.
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
             .map(|p| {
@@ -232,39 +246,43 @@ impl PdbCache {
         out
     }
 
-    /// Deletes every `.pdb` file in the cache, and the temporary files a build killed while
-    /// saving left behind (`.tmp…` files untouched for a minute: a save in progress keeps
-    /// writing to its file); returns how many of each.
+    /// The temporary files of saves in the cache folder: live ones (a build saving now) and
+    /// those a killed save left behind (see [`crate::files::temporaries`]).
+    ///
+    /// # Errors
+    /// Reading the folder.
+    pub fn temporaries(&self) -> std::io::Result<Vec<crate::files::Temporary>> {
+        crate::files::temporaries(&self.dir)
+    }
+
+    /// Deletes every `.pdb` table in the cache, and the temporary files that killed saves left
+    /// behind (never a live save's); returns how many of each.
     ///
     /// # Errors
     /// The first I/O error.
     pub fn clear(&self) -> std::io::Result<(usize, usize)> {
         let mut n = 0;
         for (p, _, _) in self.list() {
+            if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
+                continue; // a folder named like a table is not ours to delete
+            }
             std::fs::remove_file(&p)?;
             n += 1;
         }
-        let mut leftovers = 0;
-        let entries = match std::fs::read_dir(&self.dir) {
-            Ok(e) => e,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((n, 0)),
-            Err(e) => return Err(e),
-        };
-        for entry in entries {
-            let entry = entry?;
-            let meta = entry.metadata()?;
-            let stale = meta
-                .modified()
-                .ok()
-                .and_then(|t| t.elapsed().ok())
-                .is_some_and(|age| age >= std::time::Duration::from_secs(60));
-            if meta.is_file() && entry.file_name().to_string_lossy().starts_with(".tmp") && stale {
-                std::fs::remove_file(entry.path())?;
-                leftovers += 1;
-            }
-        }
-        Ok((n, leftovers))
+        let leftovers = crate::files::remove_stale_temporaries(&self.dir)?;
+        Ok((n, leftovers.len()))
     }
+}
+
+/// "2 unfinished temporary files (1.2 MiB)".
+pub fn temporaries_text(t: &[crate::files::Temporary]) -> String {
+    let bytes: u64 = t.iter().map(|t| t.bytes).sum();
+    format!(
+        "{} unfinished temporary file{} ({})",
+        t.len(),
+        if t.len() == 1 { "" } else { "s" },
+        bytesize::ByteSize(bytes).display().iec()
+    )
 }
 
 /// The header a table for `tiles` towards `goal` must have.
@@ -285,6 +303,16 @@ pub fn header_for(goal: &Goal, tiles: &[u8]) -> Header {
 fn read_head(path: &Path) -> Result<(std::fs::File, Header, Vec<u8>), PdbError> {
     use std::io::Read;
     let (io, bad) = file_errors(path);
+    // Only a regular file is a table: opening a FIFO would wait for a writer for ever.
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => {
+            return Err(bad(&format!(
+                "not a regular file (a {}), so not a table",
+                kind_of(&m.file_type())
+            )));
+        }
+        _ => {}
+    }
     let mut file = match std::fs::File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -318,8 +346,9 @@ fn read_head(path: &Path) -> Result<(std::fs::File, Header, Vec<u8>), PdbError> 
     Ok((file, header, json))
 }
 
-/// A whole cache file: header and entries, checksum verified.
-fn read_file(path: &Path) -> Result<(Header, TableBytes), PdbError> {
+/// A whole cache file: header and table, checksum and the table's invariants verified
+/// (see `check.rs`).
+fn read_file(path: &Path) -> Result<(Header, PatternTable), PdbError> {
     use std::io::Read;
     let (io, bad) = file_errors(path);
     let (mut file, header, json) = read_head(path)?;
@@ -334,7 +363,19 @@ fn read_file(path: &Path) -> Result<(Header, TableBytes), PdbError> {
     if crc.finalize() != u32::from_le_bytes(tail) {
         return Err(bad("checksum mismatch (corrupt file)"));
     }
-    Ok((header, data))
+    let cells = header.rows.saturating_mul(header.cols);
+    let goal: crate::puzzle::Board = header
+        .goal
+        .parse()
+        .map_err(|e| bad(&format!("goal in the header: {e}")))?;
+    if goal.rows() != header.rows || goal.cols() != header.cols {
+        return Err(bad("the header's goal is not of its board size"));
+    }
+    let table = PatternTable::from_bytes(header.tiles.clone(), cells, data)
+        .map_err(|e| bad(&e.to_string()))?;
+    super::check::table_is_plausible(&table, header.rows, header.cols, goal.tiles())
+        .map_err(|why| bad(&format!("implausible table: {why}")))?;
+    Ok((header, table))
 }
 
 /// A file's header, checked for form and size but without reading the entries (no checksum):
@@ -352,6 +393,24 @@ pub fn read_header(path: &Path) -> Result<Header, PdbError> {
 /// Why the file is unsound: [`PdbError::Missing`], [`PdbError::Io`], [`PdbError::Corrupt`].
 pub fn verify_file(path: &Path) -> Result<Header, PdbError> {
     read_file(path).map(|(h, _)| h)
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "FIFO";
+        }
+        if t.is_socket() {
+            return "socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "device";
+        }
+    }
+    if t.is_dir() { "folder" } else { "special file" }
 }
 
 /// The errors of reading the file at `path`: from the system's, and from a reason.

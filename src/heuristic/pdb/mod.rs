@@ -22,6 +22,7 @@
 mod additive;
 pub mod builder;
 pub mod cache;
+mod check;
 mod error;
 mod partition;
 mod table;

@@ -182,6 +182,24 @@ impl PatternTable {
         idx as usize
     }
 
+    /// The placement at `index` (the inverse of [`PatternTable::index`]): `positions[i]` =
+    /// cell of `tiles()[i]`; `positions` has one entry per pattern tile.
+    pub fn positions(&self, index: usize, positions: &mut [u8]) {
+        let mut rest = index as u64;
+        let mut used = vec![false; self.cells];
+        for (i, &w) in self.weights.iter().enumerate() {
+            let d = rest / w;
+            rest %= w;
+            // The d-th cell (from 0) not used by the earlier tiles.
+            let cell = (0..self.cells)
+                .filter(|&c| !used[c])
+                .nth(d as usize)
+                .unwrap_or(0);
+            used[cell] = true;
+            positions[i] = cell as u8;
+        }
+    }
+
     /// The value at a placement (moves).
     #[inline]
     pub fn value(&self, positions: &[u8]) -> u8 {
