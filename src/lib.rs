@@ -33,6 +33,7 @@ pub mod cli;
 pub mod eval;
 pub mod files;
 pub mod heuristic;
+pub mod memory;
 pub mod puzzle;
 pub mod report;
 pub mod search;

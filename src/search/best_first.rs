@@ -12,9 +12,7 @@
 
 use std::collections::hash_map::Entry;
 
-use rustc_hash::FxHashMap;
-
-use super::key::Key;
+use super::key::{Key, KeyMap};
 pub(crate) use super::open_list::Open;
 use super::open_list::OpenList;
 use super::{
@@ -44,7 +42,7 @@ pub(crate) struct Closed {
 pub(crate) struct BestFirst<K> {
     rows: usize,
     cols: usize,
-    map: FxHashMap<K, Info>,
+    map: KeyMap<K, Info>,
     open: OpenList<K>,
     /// Bytes per closed-set entry (with the hash table's control byte); heap bytes a key owns.
     entry: usize,
@@ -70,7 +68,7 @@ impl<K: Key> BestFirst<K> {
         BestFirst {
             rows,
             cols,
-            map: FxHashMap::default(),
+            map: KeyMap::default(),
             open: OpenList::new(),
             entry: std::mem::size_of::<(K, Info)>() + 1 + K::heap_bytes(n),
             key_heap: K::heap_bytes(n),

@@ -3,9 +3,7 @@
 
 use std::collections::VecDeque;
 
-use rustc_hash::FxHashMap;
-
-use super::key::{Key, with_key};
+use super::key::{Key, KeyMap, with_key};
 use super::rank::{factorial, rank, unrank};
 use super::{
     Algorithm, Control, Problem, Progress, ProgressFn, SearchError, SearchStats, Solution,
@@ -37,7 +35,7 @@ fn run<K: Key>(
     let goal_key = K::pack(problem.goal.board().tiles());
     let start_key = K::pack(problem.start.tiles());
     let mut stats = SearchStats::default();
-    let mut parent: FxHashMap<K, u8> = FxHashMap::default();
+    let mut parent: KeyMap<K, u8> = KeyMap::default();
     parent.insert(start_key.clone(), ROOT);
     let mut queue: VecDeque<(K, u32)> = VecDeque::new();
     queue.push_back((start_key.clone(), 0));

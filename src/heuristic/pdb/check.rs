@@ -23,7 +23,8 @@ const UNSEEN: u8 = u8::MAX;
 const SAMPLES: u64 = 4096;
 
 /// Checks `table` (pattern tiles `table.tiles()` on a `rows × cols` board) against the goal
-/// board `goal` (row-major, `0` = blank).
+/// board `goal` (row-major, `0` = blank); `counts` are its entries that are 0 and 255, from
+/// [`count_zero_and_unseen`].
 ///
 /// # Errors
 /// What does not hold, in words.
@@ -32,6 +33,7 @@ pub(super) fn table_is_plausible(
     rows: usize,
     cols: usize,
     goal: &[u8],
+    (zeros, unseen): (u64, u64),
 ) -> Result<(), String> {
     let n = rows * cols;
     let tiles = table.tiles();
@@ -51,11 +53,6 @@ pub(super) fn table_is_plausible(
             bytes[goal_index]
         ));
     }
-    let (zeros, unseen) = bytes.chunks(1 << 16).fold((0u64, 0u64), |(z, u), c| {
-        let z2 = c.iter().map(|&b| u64::from(b == 0)).sum::<u64>();
-        let u2 = c.iter().map(|&b| u64::from(b == UNSEEN)).sum::<u64>();
-        (z + z2, u + u2)
-    });
     if zeros != 1 {
         return Err(format!(
             "{zeros} entries are 0, but only the goal placement is"
@@ -121,4 +118,43 @@ pub(super) fn table_is_plausible(
         }
     }
     Ok(())
+}
+
+/// How many bytes are 0 and how many [`UNSEEN`], in one pass that the compiler turns into
+/// vector compares (byte counters per lane, emptied every 255 blocks): a 577 MB table in well
+/// under a tenth of a second.
+pub(super) fn count_zero_and_unseen(bytes: &[u8]) -> (u64, u64) {
+    const LANES: usize = 64;
+    let (mut zeros, mut unseen) = (0u64, 0u64);
+    for run in bytes.chunks(255 * LANES) {
+        let (mut z, mut u) = ([0u8; LANES], [0u8; LANES]);
+        let blocks = run.chunks_exact(LANES);
+        let rest = blocks.remainder();
+        for block in blocks {
+            for i in 0..LANES {
+                z[i] += u8::from(block[i] == 0);
+                u[i] += u8::from(block[i] == UNSEEN);
+            }
+        }
+        zeros += z.iter().map(|&c| u64::from(c)).sum::<u64>();
+        unseen += u.iter().map(|&c| u64::from(c)).sum::<u64>();
+        zeros += rest.iter().filter(|&&b| b == 0).count() as u64;
+        unseen += rest.iter().filter(|&&b| b == UNSEEN).count() as u64;
+    }
+    (zeros, unseen)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_zeros_and_unseen_bytes_at_any_length() {
+        for len in [0usize, 1, 63, 64, 65, 255 * 64, 255 * 64 + 1, 100_000] {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 7 % 256) as u8).collect();
+            let want = (
+                bytes.iter().filter(|&&b| b == 0).count() as u64,
+                bytes.iter().filter(|&&b| b == 255).count() as u64,
+            );
+            assert_eq!(super::count_zero_and_unseen(&bytes), want, "{len}");
+        }
+    }
 }

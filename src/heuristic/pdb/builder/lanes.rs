@@ -23,7 +23,7 @@ impl<const B: u32> Lanes<B> {
         let word = (0..Self::PER_WORD).fold(0u64, |w, i| w | u64::from(UNSEEN) << (i as u32 * B));
         let n = len.div_ceil(Self::PER_WORD);
         let mut words: Vec<AtomicU64> = Vec::with_capacity(n);
-        huge_pages(words.as_ptr().cast(), n * 8);
+        crate::memory::advise_huge_pages(words.as_ptr().cast(), n * 8);
         // In parallel: the first touch of each page also zeroes it, in the kernel.
         words.par_extend((0..n).into_par_iter().map(|_| AtomicU64::new(word)));
         Lanes { words }
@@ -126,28 +126,4 @@ impl<const B: u32> Lanes<B> {
             .for_each(|(bytes, w)| bytes.copy_from_slice(&w.to_le_bytes()[..bytes.len()]));
         Ok(table)
     }
-}
-
-/// Asks Linux to back the `bytes` bytes at `start`, not touched yet, with transparent huge
-/// pages (`MADV_HUGEPAGE`; the system setting `never` refuses): the children's lanes are
-/// read at random all over a gigabyte, and with 4 KiB pages nearly every read also misses the
-/// TLB. Only advice: nothing changes if refused.
-fn huge_pages(start: *const u8, bytes: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        // The whole 2 MiB blocks inside the range (the huge page size on x86-64; a multiple
-        // of the page size everywhere).
-        const BLOCK: usize = 2 << 20;
-        let first = (start as usize).next_multiple_of(BLOCK);
-        let end = (start as usize + bytes) / BLOCK * BLOCK;
-        if end > first {
-            // SAFETY: advice on whole pages of an allocation this process owns, not yet
-            // touched; MADV_HUGEPAGE changes no content and fails harmlessly where refused.
-            unsafe {
-                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, bytes);
 }
