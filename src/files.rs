@@ -5,7 +5,9 @@
 //! A temporary file is named `.npuzzle-XXXXXX.tmp` and its writer holds an exclusive lock on
 //! it until the rename, so a temporary file that nobody holds was left by a writer that was
 //! killed: [`stale_temporaries`] finds those (and [`remove_stale_temporaries`] deletes them)
-//! without ever touching a live writer's file.
+//! without touching a live writer's file (a file taken in the instant between its creation and
+//! its lock is noticed by its writer, who starts another). On NFS, where Linux emulates these
+//! locks per process, a process's own cleaner does not see its other threads' locks.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -61,7 +63,13 @@ fn locked_temporary(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
             .prefix(TMP_PREFIX)
             .suffix(TMP_SUFFIX)
             .tempfile_in(dir)?;
-        tmp.as_file().lock()?;
+        match tmp.as_file().lock() {
+            Ok(()) => {}
+            // A file system without locks: write unlocked (the cleaners' age rule then
+            // protects the file, as for files of earlier versions).
+            Err(e) if e.kind() == std::io::ErrorKind::Unsupported => return Ok(tmp),
+            Err(e) => return Err(e),
+        }
         if same_file(tmp.as_file(), tmp.path()) {
             return Ok(tmp);
         }

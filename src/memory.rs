@@ -17,7 +17,7 @@ pub const HUGE_FROM: usize = 8 << 20;
 /// Asks Linux to back the `bytes` bytes at `start` with transparent huge pages
 /// (`MADV_HUGEPAGE`; the system setting `never` refuses). Only advice: nothing changes if
 /// refused, and the contents never do.
-pub fn advise_huge_pages(start: *const u8, bytes: usize) {
+pub(crate) fn advise_huge_pages(start: *const u8, bytes: usize) {
     #[cfg(target_os = "linux")]
     {
         // The whole 2 MiB blocks inside the range (the huge page size on x86-64; a multiple

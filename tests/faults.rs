@@ -624,7 +624,7 @@ fn full_and_read_only_cache_folders_fail_cleanly() {
             .is_ok_and(|s| s.success());
         ok.then_some(dir)
     };
-    let Some(full) = mount("size=256k") else {
+    let Some(full) = mount("size=768k") else {
         eprintln!(
             "SKIPPED full_and_read_only_cache_folders_fail_cleanly: cannot mount a tmpfs (not root)"
         );
@@ -636,6 +636,7 @@ fn full_and_read_only_cache_folders_fail_cleanly() {
     assert!(o.stderr.contains("No space left on device"), "{}", o.stderr);
     let v = pdb(full.path(), &["verify"]);
     assert_eq!(v.code, 0, "{}", v.stdout);
+    assert_eq!(v.stdout.matches("  ok").count(), 1, "{}", v.stdout);
     assert_eq!(temporaries_in(full.path()), Vec::<String>::new());
     let ro = mount("ro,size=256k").expect("mount a read-only tmpfs");
     let o = pdb(ro.path(), &["build", "pdb:4,4", "--size", "3x3"]);

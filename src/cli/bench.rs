@@ -25,7 +25,7 @@ struct Row {
     optimal: Option<u32>,
     /// `Some(true)` when the length equals the file's, `None` when there is no reference or no answer.
     matches: Option<bool>,
-    /// For an instance stopped by a limit: the counts and seconds when it stopped.
+    /// The search's counts and seconds: at its end, or when a limit stopped it.
     nodes_expanded: u64,
     nodes_generated: u64,
     seconds: f64,

@@ -1,12 +1,14 @@
-//! Cheap invariants a pattern table read from disk must keep, beyond its checksum: a file whose
-//! checksum was forged (or recomputed over bad data) must not make a search run for ever or
-//! return a longer path than the optimum.
+//! Cheap invariants a pattern table read from disk must keep, beyond its checksum: they catch
+//! gross corruption behind a valid checksum (a file filled with one value, garbage, another
+//! table's bytes), which would make a search run for ever. A few entries changed by a small
+//! amount can pass a sampled check; the checksum is what guards against accidents.
 //!
 //! For a table of `k` tiles on `n` cells built by [`super::builder`] (blank moves free, pattern
 //! moves cost 1):
 //! - the goal placement's entry is 0 and no other entry is (any other placement needs a move);
-//! - no entry is the builder's "unseen" 255 unless `k = n − 1` (then the other half of the
-//!   placements, of the other parity, is unreachable);
+//! - no entry is the builder's "unseen" 255 when `k ≤ n − 3`; with `k = n − 1` exactly half
+//!   are (the placements of the other parity); with `k = n − 2` the one free tile and the blank
+//!   keep the puzzle's parity too, so some are, and their number is not checked;
 //! - an entry is at least the Manhattan distance of its pattern's tiles (each tile moves at
 //!   least that far, one move at a time);
 //! - a reachable entry `d > 0` has a neighbouring placement (one pattern tile moved one cell into
@@ -58,9 +60,14 @@ pub(super) fn table_is_plausible(
             "{zeros} entries are 0, but only the goal placement is"
         ));
     }
-    if unseen > 0 && k + 1 < n {
+    if unseen > 0 && k + 3 <= n {
         return Err(format!(
             "{unseen} entries are unreached (255), but every placement is reachable"
+        ));
+    }
+    if k + 1 == n && unseen != bytes.len() as u64 / 2 {
+        return Err(format!(
+            "{unseen} entries are unreached (255), but exactly half of the placements are"
         ));
     }
     let len = bytes.len() as u64;
@@ -146,6 +153,44 @@ pub(super) fn count_zero_and_unseen(bytes: &[u8]) -> (u64, u64) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::puzzle::GoalSpec;
+
+    #[test]
+    fn every_true_table_is_plausible_and_a_uniform_one_is_not() {
+        // k = n − 1 (half unreached), k = n − 2 (some unreached), smaller; both goals, a
+        // rectangle.
+        for (rows, cols, tiles) in [
+            (3, 3, &[1u8, 2, 3, 4, 5, 6, 7, 8][..]),
+            (3, 3, &[1, 2, 3, 4, 5, 6, 7]),
+            (3, 3, &[2, 5, 8]),
+            (2, 3, &[1, 2, 3, 4]),
+            (2, 4, &[1, 3, 5]),
+        ] {
+            for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
+                let goal = spec.resolve(rows, cols).unwrap();
+                let t =
+                    crate::heuristic::pdb::builder::build_table(&goal, tiles, 0, 1 << 30, &|_| {
+                        true
+                    })
+                    .unwrap();
+                let b = goal.board().tiles();
+                let counts = count_zero_and_unseen(t.bytes());
+                table_is_plausible(&t, rows, cols, b, counts)
+                    .unwrap_or_else(|e| panic!("{rows}×{cols} {tiles:?} {spec:?}: {e}"));
+                // The same table with every reached entry but the goal's set to one value.
+                let forged: Vec<u8> = t
+                    .bytes()
+                    .iter()
+                    .map(|&e| if e == 0 || e == UNSEEN { e } else { 40 })
+                    .collect();
+                let f = PatternTable::from_parts(tiles.to_vec(), rows * cols, forged).unwrap();
+                let counts = count_zero_and_unseen(f.bytes());
+                assert!(table_is_plausible(&f, rows, cols, b, counts).is_err());
+            }
+        }
+    }
+
     #[test]
     fn counts_zeros_and_unseen_bytes_at_any_length() {
         for len in [0usize, 1, 63, 64, 65, 255 * 64, 255 * 64 + 1, 100_000] {

@@ -47,7 +47,7 @@
 //! Peak memory for `k` tiles on `n` cells: at most `P(n, k) · lane bytes · 7/5` (the lanes and
 //! two layers' lists, [`build_memory`]).
 //!
-//! The `unsafe` code of the builder is in `lanes.rs` (`madvise`) and `bits.rs` (the BMI2 /
+//! The `unsafe` code of the builder is in `crate::memory` (`madvise`) and `bits.rs` (the BMI2 /
 //! POPCNT intrinsics and the calls into the functions compiled for them).
 
 mod bits;
