@@ -38,7 +38,7 @@ pub(crate) fn advise_huge_pages(start: *const u8, bytes: usize) {
 }
 
 /// The system allocator, with allocations of [`HUGE_FROM`] bytes or more advised into huge
-/// pages ([`advise_huge_pages`]).
+/// pages (`advise_huge_pages`).
 pub struct HugePageAlloc;
 
 // SAFETY: every call is forwarded to `System` with the caller's arguments, which keep
