@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use tempfile::NamedTempFile;
 
@@ -97,4 +98,50 @@ pub fn solve_json(start: &str, extra: &[&str]) -> serde_json::Value {
     assert_eq!(out.code, 0, "{args:?} on {start}: {}", out.stderr);
     serde_json::from_str(&out.stdout)
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", out.stdout))
+}
+
+/// No output of a run says that something panicked.
+pub fn no_panic(what: &str, o: &Output) {
+    for text in [&o.stdout, &o.stderr] {
+        assert!(
+            !text.contains("panicked") && !text.contains("RUST_BACKTRACE"),
+            "{what}: {text}"
+        );
+    }
+}
+
+/// Runs `cmd` and fails the test if it has not exited within `secs` seconds (a hang is the
+/// fault being tested for); the process is killed then.
+pub fn output_within(cmd: &mut Command, secs: u64) -> Output {
+    let path = std::env::temp_dir().join(format!(
+        "npuzzle-faults-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let (out, err) = (path.with_extension("out"), path.with_extension("err"));
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).expect("stdout file"))
+        .stderr(std::fs::File::create(&err).expect("stderr file"))
+        .spawn()
+        .expect("spawn npuzzle");
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} still running after {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let o = Output {
+        code: status.code().expect("exit code (not killed by a signal)"),
+        stdout: std::fs::read_to_string(&out).unwrap_or_default(),
+        stderr: std::fs::read_to_string(&err).unwrap_or_default(),
+    };
+    let _ = (std::fs::remove_file(out), std::fs::remove_file(err));
+    o
 }
