@@ -4,9 +4,10 @@
 mod common;
 
 use common::bfs_distance;
-use common::bin::{EASY8, HARD8_FILE, KORF12, npuzzle, path_of, solve_json, temp_file};
-use npuzzle::puzzle::parse::parse_board;
-use npuzzle::puzzle::{Board, GoalSpec};
+use common::bin::{
+    EASY8, HARD8_FILE, KORF12, goal_board, npuzzle, parse, path_of, solve_json, temp_file,
+};
+use npuzzle::puzzle::GoalSpec;
 use serde_json::Value;
 use tempfile::NamedTempFile;
 
@@ -16,24 +17,13 @@ const BENCH_STARTS: [(&str, &str); 3] = [
     ("e3", "0 1 3 4 2 5 7 8 6"),
 ];
 
-fn board(text: &str) -> Board {
-    parse_board(text, "<test>", None).unwrap_or_else(|e| panic!("{text:?}: {e}"))
-}
-
-fn goal_board(spec: &GoalSpec, b: &Board) -> Board {
-    spec.resolve(b.rows(), b.cols())
-        .expect("goal")
-        .board()
-        .clone()
-}
-
 /// A bench file with the three instances and their optimal lengths (from the test's own BFS),
 /// the `wrong` one off by two.
 fn bench_file(wrong: Option<usize>) -> (NamedTempFile, Vec<u32>) {
     let mut text = "# id tiles optimal\n".to_string();
     let mut lengths = Vec::new();
     for (i, (id, tiles)) in BENCH_STARTS.iter().enumerate() {
-        let s = board(tiles);
+        let s = parse(tiles);
         let d = bfs_distance(&s, &goal_board(&GoalSpec::BlankLast, &s)).expect("solvable");
         lengths.push(d);
         let written = if wrong == Some(i) { d + 2 } else { d };

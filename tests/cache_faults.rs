@@ -83,18 +83,27 @@ fn cache_is_sound(dir: &Path, what: &str) {
     assert_eq!(temporaries_in(dir), Vec::<String>::new(), "{what}");
 }
 
-/// A table file rewritten by `edit` (of its bytes), the checksum recomputed when `forge`.
-fn rewrite(path: &Path, forge: bool, edit: impl FnOnce(&mut Vec<u8>)) {
+/// A table file rewritten by `edit` (of its bytes); the checksum is left as it was.
+fn rewrite(path: &Path, edit: impl FnOnce(&mut Vec<u8>)) {
     let mut bytes = std::fs::read(path).expect("read table");
-    let hlen = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     edit(&mut bytes);
-    if forge {
-        let n = bytes.len();
-        let crc = crc32fast::hash(&bytes[16..n - 4]);
-        bytes[n - 4..].copy_from_slice(&crc.to_le_bytes());
-        assert!(hlen > 0);
-    }
     std::fs::write(path, bytes).expect("write table");
+}
+
+/// A table file whose entries, all but the goal's 0, become `value`, with a valid checksum
+/// (over header and entries, as the file format has it).
+fn forge(path: &Path, value: u8) {
+    rewrite(path, |b| {
+        let n = b.len();
+        let hlen = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+        for x in &mut b[16 + hlen..n - 4] {
+            if *x != 0 {
+                *x = value;
+            }
+        }
+        let crc = crc32fast::hash(&b[16..n - 4]);
+        b[n - 4..].copy_from_slice(&crc.to_le_bytes());
+    })
 }
 
 #[test]
@@ -102,13 +111,13 @@ fn broken_cache_files_are_rebuilt_never_trusted_and_never_hang() {
     type Fault = (&'static str, &'static str, fn(&Path));
     let faults: [Fault; 8] = [
         ("one byte flipped", "checksum mismatch", |p| {
-            rewrite(p, false, |b| {
+            rewrite(p, |b| {
                 let i = b.len() - 10;
                 b[i] ^= 0x40;
             })
         }),
         ("truncated", "wrong number of entries", |p| {
-            rewrite(p, false, |b| b.truncate(b.len() - 100))
+            rewrite(p, |b| b.truncate(b.len() - 100))
         }),
         ("zero-length", "not a pattern-database file", |p| {
             std::fs::write(p, b"").unwrap()
@@ -119,32 +128,12 @@ fn broken_cache_files_are_rebuilt_never_trusted_and_never_hang() {
         (
             "forged: every entry 255, checksum valid",
             "implausible table",
-            |p| {
-                rewrite(p, true, |b| {
-                    let n = b.len();
-                    let hlen = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
-                    for x in &mut b[16 + hlen..n - 4] {
-                        if *x != 0 {
-                            *x = 255;
-                        }
-                    }
-                })
-            },
+            |p| forge(p, 255),
         ),
         (
             "forged: every entry 30, checksum valid",
             "implausible table",
-            |p| {
-                rewrite(p, true, |b| {
-                    let n = b.len();
-                    let hlen = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
-                    for x in &mut b[16 + hlen..n - 4] {
-                        if *x != 0 {
-                            *x = 30;
-                        }
-                    }
-                })
-            },
+            |p| forge(p, 30),
         ),
         ("a FIFO", "not a regular file (a FIFO)", |p| {
             std::fs::remove_file(p).unwrap();

@@ -4,26 +4,14 @@
 mod common;
 
 use common::bin::{
-    EASY8, HARD8, KORF9, KORF12, Output, command, npuzzle, npuzzle_env, output, path_of,
-    solve_json, temp_file,
+    EASY8, HARD8, KORF9, KORF12, Output, command, goal_board, npuzzle, npuzzle_env, output, parse,
+    path_of, solve_json, temp_file,
 };
 use common::{bfs_distance, replay_letters};
-use npuzzle::puzzle::parse::parse_board;
 use npuzzle::puzzle::{Board, GoalSpec, Solvability};
 use serde_json::Value;
 
 const DEFAULT_PUZZLE_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/default.txt");
-
-fn board(text: &str) -> Board {
-    parse_board(text, "<test>", None).unwrap_or_else(|e| panic!("{text:?}: {e}"))
-}
-
-fn goal_board(spec: &GoalSpec, b: &Board) -> Board {
-    spec.resolve(b.rows(), b.cols())
-        .expect("goal")
-        .board()
-        .clone()
-}
 
 /// Checks a JSON solution: length, letters, replay to `goal`, tiles moved.
 fn check_solution(j: &Value, start: &Board, goal: &Board, expected_moves: usize) {
@@ -54,7 +42,7 @@ fn printed_boards(stdout: &str) -> Vec<Board> {
     let rest: Vec<&str> = stdout.lines().skip(3).collect();
     rest.split(|l| l.trim().is_empty())
         .filter(|chunk| !chunk.is_empty())
-        .map(|chunk| board(&chunk.join("\n")))
+        .map(|chunk| parse(&chunk.join("\n")))
         .collect()
 }
 
@@ -91,13 +79,13 @@ fn check_text_solve(out: &Output, start: &Board, goal: &Board, n: usize) {
 fn solve_file_prints_moves_and_boards() {
     let f = temp_file(&format!("{HARD8}\n"));
     let out = npuzzle(&["solve", &path_of(&f)], None);
-    let start = board(HARD8);
+    let start = parse(HARD8);
     check_text_solve(&out, &start, &goal_board(&GoalSpec::BlankLast, &start), 31);
 }
 
 #[test]
 fn solve_stdin_prints_moves_and_boards() {
-    let start = board(EASY8);
+    let start = parse(EASY8);
     let goal = goal_board(&GoalSpec::BlankLast, &start);
     let out = npuzzle(&["solve", "-"], Some(EASY8));
     check_text_solve(&out, &start, &goal, 26);
@@ -108,7 +96,7 @@ fn solve_stdin_prints_moves_and_boards() {
 
 #[test]
 fn solve_board_already_at_goal() {
-    let start = board("1 2 3/4 5 6/7 8 0");
+    let start = parse("1 2 3/4 5 6/7 8 0");
     let out = npuzzle(&["solve", "-"], Some("1 2 3/4 5 6/7 8 0"));
     check_text_solve(&out, &start, &start, 0);
 }
@@ -134,7 +122,7 @@ fn solve_unsolvable_board() {
 #[test]
 fn solve_json_fields() {
     let j = solve_json(HARD8, &[]);
-    let start = board(HARD8);
+    let start = parse(HARD8);
     check_solution(&j, &start, &goal_board(&GoalSpec::BlankLast, &start), 31);
     assert_eq!(j["notation"], "blank");
     assert_eq!(j["algorithm"], "astar");
@@ -284,7 +272,7 @@ fn tile_notation_is_the_inverse_of_blank_notation() {
             })
             .collect();
         assert_eq!(t, inverted, "{start}");
-        let s = board(start);
+        let s = parse(start);
         let spec = if goal == "blank-first" {
             GoalSpec::BlankFirst
         } else {
@@ -312,7 +300,7 @@ fn replay_reaches_both_goals() {
     ];
     for (start, spec, name, n) in cases {
         let j = solve_json(start, &["--goal", name]);
-        let s = board(start);
+        let s = parse(start);
         check_solution(&j, &s, &goal_board(&spec, &s), n);
         assert_eq!(j["goal"], name);
     }
@@ -322,7 +310,7 @@ fn replay_reaches_both_goals() {
         "2 8 3/1 6 4/7 0 5",
         "0 1 3/4 2 5/7 8 6",
     ] {
-        let s = board(start);
+        let s = parse(start);
         for (spec, name) in [
             (GoalSpec::BlankLast, "blank-last"),
             (GoalSpec::BlankFirst, "blank-first"),
@@ -346,7 +334,7 @@ fn custom_goal_file() {
     // The "snail" goal of many textbooks.
     let goal_text = "3\n1 2 3\n8 0 4\n7 6 5\n";
     let g = temp_file(goal_text);
-    let goal = board(goal_text);
+    let goal = parse(goal_text);
     let mut solvable = 0;
     for start in [
         "2 8 3/1 6 4/7 0 5",
@@ -355,7 +343,7 @@ fn custom_goal_file() {
         "1 2 3/4 5 6/7 8 0",
         HARD8,
     ] {
-        let s = board(start);
+        let s = parse(start);
         let j = solve_json(start, &["--goal", &path_of(&g)]);
         assert_eq!(j["goal"], "custom");
         match bfs_distance(&s, &goal) {
@@ -376,12 +364,12 @@ fn custom_goal_file() {
         &["solve", "-", "--goal", &path_of(&g)],
         Some("2 8 3/1 6 4/7 0 5"),
     );
-    check_text_solve(&out, &board("2 8 3/1 6 4/7 0 5"), &goal, 5);
+    check_text_solve(&out, &parse("2 8 3/1 6 4/7 0 5"), &goal, 5);
 }
 
 #[test]
 fn every_algorithm_solves_a_3x3() {
-    let start = board(HARD8);
+    let start = parse(HARD8);
     let goal = goal_board(&GoalSpec::BlankLast, &start);
     for alg in ["astar", "idastar", "bfs"] {
         let j = solve_json(HARD8, &["--algorithm", alg]);
@@ -396,7 +384,7 @@ fn every_algorithm_solves_a_3x3() {
     ] {
         let j = solve_json(EASY8, &["--algorithm", "astar", "--heuristic", h]);
         assert_eq!(j["heuristic"], h);
-        let s = board(EASY8);
+        let s = parse(EASY8);
         check_solution(&j, &s, &goal_board(&GoalSpec::BlankLast, &s), 26);
     }
     let out = npuzzle(&["solve", "-", "--algorithm", "astar"], Some(HARD8));
@@ -418,7 +406,7 @@ fn generate(args: &[&str]) -> Vec<String> {
 fn assert_solvable_lines(lines: &[String], rows: usize, cols: usize, spec: &GoalSpec) {
     let goal = spec.resolve(rows, cols).expect("goal");
     for l in lines {
-        let b = board(l);
+        let b = parse(l);
         assert_eq!((b.rows(), b.cols()), (rows, cols), "{l}");
         assert!(Solvability::of(&b, &goal).solvable, "{l} is not solvable");
     }
@@ -436,7 +424,7 @@ fn generate_is_seeded_and_solvable() {
     assert_solvable_lines(&c, 3, 3, &GoalSpec::BlankLast);
     // The first boards really are solvable: the solver finds a solution that replays.
     for l in &a[..2] {
-        let s = board(l);
+        let s = parse(l);
         let g = goal_board(&GoalSpec::BlankLast, &s);
         let d = bfs_distance(&s, &g).expect("reachable");
         check_solution(&solve_json(l, &[]), &s, &g, d as usize);
@@ -464,7 +452,7 @@ fn generate_walk_4x4() {
     assert_solvable_lines(&lines, 4, 4, &GoalSpec::BlankLast);
     for l in &lines {
         let j = solve_json(l, &[]);
-        let s = board(l);
+        let s = parse(l);
         let m = j["moves"].as_u64().expect("moves") as usize;
         // Ten moves from the goal: at most ten back, and of the same parity.
         assert!(m <= 10 && m.is_multiple_of(2), "{l}: {m} moves");
@@ -480,7 +468,7 @@ fn generate_rectangular() {
     let lines = generate(&["--size", "2x4", "--count", "3", "--seed", "5"]);
     assert_solvable_lines(&lines, 2, 4, &GoalSpec::BlankLast);
     // A 2×4 board is small enough to check against BFS end to end.
-    let s = board(&lines[0]);
+    let s = parse(&lines[0]);
     let g = goal_board(&GoalSpec::BlankLast, &s);
     let d = bfs_distance(&s, &g).expect("reachable");
     check_solution(&solve_json(&lines[0], &[]), &s, &g, d as usize);
@@ -511,7 +499,7 @@ fn no_subcommand_without_a_display_solves_the_default_puzzle_in_the_terminal() {
     let explicit = npuzzle(&["solve", DEFAULT_PUZZLE_FILE], None);
     assert_eq!(explicit.code, 0, "{}", explicit.stderr);
     assert_eq!(out.stdout, explicit.stdout);
-    let start = board(&std::fs::read_to_string(DEFAULT_PUZZLE_FILE).expect("asset"));
+    let start = parse(&std::fs::read_to_string(DEFAULT_PUZZLE_FILE).expect("asset"));
     let n: usize = first
         .rsplit(' ')
         .next()
@@ -522,7 +510,7 @@ fn no_subcommand_without_a_display_solves_the_default_puzzle_in_the_terminal() {
 
 #[test]
 fn batched_astar_json_names_the_evaluator() {
-    let start = board(HARD8);
+    let start = parse(HARD8);
     let goal = goal_board(&GoalSpec::BlankLast, &start);
     let j = solve_json(
         HARD8,

@@ -145,3 +145,20 @@ pub fn output_within(cmd: &mut Command, secs: u64) -> Output {
     let _ = (std::fs::remove_file(out), std::fs::remove_file(err));
     o
 }
+
+/// The board in `text` (any input format); the test fails on bad input.
+pub fn parse(text: &str) -> npuzzle::puzzle::Board {
+    npuzzle::puzzle::parse::parse_board(text, "<test>", None)
+        .unwrap_or_else(|e| panic!("{text:?}: {e}"))
+}
+
+/// The goal board of `spec` for the size of `b`.
+pub fn goal_board(
+    spec: &npuzzle::puzzle::GoalSpec,
+    b: &npuzzle::puzzle::Board,
+) -> npuzzle::puzzle::Board {
+    spec.resolve(b.rows(), b.cols())
+        .expect("goal")
+        .board()
+        .clone()
+}

@@ -378,25 +378,6 @@ fn read_file(path: &Path) -> Result<(Header, PatternTable), PdbError> {
     if goal.rows() != header.rows || goal.cols() != header.cols {
         return Err(bad("the header's goal is not of its board size"));
     }
-    // The header is only trusted once it is a pattern the builder could have made: distinct
-    // tiles of the board (no blank), fewer than its cells and at most 16 of them.
-    let mut seen = vec![false; cells];
-    let k = header.tiles.len();
-    if k == 0
-        || k >= cells
-        || k > 16
-        || header.tiles.iter().any(|&t| {
-            let bad = t == 0 || usize::from(t) >= cells || seen[usize::from(t)];
-            if !bad {
-                seen[usize::from(t)] = true;
-            }
-            bad
-        })
-    {
-        return Err(bad(
-            "the header's pattern is not one of distinct tiles of its board",
-        ));
-    }
     let table = PatternTable::from_bytes(header.tiles.clone(), cells, data)
         .map_err(|e| bad(&e.to_string()))?;
     super::check::table_is_plausible(&table, header.rows, header.cols, goal.tiles(), counts)

@@ -119,10 +119,20 @@ impl PatternTable {
     /// Wraps the entries in `table` for `tiles` on a board of `cells` cells.
     ///
     /// # Errors
+    /// [`PdbError::BadPattern`] unless `tiles` are 1 to 16 distinct tiles of the board (no
+    /// blank), fewer than its cells (a cache file's header is not trusted further);
     /// [`PdbError::WrongSize`] if `table` does not hold [`placements`]`(cells, tiles.len())`
     /// entries.
     pub fn from_bytes(tiles: Vec<u8>, cells: usize, table: TableBytes) -> Result<Self, PdbError> {
         let k = tiles.len();
+        let mut seen = vec![false; cells];
+        let distinct = tiles.iter().all(|&t| {
+            let t = usize::from(t);
+            t != 0 && t < cells && !std::mem::replace(&mut seen[t], true)
+        });
+        if k == 0 || k >= cells || k > 16 || !distinct {
+            return Err(PdbError::BadPattern { tiles: k, cells });
+        }
         let want = placements(cells, k);
         if table.len() as u64 != want {
             return Err(PdbError::WrongSize {
