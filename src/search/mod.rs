@@ -12,11 +12,13 @@ pub mod astar;
 pub mod batched_astar;
 mod best_first;
 pub mod bfs;
+pub mod compare;
 pub mod idastar;
 mod key;
 mod open_list;
 mod progress;
 pub mod rank;
+pub mod stepper;
 
 use std::fmt;
 use std::str::FromStr;

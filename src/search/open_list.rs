@@ -91,6 +91,25 @@ impl<K> OpenList<K> {
             .map(|f| f as u32)
     }
 
+    /// Every entry as `(f, g, key)` in the order [`OpenList::pop`] takes them (stale ones
+    /// included): lowest f, then highest g, last pushed first.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, u32, &K)> {
+        self.by_f
+            .iter()
+            .enumerate()
+            .skip(self.min_f)
+            .flat_map(|(f, layer)| {
+                layer
+                    .by_g
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .flat_map(move |(g, stack)| {
+                        stack.iter().rev().map(move |k| (f as u32, g as u32, k))
+                    })
+            })
+    }
+
     /// Pops the entry with the lowest f (ties: highest g), unless the list is empty or that f
     /// is at least `limit` (the entry then stays).
     pub(crate) fn pop(&mut self, limit: Option<u32>) -> Option<Open<K>> {
@@ -137,12 +156,15 @@ mod tests {
         }
         assert_eq!(open.len(), 5);
         assert_eq!(open.min_f(), Some(4));
+        let listed: Vec<_> = open.iter().map(|(f, g, &k)| (f, g, k)).collect();
         let mut order = Vec::new();
         while let Some(o) = open.pop(Some(6)) {
             order.push((o.f, o.g, o.key));
         }
         // Last in, first out within one (f, g).
         assert_eq!(order, [(4, 3, 5), (4, 3, 3), (4, 0, 2), (5, 1, 1)]);
+        assert_eq!(listed[..4], order[..], "iter lists them in pop order");
+        assert_eq!(listed[4], (6, 6, 4));
         assert_eq!(open.min_f(), Some(6), "at the limit: stays");
         // A push below the current lowest f (batched A*'s rounds are not in f order).
         open.push(2, 1, 9);

@@ -1,0 +1,893 @@
+//! A search that a learner steps through node by node: breadth-first search, A* and IDA* as
+//! resumable state machines, one expansion per [`Stepper::step`], with everything a teaching
+//! view shows kept on the side: the node just expanded and the fate of each of its
+//! successors, the open list in pop order, the search tree, IDA*'s iterations.
+//!
+//! It makes the same choices as the fast searches ([`super::bfs`], [`super::astar`],
+//! [`super::idastar`]): the same successor order ([`Move::ALL`]), "never undo the last move",
+//! A*'s open list (lowest f, then highest g, last in first out; `open_list.rs`) and its
+//! closed set's rules (a cheaper path reopens), BFS's goal test when the goal is generated,
+//! A*'s and IDA*'s when it is expanded, IDA*'s next threshold as the least f that was pruned.
+//! So it expands exactly as many nodes and generates as many (tests compare the counts), only
+//! slower: boards are kept whole and every h is computed from the board. One difference: a
+//! step generates all of a node's successors at once, where the recursive IDA* generates them
+//! one by one, so in IDA*'s last iteration (the goal found part-way) the stepper has
+//! generated a few more (finished iterations agree exactly).
+
+use std::collections::VecDeque;
+use std::collections::hash_map::Entry;
+
+use super::key::KeyMap;
+use super::open_list::OpenList;
+use super::{Algorithm, GhHistogram, Iteration, Problem, Progress, SearchError};
+use crate::heuristic::{Heuristic, HeuristicSpec};
+use crate::puzzle::{Board, Move};
+
+/// Expanded nodes kept for the tree view; above this many the tree is not recorded further
+/// (a picture of more nodes is no longer readable).
+pub const TREE_LIMIT: usize = 5_000;
+
+/// What became of one successor of an expanded node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// A new board: pushed on the open list (BFS's queue), or, in IDA*, within the threshold
+    /// and searched below next.
+    Pushed,
+    /// Reached before at a higher g: its g is lowered and it is pushed again (`reopened` when
+    /// it had already been expanded).
+    BetterPath {
+        /// The g it had, in moves.
+        old_g: u32,
+        /// Whether it was closed (expanded) and is now reopened.
+        reopened: bool,
+    },
+    /// Reached before at a g no higher: dropped.
+    Known {
+        /// Its best g so far, in moves.
+        best_g: u32,
+        /// Whether it is closed (already expanded) rather than waiting on the open list.
+        closed: bool,
+    },
+    /// The board the node came from: moving back would undo the last move, so it is never
+    /// generated (not counted).
+    Parent,
+    /// IDA*: f is above the threshold, so the subtree is pruned (its f may become the next
+    /// threshold).
+    OverThreshold,
+    /// BFS: the goal, found when generated; the search ends.
+    Goal,
+}
+
+/// One successor of an expanded node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Successor {
+    /// The blank's move that makes it.
+    pub mv: Move,
+    /// The board.
+    pub board: Board,
+    /// Moves from the start along this path.
+    pub g: u32,
+    /// Its heuristic value (0 in BFS), in moves.
+    pub h: u32,
+    /// What the search did with it.
+    pub fate: Fate,
+}
+
+/// The node a step expanded, and its successors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expansion {
+    /// 1-based expansion number (in IDA*, counted over all iterations).
+    pub number: u64,
+    /// The board expanded.
+    pub board: Board,
+    /// Moves from the start, `h` its heuristic (0 in BFS); f = g + h.
+    pub g: u32,
+    /// Heuristic value, in moves.
+    pub h: u32,
+    /// The moves from the start to it (blank moves).
+    pub path: Vec<Move>,
+    /// IDA*: how many levels the depth-first search went back up before descending to this
+    /// node (0: it is a child of the previous node).
+    pub backtracked: u32,
+    /// Its successors in generation order ([`Move::ALL`]), the parent included (as
+    /// [`Fate::Parent`]).
+    pub successors: Vec<Successor>,
+}
+
+/// A board waiting on the open list (BFS: the queue), with its g and h.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenEntry {
+    /// The board.
+    pub board: Board,
+    /// Moves from the start.
+    pub g: u32,
+    /// Heuristic value (0 in BFS).
+    pub h: u32,
+}
+
+/// An expanded node of the search tree (IDA*: of the current iteration's tree).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TreeNode {
+    /// The board.
+    pub board: Board,
+    /// Index of its parent in [`Stepper::tree`] (`None` for the start).
+    pub parent: Option<usize>,
+    /// Moves from the start, and its heuristic value.
+    pub g: u32,
+    /// Heuristic value, in moves.
+    pub h: u32,
+    /// Its expansion number ([`Expansion::number`]).
+    pub number: u64,
+}
+
+/// What one [`Stepper::step`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// One node was expanded ([`Stepper::last`]).
+    Expanded,
+    /// IDA*: the iteration ended without the goal; the next one starts with this threshold
+    /// (no node expanded).
+    NextIteration(u32),
+    /// The goal was reached: [`Stepper::solution`] holds the moves. Further steps do nothing.
+    Solved,
+}
+
+/// A resumable BFS, A* or IDA* (see the module docs).
+pub struct Stepper {
+    algorithm: Algorithm,
+    heuristic: Option<Box<dyn Heuristic>>,
+    start: Board,
+    /// h of the start.
+    h0: u32,
+    goal: Board,
+    max_memory: u64,
+    state: State,
+    expanded: u64,
+    generated: u64,
+    last: Option<Expansion>,
+    tree: Vec<TreeNode>,
+    tree_complete: bool,
+    iterations: Vec<Iteration>,
+    solution: Option<Vec<Move>>,
+    hist: GhHistogram,
+}
+
+/// What the closed set knows of a board.
+#[derive(Clone, Copy)]
+struct Info {
+    g: u32,
+    /// The move that reached it (`None` for the start).
+    mv: Option<Move>,
+    closed: bool,
+    /// Its index in the tree once expanded (`usize::MAX` before, or beyond [`TREE_LIMIT`]).
+    tree: usize,
+}
+
+/// A depth-first frame of IDA*: a node entered and the children still to search.
+struct Frame {
+    board: Board,
+    g: u32,
+    tree: usize,
+    /// Children within the threshold not yet searched, next last.
+    todo: Vec<(Move, Board, u32)>,
+}
+
+enum State {
+    Bfs {
+        queue: VecDeque<(Box<[u8]>, u32)>,
+        map: KeyMap<Box<[u8]>, Info>,
+    },
+    AStar {
+        open: OpenList<Box<[u8]>>,
+        map: KeyMap<Box<[u8]>, Info>,
+    },
+    IdaStar {
+        threshold: u32,
+        /// Least f above the threshold seen in this iteration.
+        next: u32,
+        stack: Vec<Frame>,
+        /// Counts of this iteration.
+        expanded: u64,
+        generated: u64,
+        /// The root is entered at the first step of each iteration.
+        started: bool,
+        /// Levels left since the last expansion.
+        backtracked: u32,
+    },
+}
+
+impl Stepper {
+    /// A search of `problem` with `algorithm` (BFS, A* or IDA*; `Auto` resolved by size) and
+    /// `heuristic` (unused by BFS), nothing expanded yet. A* and BFS stop with
+    /// [`SearchError::MemoryLimit`] when their tables would pass `max_memory` bytes.
+    ///
+    /// The board should be solvable (check [`crate::puzzle::Solvability`] first): on an
+    /// unsolvable one, BFS and A* end with [`SearchError::Exhausted`] once every reachable
+    /// board is expanded, and IDA* never ends.
+    ///
+    /// # Errors
+    /// [`SearchError::SizeMismatch`] for a goal of another size, [`SearchError::Heuristic`]
+    /// for batched A* (step it as A*) or a heuristic that does not take the shape.
+    pub fn new(
+        problem: &Problem,
+        algorithm: Algorithm,
+        heuristic: &HeuristicSpec,
+        max_memory: u64,
+    ) -> Result<Stepper, SearchError> {
+        let (s, g) = (&problem.start, problem.goal.board());
+        if s.rows() != g.rows() || s.cols() != g.cols() {
+            return Err(SearchError::SizeMismatch(
+                s.rows(),
+                s.cols(),
+                g.rows(),
+                g.cols(),
+            ));
+        }
+        let algorithm = algorithm.resolve(s.len());
+        if algorithm == Algorithm::BatchedAStar {
+            return Err(SearchError::Heuristic(
+                "batched A* is stepped as A* (one node at a time)".into(),
+            ));
+        }
+        if let HeuristicSpec::Kind(k) = heuristic
+            && algorithm != Algorithm::Bfs
+        {
+            k.supports(s.rows(), s.cols())
+                .map_err(|e| SearchError::Heuristic(e.to_string()))?;
+        }
+        let h = (algorithm != Algorithm::Bfs).then(|| heuristic.build(&problem.goal));
+        let h0 = h.as_ref().map_or(0, |h| h.estimate(s.tiles()));
+        let root = Info {
+            g: 0,
+            mv: None,
+            closed: false,
+            tree: usize::MAX,
+        };
+        let key: Box<[u8]> = s.tiles().into();
+        let mut hist = GhHistogram::new();
+        hist.add(0, h0 as usize);
+        let state = match algorithm {
+            Algorithm::Bfs => {
+                let mut map = KeyMap::default();
+                map.insert(key.clone(), root);
+                State::Bfs {
+                    queue: VecDeque::from([(key, 0)]),
+                    map,
+                }
+            }
+            Algorithm::AStar => {
+                let mut map = KeyMap::default();
+                map.insert(key.clone(), root);
+                let mut open = OpenList::new();
+                open.push(h0, 0, key);
+                State::AStar { open, map }
+            }
+            _ => State::IdaStar {
+                threshold: h0,
+                next: u32::MAX,
+                stack: Vec::new(),
+                expanded: 0,
+                generated: 0,
+                started: false,
+                backtracked: 0,
+            },
+        };
+        Ok(Stepper {
+            algorithm,
+            heuristic: h,
+            start: s.clone(),
+            h0,
+            goal: g.clone(),
+            max_memory,
+            state,
+            expanded: 0,
+            generated: 0,
+            last: None,
+            tree: Vec::new(),
+            tree_complete: true,
+            iterations: Vec::new(),
+            solution: (s == g && algorithm == Algorithm::Bfs).then(Vec::new),
+            hist,
+        })
+    }
+
+    /// The algorithm stepped (never `Auto`).
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// h of `tiles` (row-major, `0` = blank); 0 in BFS.
+    pub fn h(&self, tiles: &[u8]) -> u32 {
+        self.heuristic.as_ref().map_or(0, |h| h.estimate(tiles))
+    }
+
+    /// Nodes expanded so far (IDA*: over all iterations).
+    pub fn expanded(&self) -> u64 {
+        self.expanded
+    }
+
+    /// Successors generated so far (parents not counted).
+    pub fn generated(&self) -> u64 {
+        self.generated
+    }
+
+    /// The last node expanded, with its successors.
+    pub fn last(&self) -> Option<&Expansion> {
+        self.last.as_ref()
+    }
+
+    /// The optimal solution once the goal is reached.
+    pub fn solution(&self) -> Option<&[Move]> {
+        self.solution.as_deref()
+    }
+
+    /// IDA*'s finished iterations (threshold, nodes expanded and generated in each).
+    pub fn iterations(&self) -> &[Iteration] {
+        &self.iterations
+    }
+
+    /// IDA*'s current threshold; the f of the open list's first entry in A*; BFS's depth.
+    pub fn bound(&self) -> u32 {
+        match &self.state {
+            State::IdaStar { threshold, .. } => *threshold,
+            State::AStar { open, .. } => open.min_f().unwrap_or(0),
+            State::Bfs { queue, .. } => queue.front().map_or(0, |q| q.1),
+        }
+    }
+
+    /// Boards on the open list (BFS: the queue), stale A* entries not counted; IDA*: the
+    /// boards within the threshold still to search on the current path.
+    pub fn open_len(&self) -> usize {
+        match &self.state {
+            State::Bfs { queue, .. } => queue.len(),
+            State::AStar { open, map } => open
+                .iter()
+                .filter(|(_, g, k)| map.get(*k).is_some_and(|i| !i.closed && i.g == *g))
+                .count(),
+            State::IdaStar { stack, .. } => stack.iter().map(|f| f.todo.len()).sum(),
+        }
+    }
+
+    /// Boards expanded and not reopened (0 in IDA*, which keeps no closed set).
+    pub fn closed_len(&self) -> usize {
+        match &self.state {
+            State::Bfs { map, .. } | State::AStar { map, .. } => {
+                map.values().filter(|i| i.closed).count()
+            }
+            State::IdaStar { .. } => 0,
+        }
+    }
+
+    /// The first `n` boards the search will expand next, in its order: A*'s open list by
+    /// lowest f, then highest g, then last pushed (stale entries skipped); BFS's queue; IDA*'s
+    /// depth-first order (the current node's children first, then its ancestors' untried ones).
+    pub fn open_top(&self, n: usize) -> Vec<OpenEntry> {
+        let board = |t: &[u8]| Board::from_u8(self.goal.rows(), self.goal.cols(), t).ok();
+        match &self.state {
+            State::Bfs { queue, .. } => queue
+                .iter()
+                .take(n)
+                .filter_map(|(k, g)| {
+                    Some(OpenEntry {
+                        board: board(k)?,
+                        g: *g,
+                        h: 0,
+                    })
+                })
+                .collect(),
+            State::AStar { open, map } => open
+                .iter()
+                .filter(|(_, g, k)| map.get(*k).is_some_and(|i| !i.closed && i.g == *g))
+                .take(n)
+                .filter_map(|(f, g, k)| {
+                    Some(OpenEntry {
+                        board: board(k)?,
+                        g,
+                        h: f - g,
+                    })
+                })
+                .collect(),
+            State::IdaStar { stack, .. } => stack
+                .iter()
+                .rev()
+                .flat_map(|f| {
+                    f.todo.iter().rev().map(|(_, b, h)| OpenEntry {
+                        board: b.clone(),
+                        g: f.g + 1,
+                        h: *h,
+                    })
+                })
+                .take(n)
+                .collect(),
+        }
+    }
+
+    /// The expanded nodes in expansion order (IDA*: of the current iteration), up to
+    /// [`TREE_LIMIT`].
+    pub fn tree(&self) -> &[TreeNode] {
+        &self.tree
+    }
+
+    /// Whether [`Stepper::tree`] holds every node expanded (false once past [`TREE_LIMIT`]).
+    pub fn tree_complete(&self) -> bool {
+        self.tree_complete
+    }
+
+    /// A progress snapshot for the views that draw a running search (stats, heatmap): the
+    /// counts, `bound`, the last expanded node's g and h, and the (g, h) histogram of the open
+    /// list (A*, BFS) or of this iteration's generated nodes (IDA*).
+    pub fn progress(&self) -> Progress {
+        let (g, h) = self.last.as_ref().map_or((0, 0), |e| (e.g, e.h));
+        Progress {
+            algorithm: Some(self.algorithm),
+            expanded: self.expanded,
+            generated: self.generated,
+            open: self.open_len() as u64,
+            closed: self.closed_len() as u64,
+            bound: self.bound(),
+            iteration: self.iterations.len() as u32 + 1,
+            g,
+            h,
+            histogram: Some(self.hist.clone()),
+            ..Progress::default()
+        }
+    }
+
+    /// Expands one node (IDA*: enters the next node of the depth-first order and expands it,
+    /// or ends the iteration).
+    ///
+    /// # Errors
+    /// [`SearchError::MemoryLimit`] when BFS's or A*'s tables would pass the cap;
+    /// [`SearchError::Exhausted`] when BFS or A* run out of boards (an unsolvable board).
+    pub fn step(&mut self) -> Result<Step, SearchError> {
+        if self.solution.is_some() {
+            return Ok(Step::Solved);
+        }
+        match self.state {
+            State::Bfs { .. } => self.step_bfs(),
+            State::AStar { .. } => self.step_astar(),
+            State::IdaStar { .. } => Ok(self.step_idastar()),
+        }
+    }
+
+    /// Steps until the bound changes (A*: the first node of the next f layer; BFS: the next
+    /// depth; IDA*: the iteration's end) or the goal is reached, at most `max` steps.
+    ///
+    /// # Errors
+    /// As [`Stepper::step`].
+    pub fn step_layer(&mut self, max: u64) -> Result<Step, SearchError> {
+        let start = self.bound();
+        let mut last = Step::Expanded;
+        for _ in 0..max {
+            last = self.step()?;
+            if last != Step::Expanded || self.bound() != start {
+                break;
+            }
+        }
+        Ok(last)
+    }
+
+    fn memory_check(&self, entries: usize) -> Result<(), SearchError> {
+        // A boxed board, its map entry and allocation overhead, and its queue entry.
+        let bytes = entries as u64 * (2 * self.goal.len() as u64 + 96);
+        if bytes > self.max_memory {
+            return Err(SearchError::MemoryLimit {
+                cap: self.max_memory,
+                expanded: self.expanded,
+            });
+        }
+        Ok(())
+    }
+
+    /// Records an expanded node in the tree; its index (`usize::MAX` past the limit).
+    fn record(&mut self, board: &Board, parent: Option<usize>, g: u32, h: u32) -> usize {
+        if self.tree.len() >= TREE_LIMIT {
+            self.tree_complete = false;
+            return usize::MAX;
+        }
+        self.tree.push(TreeNode {
+            board: board.clone(),
+            parent: parent.filter(|&p| p != usize::MAX),
+            g,
+            h,
+            number: self.expanded,
+        });
+        self.tree.len() - 1
+    }
+
+    /// The moves from the start to `tiles`, walked back through the closed set's moves.
+    fn walk_back(map: &KeyMap<Box<[u8]>, Info>, tiles: &[u8], board: &Board) -> Vec<Move> {
+        let mut b = board.clone();
+        debug_assert_eq!(b.tiles(), tiles);
+        let mut moves = Vec::new();
+        while let Some(m) = map.get(b.tiles()).and_then(|i| i.mv) {
+            moves.push(m);
+            if b.apply(m.inverse()).is_none() || moves.len() > map.len() {
+                break;
+            }
+        }
+        moves.reverse();
+        moves
+    }
+
+    fn step_bfs(&mut self) -> Result<Step, SearchError> {
+        let State::Bfs { queue, map } = &mut self.state else {
+            unreachable!()
+        };
+        let Some((key, g)) = queue.pop_front() else {
+            return Err(SearchError::Exhausted(Algorithm::Bfs));
+        };
+        let board = Board::from_u8(self.goal.rows(), self.goal.cols(), &key)
+            .unwrap_or_else(|_| self.goal.clone());
+        let info = map.get(&key).copied().unwrap_or(Info {
+            g,
+            mv: None,
+            closed: false,
+            tree: usize::MAX,
+        });
+        let parent_tree = info.mv.and_then(|m| {
+            let mut p = board.clone();
+            p.apply(m.inverse())?;
+            map.get(p.tiles()).map(|i| i.tree)
+        });
+        let path = Self::walk_back(map, &key, &board);
+        self.expanded += 1;
+        let mut successors = Vec::new();
+        let mut found = None;
+        let mut fresh = Vec::new();
+        for m in Move::ALL {
+            let Some(child) = board.moved(m) else {
+                continue;
+            };
+            if info.mv.is_some_and(|l| l.inverse() == m) {
+                successors.push(Successor {
+                    mv: m,
+                    board: child,
+                    g: g + 1,
+                    h: 0,
+                    fate: Fate::Parent,
+                });
+                continue;
+            }
+            self.generated += 1;
+            let ck: Box<[u8]> = child.tiles().into();
+            let fate = match map.get(&ck) {
+                Some(i) => Fate::Known {
+                    best_g: i.g,
+                    closed: i.closed,
+                },
+                None => {
+                    fresh.push(ck.clone());
+                    map.insert(
+                        ck.clone(),
+                        Info {
+                            g: g + 1,
+                            mv: Some(m),
+                            closed: false,
+                            tree: usize::MAX,
+                        },
+                    );
+                    queue.push_back((ck, g + 1));
+                    if child == self.goal {
+                        Fate::Goal
+                    } else {
+                        Fate::Pushed
+                    }
+                }
+            };
+            let goal = fate == Fate::Goal;
+            successors.push(Successor {
+                mv: m,
+                board: child,
+                g: g + 1,
+                h: 0,
+                fate,
+            });
+            if goal {
+                found = Some(Self::walk_back(map, self.goal.tiles(), &self.goal));
+                break;
+            }
+        }
+        let entries = map.len() + queue.len();
+        let State::Bfs { map, .. } = &mut self.state else {
+            unreachable!()
+        };
+        if let Some(i) = map.get_mut(&key) {
+            i.closed = true;
+        }
+        self.hist.remove(g as usize, 0);
+        for _ in &fresh {
+            self.hist.add(g as usize + 1, 0);
+        }
+        let t = self.record(&board, parent_tree, g, 0);
+        let State::Bfs { map, .. } = &mut self.state else {
+            unreachable!()
+        };
+        if let Some(i) = map.get_mut(&key) {
+            i.tree = t;
+        }
+        self.last = Some(Expansion {
+            number: self.expanded,
+            board,
+            g,
+            h: 0,
+            path,
+            backtracked: 0,
+            successors,
+        });
+        if let Some(moves) = found {
+            self.solution = Some(moves);
+            return Ok(Step::Solved);
+        }
+        self.memory_check(entries)?;
+        Ok(Step::Expanded)
+    }
+
+    fn step_astar(&mut self) -> Result<Step, SearchError> {
+        let goal = self.goal.clone();
+        let hf = self.heuristic.as_deref();
+        let State::AStar { open, map } = &mut self.state else {
+            unreachable!()
+        };
+        // Pop until an entry that is not stale (closed, or since reached more cheaply).
+        let (node, info) = loop {
+            let Some(node) = open.pop(None) else {
+                return Err(SearchError::Exhausted(Algorithm::AStar));
+            };
+            self.hist
+                .remove(node.g as usize, (node.f - node.g) as usize);
+            match map.get_mut(&node.key) {
+                Some(i) if !i.closed && i.g == node.g => {
+                    i.closed = true;
+                    break (node, *i);
+                }
+                _ => continue,
+            }
+        };
+        let board =
+            Board::from_u8(goal.rows(), goal.cols(), &node.key).unwrap_or_else(|_| goal.clone());
+        let path = Self::walk_back(map, &node.key, &board);
+        if board == goal {
+            self.solution = Some(path);
+            return Ok(Step::Solved);
+        }
+        let (g, h) = (node.g, node.f - node.g);
+        let parent_tree = info.mv.and_then(|m| {
+            let mut p = board.clone();
+            p.apply(m.inverse())?;
+            map.get(p.tiles()).map(|i| i.tree)
+        });
+        self.expanded += 1;
+        let mut successors = Vec::new();
+        for m in Move::ALL {
+            let Some(child) = board.moved(m) else {
+                continue;
+            };
+            let ch = hf.map_or(0, |h| h.estimate(child.tiles()));
+            if info.mv.is_some_and(|l| l.inverse() == m) {
+                successors.push(Successor {
+                    mv: m,
+                    board: child,
+                    g: g.saturating_sub(1),
+                    h: ch,
+                    fate: Fate::Parent,
+                });
+                continue;
+            }
+            self.generated += 1;
+            let g2 = g + 1;
+            let ck: Box<[u8]> = child.tiles().into();
+            let fresh = Info {
+                g: g2,
+                mv: Some(m),
+                closed: false,
+                tree: usize::MAX,
+            };
+            let fate = match map.entry(ck.clone()) {
+                Entry::Vacant(v) => {
+                    v.insert(fresh);
+                    Fate::Pushed
+                }
+                Entry::Occupied(mut o) if o.get().g > g2 => {
+                    let old = *o.get();
+                    o.insert(Info {
+                        tree: old.tree,
+                        ..fresh
+                    });
+                    Fate::BetterPath {
+                        old_g: old.g,
+                        reopened: old.closed,
+                    }
+                }
+                Entry::Occupied(o) => Fate::Known {
+                    best_g: o.get().g,
+                    closed: o.get().closed,
+                },
+            };
+            if matches!(fate, Fate::Pushed | Fate::BetterPath { .. }) {
+                open.push(g2 + ch, g2, ck);
+                self.hist.add(g2 as usize, ch as usize);
+            }
+            successors.push(Successor {
+                mv: m,
+                board: child,
+                g: g2,
+                h: ch,
+                fate,
+            });
+        }
+        let entries = map.len() + open.len();
+        let t = self.record(&board, parent_tree, g, h);
+        let State::AStar { map, .. } = &mut self.state else {
+            unreachable!()
+        };
+        if let Some(i) = map.get_mut(&node.key) {
+            i.tree = t;
+        }
+        self.last = Some(Expansion {
+            number: self.expanded,
+            board,
+            g,
+            h,
+            path,
+            backtracked: 0,
+            successors,
+        });
+        self.memory_check(entries)?;
+        Ok(Step::Expanded)
+    }
+
+    fn step_idastar(&mut self) -> Step {
+        let goal = self.goal.clone();
+        let (start, h0) = (self.start.clone(), self.h0);
+        let State::IdaStar {
+            threshold,
+            next,
+            stack,
+            expanded,
+            generated,
+            started,
+            backtracked,
+        } = &mut self.state
+        else {
+            unreachable!()
+        };
+        // The next node to enter: the root at an iteration's start, else the deepest frame's
+        // next child within the threshold (backtracking over frames with none left).
+        let (board, g, h, parent, mv) = if !*started {
+            *started = true;
+            *backtracked = 0;
+            (start, 0, h0, None, None)
+        } else {
+            loop {
+                let Some(top) = stack.last_mut() else {
+                    // The iteration is over without the goal.
+                    self.iterations.push(Iteration {
+                        threshold: *threshold,
+                        expanded: *expanded,
+                        generated: *generated,
+                    });
+                    let t = *next;
+                    *threshold = t;
+                    *next = u32::MAX;
+                    *expanded = 0;
+                    *generated = 0;
+                    *started = false;
+                    self.tree.clear();
+                    self.tree_complete = true;
+                    self.hist.clear();
+                    self.hist.add(0, h0 as usize);
+                    return Step::NextIteration(t);
+                };
+                if let Some((m, b, h)) = top.todo.pop() {
+                    break (b, top.g + 1, h, Some(top.tree), Some(m));
+                }
+                stack.pop();
+                *backtracked += 1;
+            }
+        };
+        if h == 0 && board == goal {
+            let mut path = self.ida_path();
+            path.extend(mv);
+            self.solution = Some(path);
+            return Step::Solved;
+        }
+        let State::IdaStar {
+            threshold,
+            next,
+            expanded,
+            generated,
+            backtracked,
+            ..
+        } = &mut self.state
+        else {
+            unreachable!()
+        };
+        let bound = *threshold;
+        let came_by = mv;
+        // The moves to this node: those of the frames on the stack, then `mv`.
+        let back = *backtracked;
+        *backtracked = 0;
+        *expanded += 1;
+        self.expanded += 1;
+        let mut successors = Vec::new();
+        let mut todo = Vec::new();
+        for m in Move::ALL {
+            let Some(child) = board.moved(m) else {
+                continue;
+            };
+            let ch = self
+                .heuristic
+                .as_ref()
+                .map_or(0, |h| h.estimate(child.tiles()));
+            if came_by.is_some_and(|l| l.inverse() == m) {
+                successors.push(Successor {
+                    mv: m,
+                    board: child,
+                    g: g.saturating_sub(1),
+                    h: ch,
+                    fate: Fate::Parent,
+                });
+                continue;
+            }
+            *generated += 1;
+            self.generated += 1;
+            self.hist.add(g as usize + 1, ch as usize);
+            let f2 = g + 1 + ch;
+            let fate = if f2 <= bound {
+                todo.push((m, child.clone(), ch));
+                Fate::Pushed
+            } else {
+                *next = (*next).min(f2);
+                Fate::OverThreshold
+            };
+            successors.push(Successor {
+                mv: m,
+                board: child,
+                g: g + 1,
+                h: ch,
+                fate,
+            });
+        }
+        // Searched in generation order: the first child is popped first.
+        todo.reverse();
+        let mut path = self.ida_path();
+        path.extend(came_by);
+        let t = self.record(&board, parent, g, h);
+        let State::IdaStar { stack, .. } = &mut self.state else {
+            unreachable!()
+        };
+        stack.push(Frame {
+            board: board.clone(),
+            g,
+            tree: t,
+            todo,
+        });
+        self.last = Some(Expansion {
+            number: self.expanded,
+            board,
+            g,
+            h,
+            path,
+            backtracked: back,
+            successors,
+        });
+        Step::Expanded
+    }
+
+    /// IDA*: the moves from the start to the deepest frame on the stack.
+    fn ida_path(&self) -> Vec<Move> {
+        let State::IdaStar { stack, .. } = &self.state else {
+            return Vec::new();
+        };
+        stack
+            .windows(2)
+            .filter_map(|w| {
+                let blank = w[1].board.blank();
+                Move::ALL
+                    .into_iter()
+                    .find(|&m| w[0].board.target(m) == Some(blank))
+            })
+            .collect()
+    }
+}
