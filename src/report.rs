@@ -165,6 +165,20 @@ impl SolveJson {
     }
 }
 
+/// A count with its digits grouped by thousands with spaces: `1234567` → `1 234 567` (the
+/// app's panels and the CLI's tables).
+pub fn group_digits(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

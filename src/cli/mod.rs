@@ -1,13 +1,15 @@
-//! The command line: `npuzzle solve`, `bench`, `generate`, `pdb build|list|verify|clear` and
-//! `gui` (argument parsing with clap, text and JSON output, the pattern-database progress bar).
+//! The command line: `npuzzle solve`, `bench`, `generate`, `compare`,
+//! `pdb build|list|verify|clear` and `gui` (argument parsing with clap, text and JSON output, the pattern-database progress bar).
 //! `gui` opens the app through a [`Launcher`] the binary gives: this module does not depend on
 //! the app.
 //!
-//! Exit codes: 0 solved or proven unsolvable; 1 a bench length disagreed with the file, or a
+//! Exit codes: 0 solved or proven unsolvable; 1 a bench length disagreed with the file (or
+//! compare's searches disagreed on a length), or a
 //! fault (an evaluator failure, an internal error); 2 bad input or usage; 3 a limit was reached
 //! (time, memory, cancel).
 
 mod bench;
+mod compare;
 mod evaluator;
 mod generate;
 mod gui;
@@ -46,6 +48,10 @@ enum Command {
     Bench(BenchArgs),
     /// Print random solvable boards, one per line in the one-line format.
     Generate(GenerateArgs),
+    /// Compare heuristics: solve one board with each (initial h, nodes, seconds, effective
+    /// branching factor), or, with --size, the textbook table of mean nodes against optimal
+    /// depth over random boards.
+    Compare(compare::CompareArgs),
     /// Open the desktop app on a puzzle file (the bundled default puzzle without one).
     Gui(gui::GuiArgs),
     /// Pattern databases: build, list, verify, clear the cache.
@@ -328,6 +334,7 @@ pub fn run(cli: Cli, launcher: Option<&Launcher>) -> Result<u8, CliError> {
         Some(Command::Solve(a)) => solve::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Generate(a)) => generate::run(&a),
+        Some(Command::Compare(a)) => compare::run(&a),
         Some(Command::Gui(a)) => gui::run(&a, launcher),
         Some(Command::Pdb(a)) => pdb::run(&a),
         None => gui::run(&gui::GuiArgs::default(), launcher),

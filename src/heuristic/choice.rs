@@ -180,6 +180,26 @@ fn auto_candidates(goal: &Goal) -> &'static [(&'static str, bool)] {
     }
 }
 
+/// The heuristics worth comparing on `goal`'s board, weakest first: every plain heuristic
+/// that takes the shape, then the pattern databases `auto` would consider that are cached in
+/// `cache_dir` (the default cache when `None`) or quick to build (`pdb8`, `pdb555`).
+pub fn comparable(goal: &Goal, cache_dir: Option<std::path::PathBuf>) -> Vec<HeuristicChoice> {
+    let b = goal.board();
+    let mut out: Vec<HeuristicChoice> = HeuristicKind::ALL
+        .into_iter()
+        .filter(|k| k.supports(b.rows(), b.cols()).is_ok())
+        .map(HeuristicChoice::Kind)
+        .collect();
+    let cache = PdbCache::new(cache_dir).ok();
+    for &(name, must_be_cached) in auto_candidates(goal).iter().rev() {
+        let spec = PartitionSpec::Named(name.to_string());
+        if !must_be_cached || cache.as_ref().is_some_and(|c| is_cached(c, goal, &spec)) {
+            out.push(HeuristicChoice::Pdb(spec));
+        }
+    }
+    out
+}
+
 /// Turns a choice into a heuristic for `goal`: the plain heuristics at once; a pattern
 /// database from the cache, or built (reporting through `opts.progress`) and cached.
 ///

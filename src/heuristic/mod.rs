@@ -17,8 +17,8 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use choice::{
-    HeuristicChoice, HeuristicNameError, ResolveError, ResolveOptions, Resolved, is_cached,
-    resolve, table_bytes,
+    HeuristicChoice, HeuristicNameError, ResolveError, ResolveOptions, Resolved, comparable,
+    is_cached, resolve, table_bytes,
 };
 pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;

@@ -1,12 +1,214 @@
-//! What comparing heuristics needs beyond a search: the effective branching factor, and random
-//! boards at an exact depth (for the textbook experiment: nodes against solution depth per
-//! heuristic). Used by `npuzzle compare`; no I/O.
+//! Comparing heuristics: one board solved by several searches ([`measure`]), the effective
+//! branching factor, and the textbook experiment ([`depth_experiment`]: the average nodes of
+//! each search against the optimal solution depth, over random boards at exactly that depth,
+//! as in Russell & Norvig's table of IDS, A*(h1) and A*(h2) on the 8-puzzle). Used by
+//! `npuzzle compare` and the app's Compare panel; no I/O.
 
 use rand::Rng;
 
 use super::bfs::distance_table;
 use super::rank::{rank, unrank};
+use super::{Algorithm, Limits, Outcome, Problem, SearchError, solve};
+use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal};
+
+/// One search to compare: an algorithm and a heuristic (ignored by BFS), with the name shown.
+#[derive(Clone, Debug)]
+pub struct Method {
+    /// `bfs`, `astar` or `idastar` (not `auto`).
+    pub algorithm: Algorithm,
+    /// The heuristic (a pattern database already loaded).
+    pub heuristic: HeuristicSpec,
+    /// The heuristic's name (`none` for BFS).
+    pub name: String,
+}
+
+/// What one search of one board did.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Measure {
+    /// The algorithm's name.
+    pub algorithm: &'static str,
+    /// The heuristic's name (`none` for BFS).
+    pub heuristic: String,
+    /// h of the start board, in moves (0 for BFS).
+    pub initial_h: u32,
+    /// Nodes expanded (at the stop, when a limit stopped the search).
+    pub expanded: u64,
+    /// Nodes generated.
+    pub generated: u64,
+    /// Seconds of search.
+    pub seconds: f64,
+    /// Solution length in moves; `None` when stopped.
+    pub moves: Option<u32>,
+    /// Effective branching factor from the nodes generated ([`effective_branching_factor`]).
+    pub branching: Option<f64>,
+    /// Why there is no solution (a limit, or the board is unsolvable).
+    pub error: Option<String>,
+}
+
+/// Solves `problem` with `method` within `limits` and reports its figures; a search stopped
+/// by a limit reports the counts at the stop and the limit as `error`.
+pub fn measure(problem: &Problem, method: &Method, limits: &Limits) -> Measure {
+    let mut last = super::Progress::default();
+    let r = solve(
+        problem,
+        method.algorithm,
+        method.heuristic.clone(),
+        &Limits {
+            histogram: false,
+            ..limits.clone()
+        },
+        &mut |p| last = p.clone(),
+    );
+    let algorithm = method.algorithm.resolve(problem.start.len()).name();
+    let heuristic = if method.algorithm == Algorithm::Bfs {
+        "none".to_string()
+    } else {
+        method.name.clone()
+    };
+    let initial_h = if method.algorithm == Algorithm::Bfs {
+        0
+    } else {
+        method
+            .heuristic
+            .build(&problem.goal)
+            .estimate(problem.start.tiles())
+    };
+    match r {
+        Ok(Outcome::Solved(s)) => Measure {
+            algorithm,
+            heuristic,
+            initial_h,
+            expanded: s.stats.expanded,
+            generated: s.stats.generated,
+            seconds: s.stats.seconds,
+            moves: Some(s.moves.len() as u32),
+            branching: effective_branching_factor(s.stats.generated, s.moves.len() as u32),
+            error: None,
+        },
+        other => Measure {
+            algorithm,
+            heuristic,
+            initial_h,
+            expanded: last.expanded,
+            generated: last.generated,
+            seconds: last.seconds,
+            moves: None,
+            branching: None,
+            error: Some(match other {
+                Ok(_) => "the board cannot reach the goal".to_string(),
+                Err(e) => e.to_string(),
+            }),
+        },
+    }
+}
+
+/// One depth of [`depth_experiment`]: per method, the mean over the boards drawn.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct DepthRow {
+    /// Optimal solution length of every board of the row, in moves.
+    pub depth: u32,
+    /// Boards drawn (fewer than asked when fewer exist at this depth).
+    pub boards: usize,
+    /// One entry per method, in the order given.
+    pub methods: Vec<DepthCell>,
+}
+
+/// A method's figures at one depth.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct DepthCell {
+    /// The algorithm's name.
+    pub algorithm: &'static str,
+    /// The heuristic's name (`none` for BFS).
+    pub heuristic: String,
+    /// Boards it solved within the limits (the means are over these).
+    pub solved: usize,
+    /// Mean nodes expanded.
+    pub expanded: f64,
+    /// Mean nodes generated.
+    pub generated: f64,
+    /// Effective branching factor of the mean nodes generated.
+    pub branching: Option<f64>,
+    /// Mean seconds.
+    pub seconds: f64,
+}
+
+/// The textbook experiment: for each depth, up to `samples` boards whose optimal solution is
+/// exactly that many moves (`table` says), solved by every method; `on_row` gets each row as
+/// it is finished, and the rows are returned.
+///
+/// # Errors
+/// [`SearchError::BadSolution`] if a method's solution is not exactly the table's depth (a
+/// bug: every search here is optimal); [`SearchError::Cancelled`] when `limits.cancel` is set.
+pub fn depth_experiment(
+    table: &DepthTable,
+    depths: &[u32],
+    samples: usize,
+    methods: &[Method],
+    limits: &Limits,
+    rng: &mut impl Rng,
+    on_row: &mut dyn FnMut(&DepthRow),
+) -> Result<Vec<DepthRow>, SearchError> {
+    let mut rows = Vec::new();
+    for &depth in depths {
+        let boards = table.boards_at(depth, samples, rng);
+        let mut cells = Vec::new();
+        for m in methods {
+            let (mut solved, mut e, mut g, mut s) = (0usize, 0.0, 0.0, 0.0);
+            let mut name = (m.algorithm.name(), m.name.clone());
+            for b in &boards {
+                if limits
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+                {
+                    return Err(SearchError::Cancelled);
+                }
+                let p = Problem {
+                    start: b.clone(),
+                    goal: table.goal.clone(),
+                };
+                let r = measure(&p, m, limits);
+                name = (r.algorithm, r.heuristic.clone());
+                match r.moves {
+                    Some(d) if d == depth => {
+                        solved += 1;
+                        e += r.expanded as f64;
+                        g += r.generated as f64;
+                        s += r.seconds;
+                    }
+                    Some(d) => {
+                        return Err(SearchError::BadSolution(format!(
+                            "{} {} solved {b} in {d} moves; its optimum is {depth}",
+                            r.algorithm, r.heuristic
+                        )));
+                    }
+                    None => {}
+                }
+            }
+            let n = solved.max(1) as f64;
+            cells.push(DepthCell {
+                algorithm: name.0,
+                heuristic: name.1,
+                solved,
+                expanded: e / n,
+                generated: g / n,
+                branching: (solved > 0)
+                    .then(|| effective_branching_factor((g / n).round() as u64, depth))
+                    .flatten(),
+                seconds: s / n,
+            });
+        }
+        let row = DepthRow {
+            depth,
+            boards: boards.len(),
+            methods: cells,
+        };
+        on_row(&row);
+        rows.push(row);
+    }
+    Ok(rows)
+}
 
 /// The effective branching factor b* of a search that generated `nodes` nodes to find a
 /// solution of `depth` moves: the branching factor of a uniform tree of that depth with
@@ -57,6 +259,11 @@ impl DepthTable {
             goal: goal.clone(),
             dist: distance_table(goal)?,
         })
+    }
+
+    /// The goal the distances are to.
+    pub fn goal(&self) -> &Goal {
+        &self.goal
     }
 
     /// The largest distance of any board (31 for 3×3).

@@ -199,15 +199,4 @@ fn save(st: &mut AppState, path: &std::path::Path, text: &str) {
     }
 }
 
-/// `1234567` → `1 234 567`.
-pub(super) fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(' ');
-        }
-        out.push(ch);
-    }
-    out
-}
+pub(super) use crate::report::group_digits as group;
