@@ -7,65 +7,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use common::harness::{harness, step_until};
 use common::{goal, replay};
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use npuzzle::app::{AppState, Dialogs, EguiQuads, EvaluatorChoice, HeuristicChoice, RunState, ui};
+use npuzzle::app::{EvaluatorChoice, HeuristicChoice, Level, RunState};
 use npuzzle::puzzle::{Board, GoalSpec};
 use npuzzle::search::Algorithm;
-
-/// Dialogs that answer with fixed paths.
-struct FakeDialogs {
-    open: Option<PathBuf>,
-    save: Option<PathBuf>,
-}
-
-impl Dialogs for FakeDialogs {
-    fn open(&mut self) -> Option<PathBuf> {
-        self.open.clone()
-    }
-    fn save(&mut self, _name: &str) -> Option<PathBuf> {
-        self.save.clone()
-    }
-}
-
-struct TestApp {
-    st: AppState,
-    dialogs: FakeDialogs,
-    clock: Instant,
-}
-
-fn harness(board: &str) -> Harness<'static, TestApp> {
-    let b: Board = board.parse().unwrap();
-    let app = TestApp {
-        st: AppState::new(b, "test", None, "no GPU adapter: CPU evaluator".into()),
-        dialogs: FakeDialogs {
-            open: None,
-            save: None,
-        },
-        clock: Instant::now(),
-    };
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(
-            |ui_, app: &mut TestApp| {
-                app.st.clock.set_now(app.clock.elapsed().as_secs_f64());
-                app.st.poll();
-                ui(ui_, &mut app.st, &mut EguiQuads, &mut app.dialogs);
-            },
-            app,
-        )
-}
-
-/// Steps frames until `done` holds (or 60 s pass).
-fn step_until(h: &mut Harness<'_, TestApp>, done: impl Fn(&AppState) -> bool) {
-    let t = Instant::now();
-    while !done(&h.state().st) {
-        assert!(t.elapsed() < Duration::from_secs(60), "timed out");
-        h.step();
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
 
 #[test]
 fn start_runs_a_solve_to_an_optimal_solution_and_playback_reaches_the_goal() {
@@ -171,7 +118,7 @@ fn a_pattern_database_is_built_with_progress_then_solves_optimally() {
     assert!(
         st.messages
             .iter()
-            .any(|m| m.contains("warning") && m.contains("rebuilding")),
+            .any(|m| m.level == Level::Warning && m.text.contains("rebuilding")),
         "{:?}",
         st.messages
     );

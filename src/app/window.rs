@@ -273,7 +273,6 @@ impl App {
                 self.search_frames.0 += 1;
                 self.search_frames.1 += dt;
             }
-            st.clock.add_frame(dt);
         }
         self.last_frame = Some(now);
         let t_acquire = Instant::now();
@@ -316,6 +315,11 @@ impl App {
                     t.elapsed().as_secs_f64() * 1e3
                 );
             }
+        }
+        // What a frame costs (building, rendering, presenting), not the gap between frames:
+        // an idle window draws rarely, and that gap is no cost.
+        if let Some(st) = &mut self.state {
+            st.clock.add_frame(work.elapsed().as_secs_f64());
         }
         if submitted.is_none() {
             el.exit();
@@ -522,10 +526,13 @@ impl ApplicationHandler for App {
             return;
         };
         st.clock.set_now(self.clock.elapsed().as_secs_f64());
+        // Read before polling: a search that holds has sent everything before it said so, so
+        // the poll below drains its last snapshot, and nothing changes until the user acts.
+        let held = st.run.is_idle();
         let changed = st.poll();
         let animating = st.playback.animating(st.clock.now());
         if changed
-            || st.is_running()
+            || (st.is_running() && !held)
             || st.playback.is_playing()
             || animating
             || self.opts.screenshot.is_some()

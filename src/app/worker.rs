@@ -11,13 +11,54 @@ use std::time::Duration;
 
 use crate::eval::gpu::{GpuContext, GpuEvaluator};
 use crate::eval::{BatchEvaluator, CpuEvaluator};
+use crate::heuristic::HeuristicSpec;
 use crate::heuristic::{HeuristicChoice, ResolveError, ResolveOptions, resolve};
+use crate::search::stepper::{Expansion, OpenEntry, Step, Stepper, TreeNode};
 use crate::search::{
-    Algorithm, Batch, Limits, Outcome, Problem, Progress, SearchError, solve, solve_batched,
+    Algorithm, Batch, Iteration, Limits, Outcome, Problem, Progress, SearchError, Solution, solve,
+    solve_batched,
 };
 
+/// Entries of the open list an inspector snapshot carries.
+pub const OPEN_SHOWN: usize = 16;
+
+/// What a stepped search shows beyond its progress: the node just expanded with its
+/// successors, the open list's first entries in pop order, the tree, IDA*'s iterations.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepView {
+    /// The last node expanded (`None` before the first step).
+    pub last: Option<Expansion>,
+    /// The first [`OPEN_SHOWN`] boards the search will expand next, in its order.
+    pub open_top: Vec<OpenEntry>,
+    /// Live entries of the open list (IDA*: the boards within the threshold left to search
+    /// on the current path).
+    pub open: usize,
+    /// Boards closed (0 in IDA*).
+    pub closed: usize,
+    /// The expanded nodes (IDA*: of the current iteration), up to the tree limit.
+    pub tree: Vec<TreeNode>,
+    /// Whether `tree` holds every node expanded.
+    pub tree_complete: bool,
+    /// IDA*'s finished iterations.
+    pub iterations: Vec<Iteration>,
+}
+
+impl StepView {
+    fn of(s: &Stepper) -> StepView {
+        StepView {
+            last: s.last().cloned(),
+            open_top: s.open_top(OPEN_SHOWN),
+            open: s.open_len(),
+            closed: s.closed_len(),
+            tree: s.tree().to_vec(),
+            tree_complete: s.tree_complete(),
+            iterations: s.iterations().to_vec(),
+        }
+    }
+}
+
 /// A pattern-database build in progress.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BuildStatus {
     /// The partition (`pdb663`, …).
     pub name: String,
@@ -31,6 +72,19 @@ pub struct BuildStatus {
     pub filled: u64,
     /// Entries of this pattern's table.
     pub total: u64,
+    /// The share of the whole partition built, 0..=1 (the patterns not yet started are
+    /// counted as large as this one, so it errs low for a partition like 6-6-3).
+    pub overall: f64,
+    /// Seconds since the build started.
+    pub seconds: f64,
+}
+
+impl BuildStatus {
+    /// About how many seconds are left, from the rate so far (`None` too early to say).
+    pub fn seconds_left(&self) -> Option<f64> {
+        (self.overall > 0.02 && self.seconds > 0.5)
+            .then(|| self.seconds * (1.0 - self.overall) / self.overall)
+    }
 }
 
 /// What a solve needs.
@@ -49,12 +103,17 @@ pub struct Job {
     pub max_memory: u64,
     /// Pattern-database cache folder (`None`: the default one).
     pub pdb_cache: Option<std::path::PathBuf>,
+    /// Step mode: the search runs one node per step ([`Stepper`]) and sends a [`StepView`]
+    /// after each request (BFS, A*, IDA*; batched A* steps a round at a time).
+    pub stepped: bool,
 }
 
 /// A message from the worker.
 pub enum WorkerMsg {
     /// A progress snapshot.
     Progress(Box<Progress>),
+    /// A stepped search's inspector snapshot (sent with a `Progress` of the same moment).
+    Inspect(Box<StepView>),
     /// A pattern database is being built before the search starts.
     Building(BuildStatus),
     /// A line for the user (e.g. a cache file found corrupt and rebuilt).
@@ -78,6 +137,7 @@ pub struct Worker {
     paused: Arc<AtomicBool>,
     steps: Arc<AtomicU64>,
     held: Arc<AtomicBool>,
+    layer: Arc<AtomicBool>,
     rx: Receiver<WorkerMsg>,
     handle: Option<JoinHandle<()>>,
 }
@@ -86,15 +146,18 @@ impl Worker {
     /// Starts `job` on a new thread, paused if `paused`.
     pub fn start(job: Job, paused: bool) -> Worker {
         let cancel = Arc::new(AtomicBool::new(false));
+        // A stepped search's first step is asked for with its start: it never runs ahead.
+        let steps = Arc::new(AtomicU64::new(u64::from(job.stepped && paused)));
         let paused = Arc::new(AtomicBool::new(paused));
-        let steps = Arc::new(AtomicU64::new(0));
         let held = Arc::new(AtomicBool::new(false));
+        let layer = Arc::new(AtomicBool::new(false));
         let (tx, rx) = channel();
         let (c, p, s) = (cancel.clone(), paused.clone(), steps.clone());
         let pause = Pause {
             paused: p,
             steps: s,
             held: held.clone(),
+            layer: layer.clone(),
         };
         let handle = std::thread::Builder::new()
             .name("npuzzle-search".into())
@@ -116,6 +179,7 @@ impl Worker {
             paused,
             steps,
             held,
+            layer,
             rx,
             handle,
         }
@@ -125,6 +189,14 @@ impl Worker {
     /// snapshot it made already sent, and nothing more until a resume, step or cancel.
     pub fn is_held(&self) -> bool {
         self.held.load(Ordering::Acquire)
+    }
+
+    /// Whether it holds with nothing asked of it: [`Worker::is_held`], and no step or layer
+    /// waiting to be run.
+    pub fn is_idle(&self) -> bool {
+        self.is_held()
+            && self.steps.load(Ordering::Relaxed) == 0
+            && !self.layer.load(Ordering::Relaxed)
     }
 
     /// Next message, if any (never blocks).
@@ -142,10 +214,15 @@ impl Worker {
         self.paused.load(Ordering::Relaxed)
     }
 
-    /// While paused: run until the next progress report (one round of batched A*, one batch of
-    /// expansions of A* or IDA*), then pause again.
-    pub fn step(&self) {
-        self.steps.fetch_add(1, Ordering::Relaxed);
+    /// While paused: run `n` steps (a stepped search: `n` nodes; otherwise to the next
+    /// progress report, one round of batched A*), then pause again.
+    pub fn step(&self, n: u64) {
+        self.steps.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// While paused, a stepped search: run to the next f layer (IDA*: iteration), then pause.
+    pub fn step_layer(&self) {
+        self.layer.store(true, Ordering::Relaxed);
     }
 
     /// Asks the search to stop; it ends at its next check (milliseconds).
@@ -168,6 +245,8 @@ struct Pause {
     steps: Arc<AtomicU64>,
     /// Set while the thread holds at its pause point.
     held: Arc<AtomicBool>,
+    /// A stepped search: run to the next f layer.
+    layer: Arc<AtomicBool>,
 }
 
 fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::Sender<WorkerMsg>) {
@@ -175,6 +254,7 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
         paused,
         steps,
         held,
+        ..
     } = pause;
     let limits = Limits {
         time_limit: None,
@@ -206,6 +286,9 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
     };
     let goal = &job.problem.goal;
     let name = job.heuristic.to_string();
+    // Entries of the finished patterns, and the current pattern with its size.
+    let built = std::sync::Mutex::new((0u64, usize::MAX, 0u64));
+    let build_start = std::time::Instant::now();
     let resolved = resolve(
         &job.heuristic,
         goal,
@@ -219,6 +302,19 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
                 .filter(|_| job.algorithm == Algorithm::BatchedAStar)
                 .map(|ctx| ctx.max_table_bytes()),
             progress: &|pattern, patterns, step| {
+                let mut b = built
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if pattern != b.1 {
+                    if b.1 != usize::MAX {
+                        b.0 += b.2;
+                    }
+                    *b = (b.0, pattern, step.total);
+                }
+                let before = b.0;
+                drop(b);
+                let left = step.total as f64 * patterns.saturating_sub(pattern) as f64;
+                let overall = (before + step.filled) as f64 / (before as f64 + left).max(1.0);
                 let _ = tx.send(WorkerMsg::Building(BuildStatus {
                     name: name.clone(),
                     pattern,
@@ -226,6 +322,8 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
                     depth: step.depth,
                     filled: step.filled,
                     total: step.total,
+                    overall: overall.clamp(0.0, 1.0),
+                    seconds: build_start.elapsed().as_secs_f64(),
                 }));
                 // Stop builds with the search (Stop, Reset, a new puzzle).
                 !cancel.load(Ordering::Relaxed)
@@ -256,6 +354,23 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
             result: Err(SearchError::Cancelled),
             evaluator: "cpu",
             describe: String::new(),
+        });
+        return;
+    }
+    if job.stepped && job.algorithm != Algorithm::BatchedAStar {
+        let result = run_stepped(
+            &job.problem,
+            job.algorithm,
+            &spec,
+            job.max_memory,
+            cancel,
+            pause,
+            tx,
+        );
+        let _ = tx.send(WorkerMsg::Done {
+            result,
+            evaluator: "cpu",
+            describe: "cpu (stepped)".to_string(),
         });
         return;
     }
@@ -296,4 +411,110 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
         evaluator,
         describe,
     });
+}
+
+/// How often a stepped search that runs free (Run, or to the next layer) sends snapshots.
+const VIEW_INTERVAL: Duration = Duration::from_millis(30);
+
+/// A stepped search: one node per requested step, a [`StepView`] and a `Progress` after each
+/// request (and every [`VIEW_INTERVAL`] while it runs free); holds while paused with nothing
+/// asked. Its seconds are the time spent stepping, not the time held.
+fn run_stepped(
+    problem: &Problem,
+    algorithm: Algorithm,
+    spec: &HeuristicSpec,
+    max_memory: u64,
+    cancel: &AtomicBool,
+    pause: &Pause,
+    tx: &std::sync::mpsc::Sender<WorkerMsg>,
+) -> Result<Outcome, SearchError> {
+    let mut s = Stepper::new(problem, algorithm, spec, max_memory)?;
+    let mut busy = Duration::ZERO;
+    let send = |s: &Stepper, busy: Duration| {
+        let _ = tx.send(WorkerMsg::Inspect(Box::new(StepView::of(s))));
+        let _ = tx.send(WorkerMsg::Progress(Box::new(Progress {
+            seconds: busy.as_secs_f64(),
+            ..s.progress()
+        })));
+    };
+    send(&s, busy);
+    loop {
+        if cancel.load(Ordering::Relaxed) {
+            send(&s, busy);
+            return Err(SearchError::Cancelled);
+        }
+        let free = !pause.paused.load(Ordering::Relaxed);
+        let layer = !free && pause.layer.swap(false, Ordering::Relaxed);
+        let one = !free
+            && !layer
+            && pause
+                .steps
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                .is_ok();
+        if !(free || layer || one) {
+            pause.held.store(true, Ordering::Release);
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
+        }
+        pause.held.store(false, Ordering::Release);
+        let began = std::time::Instant::now();
+        let bound = s.bound();
+        let mut sent = began;
+        let step = loop {
+            let step = s.step();
+            if !matches!(step, Ok(Step::Expanded)) || one {
+                break step;
+            }
+            if layer && s.bound() != bound {
+                break step;
+            }
+            if cancel.load(Ordering::Relaxed) || (free && pause.paused.load(Ordering::Relaxed)) {
+                break step;
+            }
+            if sent.elapsed() >= VIEW_INTERVAL {
+                send(&s, busy + began.elapsed());
+                sent = std::time::Instant::now();
+            }
+        };
+        busy += began.elapsed();
+        match step {
+            Ok(Step::Solved) => {
+                send(&s, busy);
+                let mut stats = s.stats();
+                stats.seconds = busy.as_secs_f64();
+                return Ok(Outcome::Solved(Solution {
+                    moves: s.solution().unwrap_or_default().to_vec(),
+                    stats,
+                }));
+            }
+            Err(e) => {
+                send(&s, busy);
+                return Err(e);
+            }
+            Ok(Step::NextIteration(_)) => {
+                // The finished iteration's last report, as the fast IDA* sends one.
+                if let (Some(it), Some(h)) = (s.iterations().last(), s.finished_histogram()) {
+                    let done: u64 = s.iterations().iter().map(|i| i.expanded).sum();
+                    let _ = tx.send(WorkerMsg::Progress(Box::new(Progress {
+                        algorithm: Some(Algorithm::IdaStar),
+                        seconds: busy.as_secs_f64(),
+                        expanded: done,
+                        generated: s.generated(),
+                        bound: it.threshold,
+                        iteration: s.iterations().len() as u32,
+                        histogram: Some(h.clone()),
+                        iteration_done: true,
+                        ..Progress::default()
+                    })));
+                }
+                send(&s, busy);
+            }
+            Ok(_) => {
+                // A batch of ×10 sends one snapshot, at its end.
+                if pause.steps.load(Ordering::Relaxed) == 0 || free {
+                    send(&s, busy);
+                }
+            }
+        }
+    }
 }

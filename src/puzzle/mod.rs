@@ -14,4 +14,4 @@ pub mod random;
 pub use board::{Board, BoardError, MAX_CELLS, MAX_SIDE, MIN_SIDE, check_size, move_target};
 pub use goal::{Goal, GoalSpec};
 pub use moves::{Move, MoveParseError, Notation, format_moves, parse_moves};
-pub use parity::Solvability;
+pub use parity::{Solvability, reachable_boards, reachable_boards_log10};

@@ -12,6 +12,19 @@
 use super::board::Board;
 use super::goal::Goal;
 
+/// How many boards of `rows × cols` can reach a given goal: half of all placements of the
+/// tiles and the blank, `(rows·cols)! / 2` (the parity invariant above splits them into two
+/// classes of equal size). As `f64`, exact up to 4×4's 10,461,394,944,000; infinite above 170
+/// cells (16×16 has about 4·10⁵⁰⁶): [`reachable_boards_log10`] then.
+pub fn reachable_boards(rows: usize, cols: usize) -> f64 {
+    (2..=rows * cols).fold(1.0f64, |acc, k| acc * k as f64) / 2.0
+}
+
+/// The base-10 logarithm of [`reachable_boards`], finite for every board size.
+pub fn reachable_boards_log10(rows: usize, cols: usize) -> f64 {
+    (2..=rows * cols).map(|k| (k as f64).log10()).sum::<f64>() - 2f64.log10()
+}
+
 /// The solvability verdict with the numbers behind it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Solvability {
@@ -142,4 +155,20 @@ pub fn permutation_parity(p: &[usize]) -> usize {
         }
     }
     (p.len() - cycles) % 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reachable_boards_are_half_the_placements() {
+        assert_eq!(reachable_boards(3, 3), 181_440.0);
+        assert_eq!(reachable_boards(2, 3), 360.0);
+        assert_eq!(reachable_boards(4, 4), 10_461_394_944_000.0);
+        assert!((reachable_boards_log10(3, 3) - 181_440f64.log10()).abs() < 1e-9);
+        assert!(reachable_boards(16, 16).is_infinite());
+        let l = reachable_boards_log10(16, 16);
+        assert!((506.0..507.0).contains(&l), "{l}");
+    }
 }

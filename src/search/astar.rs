@@ -40,7 +40,11 @@ fn run<K: Key>(
     );
     let mut tiles = vec![0u8; problem.start.len()];
     match expand_to_goal(&mut bf, h, goal_key, &mut tiles, ctl, progress) {
-        Ok(()) => bf.finish(problem, ctl),
+        Ok(()) => {
+            // The final counts and open list, so that a view's last frame is the search's end.
+            progress(&bf.progress(ctl, Algorithm::AStar));
+            bf.finish(problem, ctl)
+        }
         Err(e) => {
             // The counts at the stop, so that a caller's figures are those of this moment.
             progress(&bf.progress(ctl, Algorithm::AStar));

@@ -53,6 +53,11 @@ fn run<K: Key>(
     let mut bf = BestFirst::<K>::new(problem, ctl, 4);
     match rounds(problem, evaluator, batch, ctl, progress, &mut bf) {
         Ok((round, evaluated, eval_seconds)) => {
+            // The final counts and open list, so that a view's last frame is the search's end.
+            progress(&Progress {
+                round,
+                ..bf.progress(ctl, Algorithm::BatchedAStar)
+            });
             let mut solution = bf.finish(problem, ctl)?;
             solution.stats.rounds = round;
             solution.stats.evaluated = evaluated;

@@ -112,6 +112,14 @@ fn run<K: Key>(
         key = K::pack(&tiles);
     }
     moves.reverse();
+    // The final counts, so that a view's last frame is the search's end.
+    progress(&snapshot(
+        ctl,
+        &stats,
+        queue.len(),
+        parent.len(),
+        moves.len() as u32,
+    ));
     stats.closed = parent.len() as u64;
     stats.peak_memory = (parent.capacity() * entry * 8 / 7 + queue.capacity() * qentry) as u64;
     stats.seconds = ctl.elapsed();

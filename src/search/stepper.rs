@@ -19,7 +19,7 @@ use std::collections::hash_map::Entry;
 
 use super::key::KeyMap;
 use super::open_list::OpenList;
-use super::{Algorithm, GhHistogram, Iteration, Problem, Progress, SearchError};
+use super::{Algorithm, GhHistogram, Iteration, Problem, Progress, SearchError, SearchStats};
 use crate::heuristic::{Heuristic, HeuristicSpec};
 use crate::puzzle::{Board, Move};
 
@@ -144,12 +144,20 @@ pub struct Stepper {
     state: State,
     expanded: u64,
     generated: u64,
+    /// A*: entries on the open list that are not stale; BFS: unused (the queue's length).
+    open_live: usize,
+    /// BFS and A*: boards closed and not reopened.
+    closed: usize,
+    /// Largest open list (BFS's queue) after a step.
+    peak_open: usize,
     last: Option<Expansion>,
     tree: Vec<TreeNode>,
     tree_complete: bool,
     iterations: Vec<Iteration>,
     solution: Option<Vec<Move>>,
     hist: GhHistogram,
+    /// IDA*: the histogram of the last finished iteration.
+    finished_hist: Option<GhHistogram>,
 }
 
 /// What the closed set knows of a board.
@@ -282,12 +290,16 @@ impl Stepper {
             state,
             expanded: 0,
             generated: 0,
+            open_live: 1,
+            closed: 0,
+            peak_open: 1,
             last: None,
             tree: Vec::new(),
             tree_complete: true,
             iterations: Vec::new(),
             solution: (s == g && algorithm == Algorithm::Bfs).then(Vec::new),
             hist,
+            finished_hist: None,
         })
     }
 
@@ -326,6 +338,11 @@ impl Stepper {
         &self.iterations
     }
 
+    /// IDA*: the (g, h) histogram of the nodes generated in the last finished iteration.
+    pub fn finished_histogram(&self) -> Option<&GhHistogram> {
+        self.finished_hist.as_ref()
+    }
+
     /// IDA*'s current threshold; the f of the open list's first entry in A*; BFS's depth.
     pub fn bound(&self) -> u32 {
         match &self.state {
@@ -340,10 +357,7 @@ impl Stepper {
     pub fn open_len(&self) -> usize {
         match &self.state {
             State::Bfs { queue, .. } => queue.len(),
-            State::AStar { open, map } => open
-                .iter()
-                .filter(|(_, g, k)| map.get(*k).is_some_and(|i| !i.closed && i.g == *g))
-                .count(),
+            State::AStar { .. } => self.open_live,
             State::IdaStar { stack, .. } => stack.iter().map(|f| f.todo.len()).sum(),
         }
     }
@@ -351,9 +365,7 @@ impl Stepper {
     /// Boards expanded and not reopened (0 in IDA*, which keeps no closed set).
     pub fn closed_len(&self) -> usize {
         match &self.state {
-            State::Bfs { map, .. } | State::AStar { map, .. } => {
-                map.values().filter(|i| i.closed).count()
-            }
+            State::Bfs { .. } | State::AStar { .. } => self.closed,
             State::IdaStar { .. } => 0,
         }
     }
@@ -413,6 +425,35 @@ impl Stepper {
         self.tree_complete
     }
 
+    /// The statistics a finished search returns ([`super::Solution::stats`]): counts, closed
+    /// boards, peak open list, IDA*'s iterations (the current one included), initial h.
+    /// `seconds` is left 0 for the caller (a stepped search's time is the learner's).
+    pub fn stats(&self) -> SearchStats {
+        let mut iterations = self.iterations.clone();
+        if let State::IdaStar {
+            threshold,
+            expanded,
+            generated,
+            ..
+        } = &self.state
+        {
+            iterations.push(Iteration {
+                threshold: *threshold,
+                expanded: *expanded,
+                generated: *generated,
+            });
+        }
+        SearchStats {
+            expanded: self.expanded,
+            generated: self.generated,
+            peak_open: self.peak_open as u64,
+            closed: self.closed as u64,
+            iterations,
+            initial_h: self.h0,
+            ..SearchStats::default()
+        }
+    }
+
     /// A progress snapshot for the views that draw a running search (stats, heatmap): the
     /// counts, `bound`, the last expanded node's g and h, and the (g, h) histogram of the open
     /// list (A*, BFS) or of this iteration's generated nodes (IDA*).
@@ -425,7 +466,11 @@ impl Stepper {
             open: self.open_len() as u64,
             closed: self.closed_len() as u64,
             bound: self.bound(),
-            iteration: self.iterations.len() as u32 + 1,
+            iteration: if self.algorithm == Algorithm::IdaStar {
+                self.iterations.len() as u32 + 1
+            } else {
+                0
+            },
             g,
             h,
             histogram: Some(self.hist.clone()),
@@ -443,11 +488,15 @@ impl Stepper {
         if self.solution.is_some() {
             return Ok(Step::Solved);
         }
-        match self.state {
+        let r = match self.state {
             State::Bfs { .. } => self.step_bfs(),
             State::AStar { .. } => self.step_astar(),
             State::IdaStar { .. } => Ok(self.step_idastar()),
+        };
+        if !matches!(self.state, State::IdaStar { .. }) {
+            self.peak_open = self.peak_open.max(self.open_len());
         }
+        r
     }
 
     /// Steps until the bound changes (A*: the first node of the next f layer; BFS: the next
@@ -594,6 +643,7 @@ impl Stepper {
         };
         if let Some(i) = map.get_mut(&key) {
             i.closed = true;
+            self.closed += 1;
         }
         self.hist.remove(g as usize, 0);
         for _ in &fresh {
@@ -639,6 +689,8 @@ impl Stepper {
             match map.get_mut(&node.key) {
                 Some(i) if !i.closed && i.g == node.g => {
                     i.closed = true;
+                    self.closed += 1;
+                    self.open_live -= 1;
                     break (node, *i);
                 }
                 _ => continue,
@@ -690,6 +742,12 @@ impl Stepper {
                 }
                 Entry::Occupied(mut o) if o.get().g > g2 => {
                     let old = *o.get();
+                    // A closed board is reopened; an open one's entry turns stale.
+                    if old.closed {
+                        self.closed -= 1;
+                    } else {
+                        self.open_live -= 1;
+                    }
                     o.insert(Info {
                         tree: old.tree,
                         ..fresh
@@ -705,6 +763,7 @@ impl Stepper {
                 },
             };
             if matches!(fate, Fate::Pushed | Fate::BetterPath { .. }) {
+                self.open_live += 1;
                 open.push(g2 + ch, g2, ck);
                 self.hist.add(g2 as usize, ch as usize);
             }
@@ -775,6 +834,7 @@ impl Stepper {
                     *started = false;
                     self.tree.clear();
                     self.tree_complete = true;
+                    self.finished_hist = Some(self.hist.clone());
                     self.hist.clear();
                     self.hist.add(0, h0 as usize);
                     return Step::NextIteration(t);

@@ -6,6 +6,8 @@
 pub mod bin;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+#[cfg(feature = "gui")]
+pub mod harness;
 pub mod parse;
 
 use std::collections::{HashMap, VecDeque};

@@ -2,6 +2,7 @@
 //! the messages — and the frame's layout around the two views (`super::views`). Pure UI: no
 //! window or GPU code here, so egui_kittest can drive it.
 
+mod inspector;
 mod puzzle;
 mod solution;
 mod solver;
@@ -12,7 +13,7 @@ use std::path::PathBuf;
 use egui::{Color32, Pos2, Rect, Sense};
 
 use super::render::QuadPainter;
-use super::state::{AppState, RunState};
+use super::state::{AppState, Level, LowerView, RunState};
 use super::views;
 use crate::puzzle::Move;
 
@@ -48,10 +49,15 @@ pub fn ui(
     dialogs: &mut dyn Dialogs,
 ) {
     shortcuts(ui, st, dialogs);
+    // Side panels take a fifth each of a small window (800 points: 160 each, the centre
+    // keeps about 410) and 300 points on a large one; their contents scroll.
+    let width = ui.available_width();
+    let side = (width * 0.2).clamp(160.0, 300.0);
     egui::Panel::top("status").show(ui, |ui| status_bar(ui, st));
     egui::Panel::left("controls")
         .resizable(true)
-        .default_size(300.0)
+        .default_size(side)
+        .max_size((width * 0.3).max(side))
         .show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 egui::CollapsingHeader::new("Puzzle")
@@ -64,9 +70,15 @@ pub fn ui(
         });
     egui::Panel::right("results")
         .resizable(true)
-        .default_size(290.0)
+        .default_size(side)
+        .max_size((width * 0.3).max(side))
         .show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
+                if st.run.is_stepped() {
+                    egui::CollapsingHeader::new("Inspector")
+                        .default_open(true)
+                        .show(ui, |ui| inspector::show(ui, st));
+                }
                 egui::CollapsingHeader::new("Stats")
                     .default_open(true)
                     .show(ui, |ui| stats::show(ui, st));
@@ -78,7 +90,14 @@ pub fn ui(
                         .default_open(true)
                         .show(ui, |ui| {
                             for m in st.messages.iter().rev().take(6) {
-                                ui.colored_label(Color32::from_rgb(230, 120, 90), m);
+                                let (col, tag) = match m.level {
+                                    Level::Notice => (ui.visuals().text_color(), ""),
+                                    Level::Warning => {
+                                        (Color32::from_rgb(230, 190, 90), "warning: ")
+                                    }
+                                    Level::Error => (Color32::from_rgb(235, 110, 90), "error: "),
+                                };
+                                ui.colored_label(col, format!("{tag}{}", m.text));
                             }
                             if ui.small_button("Clear").clicked() {
                                 st.messages.clear();
@@ -89,13 +108,45 @@ pub fn ui(
         });
     egui::CentralPanel::default().show(ui, |ui| {
         let avail = ui.available_rect_before_wrap();
+        st.central_width = avail.width();
         let split = avail.min.y + avail.height() * 0.56;
         let board_rect = Rect::from_min_max(avail.min, Pos2::new(avail.max.x, split - 4.0));
         let heat_rect = Rect::from_min_max(Pos2::new(avail.min.x, split + 4.0), avail.max);
         views::board::show(ui, st, painter, board_rect);
-        views::heatmap::show(ui, st, painter, heat_rect);
+        lower(ui, st, painter, heat_rect);
         ui.allocate_rect(avail, Sense::hover());
     });
+}
+
+/// The lower half of the central area: a strip of tabs (heatmap, tree, iterations) over the
+/// chosen view.
+fn lower(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, rect: Rect) {
+    let strip = Rect::from_min_size(rect.min, egui::vec2(rect.width(), 22.0));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(strip), |ui| {
+        ui.horizontal(|ui| {
+            for (v, name) in [
+                (LowerView::Heatmap, "Heatmap"),
+                (LowerView::Tree, "Search tree"),
+                (LowerView::Iterations, "IDA* iterations"),
+            ] {
+                ui.selectable_value(&mut st.lower, v, name);
+            }
+            if let Some(i) = st.picked_iteration
+                && st.lower == LowerView::Heatmap
+                && ui
+                    .small_button(format!("iteration {}: back to live", i + 1))
+                    .clicked()
+            {
+                st.picked_iteration = None;
+            }
+        });
+    });
+    let rest = Rect::from_min_max(rect.min + egui::vec2(0.0, 24.0), rect.max);
+    match st.lower {
+        LowerView::Heatmap => views::heatmap::show(ui, st, painter, rest),
+        LowerView::Tree => views::tree::show(ui, st, rest),
+        LowerView::Iterations => views::iterations::show(ui, st, rest),
+    }
 }
 
 fn shortcuts(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
@@ -127,7 +178,7 @@ fn shortcuts(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
         st.toggle_pause();
     }
     if n {
-        st.step();
+        st.step(1);
     }
     if r {
         st.reset();
@@ -195,7 +246,7 @@ fn save(st: &mut AppState, path: &std::path::Path, text: &str) {
         Ok(()) => st.messages.show(format!("saved {}", path.display())),
         Err(e) => st
             .messages
-            .show(format!("could not save {}: {e}", path.display())),
+            .error(format!("could not save {}: {e}", path.display())),
     }
 }
 

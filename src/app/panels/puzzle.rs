@@ -8,7 +8,7 @@ use crate::puzzle::GoalSpec;
 
 /// The Puzzle panel: open, recent files, edit mode, paste, scramble, goal, solvability.
 pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("Open…").on_hover_text("Ctrl+O").clicked() {
             super::open_file(st, dialogs);
         }
@@ -58,19 +58,24 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
                 .selectable_label(st.scramble.size == (r, c), format!("{r}×{c}"))
                 .clicked()
             {
+                // A preset is a new puzzle at once: a scramble of that size.
                 st.scramble.size = (r, c);
+                st.scramble();
             }
         }
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
+        // No silent clamping: a size out of range is set to the nearest and said so.
+        let (mut rows, mut cols) = st.scramble.size;
         let l = ui.label("Rows");
-        ui.add(egui::DragValue::new(&mut st.scramble.size.0).range(2..=16))
+        ui.add(egui::DragValue::new(&mut rows).range(0..=99))
             .labelled_by(l.id);
         let l = ui.label("Cols");
-        ui.add(egui::DragValue::new(&mut st.scramble.size.1).range(2..=16))
+        ui.add(egui::DragValue::new(&mut cols).range(0..=99))
             .labelled_by(l.id);
+        st.set_scramble_size(rows, cols);
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let l = ui.label("Seed");
         ui.add(egui::DragValue::new(&mut st.scramble.seed))
             .labelled_by(l.id);
@@ -91,7 +96,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
         GoalSpec::Board(_) => 2,
     };
     let before = goal;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Goal");
         ui.radio_value(&mut goal, 0, "blank last");
         ui.radio_value(&mut goal, 1, "blank first");

@@ -25,11 +25,34 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
         sol.stats.seconds,
         sol.evaluator
     ));
+    // The move just played is highlighted, so the list follows the playback.
     let letters = format_moves(&sol.moves, Notation::Blank);
-    ui.add(egui::Label::new(format!("Blank moves: {letters}")).wrap());
+    let played = st.playback.position();
+    let mut job = egui::text::LayoutJob::default();
+    let plain = egui::TextFormat {
+        font_id: egui::FontId::monospace(13.0),
+        color: ui.visuals().text_color(),
+        ..Default::default()
+    };
+    job.append("Blank moves: ", 0.0, plain.clone());
+    for (i, ch) in letters.chars().enumerate() {
+        let mut f = plain.clone();
+        if i + 1 == played {
+            f.background = egui::Color32::from_rgb(242, 160, 60);
+            f.color = egui::Color32::BLACK;
+        }
+        job.append(&ch.to_string(), 0.0, f);
+    }
+    job.wrap.max_width = ui.available_width();
+    ui.label(job);
+    ui.small(if played == 0 {
+        "at the start".to_string()
+    } else {
+        format!("move {played} of {len} played (highlighted)")
+    });
     let tiles: Vec<String> = sol.tiles.iter().map(|t| t.to_string()).collect();
     ui.add(egui::Label::new(format!("Tiles: {}", tiles.join(" "))).wrap());
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("|<").on_hover_text("To the start").clicked() {
             st.seek(0);
         }
@@ -63,7 +86,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
             .logarithmic(true)
             .text("moves/s"),
     );
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui
             .button("Copy")
             .on_hover_text("Copy the move letters")

@@ -55,26 +55,28 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
                 });
         }
         if let Some(b) = st.run.building() {
+            let left = b
+                .seconds_left()
+                .map_or(String::new(), |s| format!(" · about {s:.0} s left"));
             ui.label(format!(
-                "Building {} pattern {}/{} (depth {})…",
+                "Building {}: pattern {}/{} (depth {}){left}",
                 b.name,
                 b.pattern + 1,
                 b.patterns,
                 b.depth
             ));
-            ui.add(
-                egui::ProgressBar::new(b.filled as f32 / b.total.max(1) as f32).show_percentage(),
-            );
+            // The whole partition's progress, not the current pattern's.
+            ui.add(egui::ProgressBar::new(b.overall as f32).show_percentage());
         }
         if st.settings.algorithm == Algorithm::BatchedAStar {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label("Evaluator");
                 ui.add_enabled_ui(st.has_gpu(), |ui| {
                     ui.radio_value(&mut st.settings.evaluator, EvaluatorChoice::Gpu, "GPU");
                 });
                 ui.radio_value(&mut st.settings.evaluator, EvaluatorChoice::Cpu, "CPU");
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let l = ui.label("Batch size");
                 ui.add(
                     egui::DragValue::new(&mut st.settings.batch_size)
@@ -88,7 +90,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
             st.settings.algorithm,
             Algorithm::Bfs | Algorithm::AStar | Algorithm::BatchedAStar
         ) {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let l = ui.label("Memory cap");
                 ui.add(
                     egui::DragValue::new(&mut st.settings.max_memory_mib)
@@ -103,12 +105,18 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(!running, egui::Button::new("Start"))
-            .on_hover_text("Space")
+            .on_hover_text("Space: solve at full speed")
             .clicked()
         {
             st.start();
         }
-        let pause = if st.is_paused() { "Resume" } else { "Pause" };
+        // A stepped search resumes as Run (free-running, still stepped).
+        let stepped = st.run.is_stepped();
+        let pause = match (st.is_paused(), stepped) {
+            (true, true) => "Run",
+            (true, false) => "Resume",
+            (false, _) => "Pause",
+        };
         if ui
             .add_enabled(running, egui::Button::new(pause))
             .on_hover_text("Space")
@@ -116,18 +124,42 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
         {
             st.toggle_pause();
         }
-        if ui
-            .button("Step")
-            .on_hover_text("N: one round (batched A*) or one batch of expansions")
-            .clicked()
-        {
-            st.step();
-        }
         if ui.add_enabled(running, egui::Button::new("Stop")).clicked() {
             st.stop();
         }
         if ui.button("Reset").on_hover_text("R").clicked() {
             st.reset();
+        }
+    });
+    let batched = st.settings.algorithm == Algorithm::BatchedAStar;
+    ui.horizontal_wrapped(|ui| {
+        let one = if batched {
+            "N: one round of batched A*"
+        } else {
+            "N: expand one node (the search starts in step mode and stays in it until Run)"
+        };
+        if ui.button("Step").on_hover_text(one).clicked() {
+            st.step(1);
+        }
+        if ui
+            .button("×10")
+            .on_hover_text(if batched { "ten rounds" } else { "ten nodes" })
+            .clicked()
+        {
+            st.step(10);
+        }
+        if !batched {
+            let ida = st.settings.algorithm.resolve(st.board().len()) == Algorithm::IdaStar;
+            let (label, tip) = if ida {
+                ("Next iteration", "run to the end of this IDA* iteration")
+            } else if st.settings.algorithm == Algorithm::Bfs {
+                ("Next depth", "run until BFS starts the next depth")
+            } else {
+                ("Next f layer", "run until the open list's lowest f rises")
+            };
+            if ui.button(label).on_hover_text(tip).clicked() {
+                st.step_layer();
+            }
         }
     });
     ui.small("Keys: Space start/pause · N step · R reset · Ctrl+O open · Ctrl+Q quit · arrows slide a tile");

@@ -2,13 +2,17 @@
 
 use super::group;
 use crate::app::state::AppState;
+use crate::search::Algorithm;
 
 /// The Stats panel: the latest progress snapshot in figures, and the frame time.
 pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
     let Some(p) = st.run.progress() else {
         ui.label("No search yet.");
         if st.clock.frame_seconds() > 0.0 {
-            ui.small(format!("frame {:.1} ms", st.clock.frame_seconds() * 1e3));
+            ui.small(format!(
+                "frame cost {:.1} ms",
+                st.clock.frame_seconds() * 1e3
+            ));
         }
         return;
     };
@@ -19,7 +23,13 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
             ui.monospace(v);
             ui.end_row();
         };
-        row("g / h / f", format!("{} / {} / {}", p.g, p.h, p.g + p.h));
+        // Fast IDA* reports no single current node (it reports every ~65,000 nodes): its
+        // deepest g, not a g/h/f that would mix that depth with the start's h.
+        if p.algorithm == Some(Algorithm::IdaStar) && !st.run.is_stepped() {
+            row("deepest g", p.g.to_string());
+        } else {
+            row("g / h / f", format!("{} / {} / {}", p.g, p.h, p.g + p.h));
+        }
         if p.iteration > 0 {
             row(
                 "IDA* iteration",
@@ -59,6 +69,9 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
                 format!("{:.1} MiB", p.memory as f64 / (1 << 20) as f64),
             );
         }
-        row("frame", format!("{:.1} ms", st.clock.frame_seconds() * 1e3));
+        row(
+            "frame cost",
+            format!("{:.1} ms", st.clock.frame_seconds() * 1e3),
+        );
     });
 }

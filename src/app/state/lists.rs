@@ -2,24 +2,60 @@
 
 use std::path::{Path, PathBuf};
 
-/// Messages for the user (newest last): load errors, limits, panics, saved files.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Messages(Vec<String>);
+/// How a message reads: a notice (informational: what the app did), a warning (something
+/// worked around), or an error (something failed; what the user asked for did not happen).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Informational: shown plainly.
+    Notice,
+    /// Worked around (a cache file rebuilt, …): shown in amber.
+    Warning,
+    /// Failed: shown in red.
+    Error,
+}
+
+/// One message for the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// How it reads.
+    pub level: Level,
+    /// The text.
+    pub text: String,
+}
+
+/// Messages for the user, oldest first.
+#[derive(Clone, Debug, Default)]
+pub struct Messages(Vec<Message>);
 
 /// Messages kept; older ones are dropped.
 const MAX_MESSAGES: usize = 50;
 
 impl Messages {
-    /// Shows `msg` in the app and writes it to standard error.
+    /// Shows a notice in the app and writes it to standard error.
     pub fn note(&mut self, msg: impl Into<String>) {
-        let m = msg.into();
-        crate::note!("npuzzle: {m}");
-        self.show(m);
+        self.add(Level::Notice, msg.into(), true);
     }
 
-    /// Shows `msg` in the app only.
+    /// Shows a warning in the app and writes it to standard error.
+    pub fn warn(&mut self, msg: impl Into<String>) {
+        self.add(Level::Warning, msg.into(), true);
+    }
+
+    /// Shows an error in the app and writes it to standard error.
+    pub fn error(&mut self, msg: impl Into<String>) {
+        self.add(Level::Error, msg.into(), true);
+    }
+
+    /// Shows a notice in the app only.
     pub fn show(&mut self, msg: impl Into<String>) {
-        self.0.push(msg.into());
+        self.add(Level::Notice, msg.into(), false);
+    }
+
+    fn add(&mut self, level: Level, text: String, stderr: bool) {
+        if stderr {
+            crate::note!("npuzzle: {text}");
+        }
+        self.0.push(Message { level, text });
         if self.0.len() > MAX_MESSAGES {
             self.0.remove(0);
         }
@@ -35,13 +71,18 @@ impl Messages {
         self.0.is_empty()
     }
 
-    /// The newest message.
+    /// The newest message's text.
     pub fn last(&self) -> Option<&String> {
+        self.0.last().map(|m| &m.text)
+    }
+
+    /// The newest message.
+    pub fn last_message(&self) -> Option<&Message> {
         self.0.last()
     }
 
     /// All messages, oldest first.
-    pub fn iter(&self) -> std::slice::Iter<'_, String> {
+    pub fn iter(&self) -> std::slice::Iter<'_, Message> {
         self.0.iter()
     }
 }

@@ -17,9 +17,9 @@ use std::sync::Arc;
 
 pub use clock::Clock;
 pub use editor::{EditClick, Editor};
-pub use lists::{Messages, Recent};
+pub use lists::{Level, Message, Messages, Recent};
 pub use playback::{Playback, SLIDE_SECONDS, Slide};
-pub use run::{Run, RunState, SolutionView};
+pub use run::{FinishedIteration, Run, RunState, SolutionView};
 pub use scramble::Scramble;
 pub use settings::{EvaluatorChoice, Settings};
 
@@ -61,7 +61,30 @@ pub struct AppState {
     pub recent: Recent,
     /// Show the per-cell out-of-place shares over the board.
     pub show_misplaced: bool,
+    /// A board picked in the inspector, the open list or the tree, shown on the main board
+    /// instead of the puzzle until dismissed.
+    pub focus: Option<Board>,
+    /// What the lower half of the central area shows.
+    pub lower: LowerView,
+    /// The search tree view's visible region (pan and zoom), in its own coordinates.
+    pub tree_scene: egui::Rect,
+    /// IDA*: a finished iteration picked in the iteration chart, whose heatmap is shown.
+    pub picked_iteration: Option<usize>,
+    /// Width of the central area in the last frame, in points (the layout's result).
+    pub central_width: f32,
     quit: bool,
+}
+
+/// The views of the central area's lower half.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LowerView {
+    /// The frontier by (g, h).
+    #[default]
+    Heatmap,
+    /// The expanded nodes as a tree (stepped searches).
+    Tree,
+    /// IDA*'s iterations: threshold and nodes.
+    Iterations,
 }
 
 impl AppState {
@@ -86,6 +109,11 @@ impl AppState {
             messages: Messages::default(),
             recent: Recent::default(),
             show_misplaced: false,
+            focus: None,
+            lower: LowerView::default(),
+            tree_scene: egui::Rect::ZERO,
+            picked_iteration: None,
+            central_width: 0.0,
             quit: false,
         }
     }
@@ -143,8 +171,12 @@ impl AppState {
         self.goal().map(|g| Solvability::of(&self.board, &g))
     }
 
-    /// The board as shown: the start with the playback position's solution moves applied.
+    /// The board as shown: a board picked to look at ([`AppState::focus`]), else the start
+    /// with the playback position's solution moves applied.
     pub fn shown_board(&self) -> Board {
+        if let Some(f) = &self.focus {
+            return f.clone();
+        }
         let mut b = self.board.clone();
         if let Some(s) = self.run.solution() {
             for &m in s.moves.iter().take(self.playback.position()) {
@@ -183,6 +215,9 @@ impl AppState {
     fn clear_results(&mut self) {
         self.run.clear();
         self.playback.reset();
+        self.focus = None;
+        self.picked_iteration = None;
+        self.tree_scene = egui::Rect::ZERO;
     }
 
     /// Loads a board from text; on error keeps the current puzzle and shows the message
@@ -194,7 +229,7 @@ impl AppState {
                 true
             }
             Err(e) => {
-                self.messages.note(format!("{e} (puzzle kept)"));
+                self.messages.error(format!("{e} (puzzle kept)"));
                 false
             }
         }
@@ -217,7 +252,7 @@ impl AppState {
                 ok
             }
             Err(e) => {
-                self.messages.note(format!("{e} (puzzle kept)"));
+                self.messages.error(format!("{e} (puzzle kept)"));
                 false
             }
         }
@@ -243,6 +278,22 @@ impl AppState {
         };
         let (b, src) = self.scramble.next(&goal);
         self.set_board(b, &src);
+    }
+
+    /// Sets the scramble size; a side outside 2..=16 is set to the nearest allowed value and
+    /// a notice says so.
+    pub fn set_scramble_size(&mut self, rows: usize, cols: usize) {
+        use crate::puzzle::{MAX_SIDE, MIN_SIDE};
+        let fit = |n: usize| n.clamp(MIN_SIDE, MAX_SIDE);
+        for (name, n) in [("rows", rows), ("cols", cols)] {
+            if fit(n) != n {
+                self.messages.show(format!(
+                    "{name} must be {MIN_SIDE} to {MAX_SIDE}: {n} set to {}",
+                    fit(n)
+                ));
+            }
+        }
+        self.scramble.size = (fit(rows), fit(cols));
     }
 
     /// Moves the blank (a player's move on the start board); clears any solution.
@@ -272,7 +323,7 @@ impl AppState {
     /// A click on a cell: in edit mode, picks or swaps; otherwise slides the tile there into the
     /// blank if they are neighbours.
     pub fn click_cell(&mut self, cell: usize) {
-        if self.is_running() || cell >= self.board.len() {
+        if self.is_running() || cell >= self.board.len() || self.focus.is_some() {
             return;
         }
         match self.editor.click(cell) {
@@ -311,14 +362,16 @@ impl AppState {
     /// Starts a search on the current board (cancelling any running one); unsolvable boards
     /// are answered at once.
     pub fn start(&mut self) {
-        self.start_with(false);
+        self.start_with(false, false);
     }
 
-    fn start_with(&mut self, paused: bool) {
+    /// Starts a search; `stepped`: one node per step (it starts paused, its first step
+    /// asked for).
+    fn start_with(&mut self, paused: bool, stepped: bool) {
         self.stop();
         self.clear_results();
         let Some(goal) = self.goal() else {
-            self.messages.note("the goal does not fit this board");
+            self.messages.error("the goal does not fit this board");
             return;
         };
         let verdict = Solvability::of(&self.board, &goal);
@@ -350,23 +403,39 @@ impl AppState {
             batch_size: self.settings.batch_size.max(1),
             max_memory: self.settings.max_memory(),
             pdb_cache: self.settings.pdb_cache.clone(),
+            // Batched A* steps by rounds (its unit of work), not nodes.
+            stepped: stepped && algorithm != crate::search::Algorithm::BatchedAStar,
         };
         self.run.start(job, info, paused);
         self.clock.start_search();
     }
 
-    /// Pauses or resumes the running search; starts one (paused) if none runs.
+    /// Pauses or resumes the running search (a stepped one then runs free: Run); starts one
+    /// if none runs.
     pub fn toggle_pause(&mut self) {
         if !self.run.toggle_pause() {
             self.start();
         }
     }
 
-    /// One step of the search: starts it paused if needed, then runs to the next report.
-    pub fn step(&mut self) {
-        if !self.run.step() {
-            self.start_with(true);
+    /// Steps the search by `n` nodes (BFS, A*, IDA*; batched A*: rounds). With no search
+    /// running, starts one in step mode whose first step expands the start board only.
+    pub fn step(&mut self, n: u64) {
+        if !self.run.step(n) {
+            self.start_with(true, true);
+            if n > 1 {
+                self.run.step(n - 1);
+            }
         }
+    }
+
+    /// Steps to the next f layer (A*: until the open list's lowest f changes; BFS: the next
+    /// depth; IDA*: the end of the iteration), starting a stepped search if none runs.
+    pub fn step_layer(&mut self) {
+        if !self.run.is_running() {
+            self.start_with(true, true);
+        }
+        self.run.step_layer();
     }
 
     /// Stops the running search, keeping what it showed.
@@ -394,13 +463,13 @@ impl AppState {
         }
         let polled = self.run.poll(&self.board);
         for m in polled.notes {
-            self.messages.note(m);
+            self.messages.warn(m);
         }
         if polled.finished {
             self.clock.end_search();
         }
         if let Some(m) = polled.error {
-            self.messages.note(m);
+            self.messages.error(m);
         }
         changed || polled.changed
     }

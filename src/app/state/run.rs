@@ -1,10 +1,10 @@
 //! The search run: its state, the latest progress, a pattern-database build, the answer, and
 //! the worker thread behind them.
 
-use crate::app::worker::{BuildStatus, Job, Worker, WorkerMsg};
+use crate::app::worker::{BuildStatus, Job, StepView, Worker, WorkerMsg};
 use crate::puzzle::{Board, Move, Solvability};
 use crate::report::{RunInfo, tiles_moved};
-use crate::search::{Algorithm, Outcome, Progress, SearchError, SearchStats};
+use crate::search::{Algorithm, GhHistogram, Outcome, Progress, SearchError, SearchStats};
 
 /// The state of the search.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,6 +36,17 @@ pub struct SolutionView {
     pub run: RunInfo,
 }
 
+/// An IDA* iteration that has ended, as its last report showed it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedIteration {
+    /// Its threshold, in moves.
+    pub threshold: u32,
+    /// Nodes expanded in it.
+    pub expanded: u64,
+    /// Its nodes generated per (g, h), when the report had them.
+    pub histogram: Option<GhHistogram>,
+}
+
 /// What one [`Run::poll`] saw.
 #[derive(Debug, Default)]
 pub(super) struct Polled {
@@ -58,6 +69,12 @@ pub struct Run {
     last_build: Option<BuildStatus>,
     solution: Option<SolutionView>,
     unsolvable: Option<Solvability>,
+    /// A stepped search's latest inspector snapshot, kept after it ends.
+    inspect: Option<StepView>,
+    /// Whether the current or last search is stepped (one node per step).
+    stepped: bool,
+    /// IDA*'s finished iterations, from their last reports.
+    iterations: Vec<FinishedIteration>,
     worker: Option<Worker>,
     /// What the running search uses; `evaluator` and `adapter` are filled in when it ends.
     info: RunInfo,
@@ -72,6 +89,9 @@ impl Default for Run {
             last_build: None,
             solution: None,
             unsolvable: None,
+            inspect: None,
+            stepped: false,
+            iterations: Vec::new(),
             worker: None,
             info: RunInfo {
                 algorithm: Algorithm::Auto,
@@ -110,6 +130,23 @@ impl Run {
         self.solution.as_ref()
     }
 
+    /// A stepped search's latest snapshot: the node expanded, its successors, the open list,
+    /// the tree (kept after the search ends).
+    pub fn inspect(&self) -> Option<&StepView> {
+        self.inspect.as_ref()
+    }
+
+    /// IDA*'s finished iterations in order (threshold, nodes expanded, their histogram).
+    pub fn iterations(&self) -> &[FinishedIteration] {
+        &self.iterations
+    }
+
+    /// Whether the current or last search is stepped: started with Step, it expands one node
+    /// per step (until Run).
+    pub fn is_stepped(&self) -> bool {
+        self.stepped
+    }
+
     /// Set when the last search (or the parity check) proved the board unsolvable.
     pub fn unsolvable(&self) -> Option<&Solvability> {
         self.unsolvable.as_ref()
@@ -131,6 +168,12 @@ impl Run {
         self.worker.as_ref().is_some_and(Worker::is_held)
     }
 
+    /// Whether the running search is paused with nothing asked of it: holding at its pause
+    /// point, every snapshot sent, no step waiting. The window then need not redraw.
+    pub fn is_idle(&self) -> bool {
+        self.worker.as_ref().is_some_and(Worker::is_idle)
+    }
+
     /// Forgets the last search's results (the state goes back to idle).
     pub(super) fn clear(&mut self) {
         *self = Run {
@@ -147,6 +190,7 @@ impl Run {
 
     /// Starts `job` on a worker thread (paused if `paused`); `info` names what it uses.
     pub(super) fn start(&mut self, job: Job, info: RunInfo, paused: bool) {
+        self.stepped = job.stepped;
         self.worker = Some(Worker::start(job, paused));
         self.last_build = None;
         self.info = info;
@@ -161,13 +205,26 @@ impl Run {
             .is_some()
     }
 
-    /// Runs the search to its next report, then pauses it; `false` when none runs.
-    pub(super) fn step(&self) -> bool {
+    /// Runs `n` steps of the search (a stepped one: `n` nodes; otherwise to its next
+    /// report), then pauses it; `false` when none runs.
+    pub(super) fn step(&self, n: u64) -> bool {
         self.worker
             .as_ref()
             .map(|w| {
                 w.set_paused(true);
-                w.step();
+                w.step(n);
+            })
+            .is_some()
+    }
+
+    /// Runs a stepped search to its next f layer (IDA*: iteration), then pauses it; `false`
+    /// when none runs.
+    pub(super) fn step_layer(&self) -> bool {
+        self.worker
+            .as_ref()
+            .map(|w| {
+                w.set_paused(true);
+                w.step_layer();
             })
             .is_some()
     }
@@ -177,6 +234,8 @@ impl Run {
         if let Some(w) = self.worker.take() {
             w.cancel();
             self.state = RunState::Stopped;
+            // A build stops with the search: its bar goes (the last report stays known).
+            self.building = None;
         }
     }
 
@@ -190,13 +249,22 @@ impl Run {
                 match msg {
                     WorkerMsg::Progress(p) => {
                         self.building = None;
+                        if p.iteration_done && p.iteration as usize > self.iterations.len() {
+                            let before: u64 = self.iterations.iter().map(|i| i.expanded).sum();
+                            self.iterations.push(FinishedIteration {
+                                threshold: p.bound,
+                                expanded: p.expanded.saturating_sub(before),
+                                histogram: p.histogram.clone(),
+                            });
+                        }
                         self.progress = Some(*p);
                     }
+                    WorkerMsg::Inspect(v) => self.inspect = Some(*v),
                     WorkerMsg::Building(b) => {
                         self.last_build = Some(b.clone());
                         self.building = Some(b);
                     }
-                    WorkerMsg::Note(m) => polled.notes.push(format!("warning: {m}")),
+                    WorkerMsg::Note(m) => polled.notes.push(m),
                     WorkerMsg::Done {
                         result,
                         evaluator,
@@ -218,6 +286,14 @@ impl Run {
             self.building = None;
             match result {
                 Ok(Outcome::Solved(s)) => {
+                    // The solving iteration (and any a report missed), from the statistics.
+                    for it in s.stats.iterations.iter().skip(self.iterations.len()) {
+                        self.iterations.push(FinishedIteration {
+                            threshold: it.threshold,
+                            expanded: it.expanded,
+                            histogram: None,
+                        });
+                    }
                     // The Stats panel shows the final counts (small searches may end before
                     // their first progress report).
                     let mut p = self.progress.take().unwrap_or_default();

@@ -25,7 +25,19 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
     // The overlay toggle gets a strip of its own above the board.
     let toggle = Rect::from_min_size(area.min, vec2(area.width(), 22.0));
     ui.scope_builder(egui::UiBuilder::new().max_rect(toggle), |ui| {
-        ui.checkbox(&mut st.show_misplaced, "frontier: share out of place");
+        ui.horizontal(|ui| {
+            if st.focus.is_some() {
+                ui.colored_label(
+                    Color32::from_rgb(242, 160, 60),
+                    "Showing a board picked from the search.",
+                );
+                if ui.small_button("Back to the puzzle").clicked() {
+                    st.focus = None;
+                }
+            } else {
+                ui.checkbox(&mut st.show_misplaced, "frontier: share out of place");
+            }
+        });
     });
     let rect = Rect::from_min_max(area.min + vec2(0.0, 24.0), area.max);
     let b = st.shown_board();

@@ -41,36 +41,71 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
     );
     let title_font = FontId::proportional(13.0);
     let prog = st.run.progress();
-    let hist = prog.and_then(|p| p.histogram.as_ref());
-    let title = match prog {
-        Some(pr) if pr.algorithm == Some(Algorithm::Bfs) => format!(
-            "Frontier heatmap: breadth-first search uses no heuristic, so there is no (g, h) to show · depth {} · {} nodes",
-            pr.bound,
-            group(pr.open)
-        ),
-        Some(_) if hist.is_none_or(|h| h.total() == 0) => {
-            "Frontier heatmap: no frontier data (the search ended before its first report)"
-                .to_string()
-        }
-        Some(pr) if pr.iteration > 0 => format!(
-            "Frontier heatmap: nodes generated per (g, h) in IDA* iteration {} · threshold f = {}",
-            pr.iteration, pr.bound
-        ),
-        Some(pr) => format!(
-            "Frontier heatmap: open list by (g, h) · {} nodes · best f = {}",
-            group(pr.open),
-            pr.bound
-        ),
-        None => "Frontier heatmap: start a search to see the open list by (g, h)".to_string(),
+    // A finished IDA* iteration picked in the iteration chart, else the latest snapshot.
+    let picked = st
+        .picked_iteration
+        .and_then(|i| Some((i, st.run.iterations().get(i)?)))
+        .filter(|(_, it)| it.histogram.is_some());
+    let hist = match picked {
+        Some((_, it)) => it.histogram.as_ref(),
+        None => prog.and_then(|p| p.histogram.as_ref()),
     };
-    p.text(
-        rect.min + vec2(8.0, 6.0),
-        Align2::LEFT_TOP,
-        title,
-        title_font.clone(),
-        Color32::LIGHT_GRAY,
+    let (title, caption) = match (prog, picked) {
+        (_, Some((i, it))) => (
+            format!(
+                "Frontier heatmap: nodes generated per (g, h) in finished IDA* iteration {} · threshold f = {}",
+                i + 1,
+                it.threshold
+            ),
+            "Cells left of the f line were searched below; cells right of it were generated but pruned (f > threshold).",
+        ),
+        (Some(pr), _) if pr.algorithm == Some(Algorithm::Bfs) => (
+            format!(
+                "Frontier heatmap: breadth-first search uses no heuristic, so there is no (g, h) to show · depth {} · {} nodes",
+                pr.bound,
+                group(pr.open)
+            ),
+            "",
+        ),
+        (Some(_), _) if hist.is_none_or(|h| h.total() == 0) => (
+            "Frontier heatmap: no frontier data (the search ended before its first report)"
+                .to_string(),
+            "",
+        ),
+        (Some(pr), _) if pr.iteration > 0 => (
+            format!(
+                "Frontier heatmap: nodes generated per (g, h) in IDA* iteration {} · threshold f = {}",
+                pr.iteration, pr.bound
+            ),
+            "Cells left of the f line are searched below; cells right of it were generated but pruned (f > threshold): the lowest such f is the next threshold.",
+        ),
+        (Some(pr), _) => (
+            format!(
+                "Frontier heatmap: open list by (g, h) · {} nodes · best f = {}",
+                group(pr.open),
+                pr.bound
+            ),
+            "Each cell counts the open boards with that g and h; A* expands from the lowest f line (g + h = f), highest g first.",
+        ),
+        (None, _) => (
+            "Frontier heatmap: start a search to see the open list by (g, h)".to_string(),
+            "",
+        ),
+    };
+    // Title and caption wrap to the view's width (never cut), and the plot starts below them.
+    let wrap = (rect.width() - 16.0).max(40.0);
+    let title = p.layout(title, title_font.clone(), Color32::LIGHT_GRAY, wrap);
+    let caption = p.layout(
+        caption.to_string(),
+        FontId::proportional(11.0),
+        Color32::GRAY,
+        wrap,
     );
-    let plot = Rect::from_min_max(rect.min + vec2(48.0, 28.0), rect.max - vec2(86.0, 34.0));
+    let title_h = title.size().y;
+    let top = 8.0 + title_h + caption.size().y + 6.0;
+    p.galley(rect.min + vec2(8.0, 6.0), title, Color32::LIGHT_GRAY);
+    p.galley(rect.min + vec2(8.0, 8.0 + title_h), caption, Color32::GRAY);
+    let plot = Rect::from_min_max(rect.min + vec2(48.0, top), rect.max - vec2(86.0, 34.0));
     if plot.width() < 20.0 || plot.height() < 20.0 {
         return;
     }
@@ -85,7 +120,10 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
     };
     let cells: Vec<(usize, usize, u64)> = hist.cells().collect();
     let max_count = cells.iter().map(|c| c.2).max().unwrap_or(1);
-    let bound = prog.map_or(0, |p| p.bound as usize);
+    let bound = match picked {
+        Some((_, it)) => it.threshold as usize,
+        None => prog.map_or(0, |p| p.bound as usize),
+    };
     let g_max = cells
         .iter()
         .map(|c| c.0)
@@ -169,9 +207,13 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
         [plot.left_bottom(), plot.left_top()],
         Stroke::new(1.0, Color32::GRAY),
     );
-    let tick = |n: usize| ((n as f32 / 8.0).ceil() as usize).max(1);
-    for g in (0..=g_max).step_by(tick(g_max)) {
+    // Ticks at least 28 points apart (labels never run together), none under the legend.
+    let tick = |n: usize, len: f32| ((n as f32 / (len / 28.0).max(1.0)).ceil() as usize).max(1);
+    for g in (0..g_max).step_by(tick(g_max, plot.width())) {
         let x = to_screen(g as f32 + 0.5, 0.0).x;
+        if x > plot.max.x - 4.0 {
+            break;
+        }
         p.text(
             Pos2::new(x, plot.max.y + 3.0),
             Align2::CENTER_TOP,
@@ -180,7 +222,7 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
             Color32::GRAY,
         );
     }
-    for h in (0..=h_max).step_by(tick(h_max)) {
+    for h in (0..h_max).step_by(tick(h_max, plot.height() * 0.7)) {
         let y = to_screen(0.0, h as f32 + 0.5).y;
         p.text(
             Pos2::new(plot.min.x - 4.0, y),
@@ -221,16 +263,23 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
             red,
         );
     }
-    // Hover read-out.
+    // Hover read-out, drawn in the frame of the pointer move itself (a tooltip waits for the
+    // pointer to rest, and so appeared only after a second move).
     let resp = ui.interact(plot, ui.scope_id().with("heatmap"), Sense::hover());
     if let Some(pos) = resp.hover_pos() {
         let g = ((pos.x - plot.min.x) / cw).floor().max(0.0) as usize;
         let h = ((plot.max.y - pos.y) / ch).floor().max(0.0) as usize;
         let count = hist.get(g, h);
-        resp.on_hover_text_at_pointer(format!(
-            "g = {g}, h = {h}, f = {}\ncount = {}",
-            g + h,
-            group(count)
+        let text = format!("g = {g}, h = {h}, f = {}\ncount = {}", g + h, group(count));
+        let galley = p.layout_no_wrap(text, small.clone(), Color32::WHITE);
+        let at = pos + vec2(14.0, 10.0);
+        let bx = Rect::from_min_size(at, galley.size() + vec2(8.0, 6.0));
+        // Kept inside the view.
+        let bx = bx.translate(vec2(
+            (rect.max.x - bx.max.x).min(0.0),
+            (rect.max.y - bx.max.y).min(0.0),
         ));
+        p.rect_filled(bx, 3.0, Color32::from_rgba_unmultiplied(20, 20, 24, 235));
+        p.galley(bx.min + vec2(4.0, 3.0), galley, Color32::WHITE);
     }
 }

@@ -1,0 +1,179 @@
+//! The Inspector panel of a stepped search: the node just expanded (its board, g, h, f; in
+//! IDA* the threshold and the path), each successor with its fate, the open list's first
+//! entries in pop order, and how much of the state space the search has touched.
+
+use egui::{Color32, RichText};
+
+use super::group;
+use crate::app::state::AppState;
+use crate::app::views::mini;
+use crate::puzzle::{Board, Notation, format_moves, reachable_boards, reachable_boards_log10};
+use crate::search::Algorithm;
+use crate::search::stepper::{Expansion, Fate, Successor};
+
+/// Colours of the fates: kept (green), dropped (grey), pruned (amber), better (blue).
+fn fate_color(f: &Fate) -> Color32 {
+    match f {
+        Fate::Pushed | Fate::Goal => Color32::from_rgb(120, 200, 120),
+        Fate::BetterPath { .. } => Color32::from_rgb(120, 170, 240),
+        Fate::Known { .. } | Fate::Parent => Color32::GRAY,
+        Fate::OverThreshold => Color32::from_rgb(230, 170, 80),
+    }
+}
+
+/// What became of a successor, in words.
+pub fn fate_text(s: &Successor, algorithm: Algorithm, threshold: u32) -> String {
+    let f = s.g + s.h;
+    match s.fate {
+        Fate::Pushed if algorithm == Algorithm::IdaStar => {
+            format!("f {f} ≤ threshold {threshold}: searched below")
+        }
+        Fate::Pushed if algorithm == Algorithm::Bfs => "new: queued".into(),
+        Fate::Pushed => "new: pushed to open".into(),
+        Fate::BetterPath {
+            old_g,
+            reopened: true,
+        } => format!("better path (g {old_g} → {}): reopened", s.g),
+        Fate::BetterPath { old_g, .. } => format!("better path (g {old_g} → {}): updated", s.g),
+        Fate::Known { best_g, closed } => format!(
+            "already {} with g {best_g}: dropped",
+            if closed { "closed" } else { "on open" }
+        ),
+        Fate::Parent => "the parent: never undo the last move".into(),
+        Fate::OverThreshold => format!("f {f} > threshold {threshold}: pruned"),
+        Fate::Goal => "the goal: BFS stops when it is generated".into(),
+    }
+}
+
+/// "N states expanded out of R reachable (share)".
+pub fn coverage(expanded: u64, rows: usize, cols: usize) -> String {
+    let r = reachable_boards(rows, cols);
+    if r.is_finite() && r < 1e15 {
+        format!(
+            "{} states expanded out of {} reachable ({:.3} %)",
+            group(expanded),
+            group(r as u64),
+            expanded as f64 / r * 100.0
+        )
+    } else {
+        format!(
+            "{} states expanded out of about 10^{:.0} reachable",
+            group(expanded),
+            reachable_boards_log10(rows, cols)
+        )
+    }
+}
+
+/// The panel; a click on any board shown puts it on the main board ([`AppState::focus`]).
+pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
+    let Some(v) = st.run.inspect() else {
+        ui.label("Press Step (N) to expand the search one node at a time.");
+        return;
+    };
+    let algorithm = st
+        .run
+        .progress()
+        .and_then(|p| p.algorithm)
+        .unwrap_or(Algorithm::AStar);
+    let bound = st.run.progress().map_or(0, |p| p.bound);
+    let goal = st.goal().map(|g| g.board().clone());
+    let goal = goal.as_ref();
+    let b = st.board();
+    let cell = mini::cell_for(b.cols(), 54.0);
+    let small = mini::cell_for(b.cols(), 40.0);
+    let expanded = st.run.progress().map_or(0, |p| p.expanded);
+    ui.label(coverage(expanded, b.rows(), b.cols()));
+    let mut picked: Option<Board> = None;
+    match &v.last {
+        None => {
+            ui.label("Nothing expanded yet: the open list holds the start board.");
+        }
+        Some(e) => expansion(ui, e, algorithm, bound, goal, cell, small, &mut picked),
+    }
+    ui.separator();
+    let open_title = match algorithm {
+        Algorithm::IdaStar => format!(
+            "Next on the depth-first path ({} boards within the threshold)",
+            group(v.open as u64)
+        ),
+        Algorithm::Bfs => format!(
+            "Queue, first in first out ({} open · {} closed)",
+            group(v.open as u64),
+            group(v.closed as u64)
+        ),
+        _ => format!(
+            "Open list in pop order: lowest f, then highest g ({} open · {} closed)",
+            group(v.open as u64),
+            group(v.closed as u64)
+        ),
+    };
+    ui.label(RichText::new(open_title).strong());
+    ui.horizontal_wrapped(|ui| {
+        for (i, o) in v.open_top.iter().enumerate() {
+            ui.vertical(|ui| {
+                if mini::board(ui, &o.board, goal, small)
+                    .on_hover_text(format!("#{} g {} h {} f {}", i + 1, o.g, o.h, o.g + o.h))
+                    .clicked()
+                {
+                    picked = Some(o.board.clone());
+                }
+                ui.small(format!("{}+{}={}", o.g, o.h, o.g + o.h));
+            });
+        }
+    });
+    if let Some(b) = picked {
+        st.focus = Some(b);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn expansion(
+    ui: &mut egui::Ui,
+    e: &Expansion,
+    algorithm: Algorithm,
+    bound: u32,
+    goal: Option<&Board>,
+    cell: f32,
+    small: f32,
+    picked: &mut Option<Board>,
+) {
+    ui.label(RichText::new(format!("Expansion #{}", group(e.number))).strong());
+    ui.horizontal(|ui| {
+        if mini::board(ui, &e.board, goal, cell).clicked() {
+            *picked = Some(e.board.clone());
+        }
+        ui.vertical(|ui| {
+            ui.monospace(format!("g {}  h {}  f {}", e.g, e.h, e.g + e.h));
+            if algorithm == Algorithm::IdaStar {
+                ui.monospace(format!("threshold {bound}"));
+                if e.backtracked > 0 {
+                    ui.small(format!("backtracked {} levels first", e.backtracked));
+                }
+            }
+            let path = format_moves(&e.path, Notation::Blank);
+            ui.small(if path.is_empty() {
+                "the start board".to_string()
+            } else {
+                format!("path {path}")
+            });
+        });
+    });
+    ui.label("Successors:");
+    for s in &e.successors {
+        ui.horizontal(|ui| {
+            if mini::board(ui, &s.board, goal, small).clicked() {
+                *picked = Some(s.board.clone());
+            }
+            ui.vertical(|ui| {
+                ui.monospace(format!(
+                    "{} g {} h {} f {}",
+                    s.mv.letter(Notation::Blank),
+                    s.g,
+                    s.h,
+                    s.g + s.h
+                ));
+                ui.colored_label(fate_color(&s.fate), fate_text(s, algorithm, bound));
+            });
+        });
+    }
+}

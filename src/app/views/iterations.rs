@@ -1,0 +1,132 @@
+//! IDA*'s iterations as a bar chart that grows live: one bar per threshold, its height the
+//! nodes expanded in that iteration on a log scale; the running iteration drawn open. A
+//! click on a finished iteration's bar shows its heatmap.
+
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
+
+use crate::app::panels::group;
+use crate::app::state::{AppState, LowerView};
+use crate::search::Algorithm;
+
+/// Draws the chart in `rect`.
+pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
+    let p = ui.painter_at(rect);
+    let font = FontId::proportional(12.0);
+    let prog = st.run.progress();
+    let is_ida = prog.and_then(|p| p.algorithm) == Some(Algorithm::IdaStar);
+    if !is_ida {
+        p.text(
+            rect.left_top() + vec2(8.0, 8.0),
+            Align2::LEFT_TOP,
+            "IDA* iterations: run IDA* (Solver panel) to see each threshold and the nodes it expanded",
+            font,
+            Color32::GRAY,
+        );
+        return;
+    }
+    let done = st.run.iterations();
+    let mut bars: Vec<(u32, u64, bool)> = done
+        .iter()
+        .map(|i| (i.threshold, i.expanded, true))
+        .collect();
+    if let Some(pr) = prog
+        && st.run.is_running()
+        && pr.iteration as usize > done.len()
+    {
+        let before: u64 = done.iter().map(|i| i.expanded).sum();
+        bars.push((pr.bound, pr.expanded.saturating_sub(before), false));
+    }
+    p.text(
+        rect.left_top() + vec2(8.0, 6.0),
+        Align2::LEFT_TOP,
+        format!(
+            "IDA* iterations: nodes expanded per threshold (log scale) · {} finished{}",
+            done.len(),
+            if st.run.is_running() {
+                " · the open bar is the running one"
+            } else {
+                ""
+            }
+        ),
+        font.clone(),
+        Color32::LIGHT_GRAY,
+    );
+    let plot = Rect::from_min_max(rect.min + vec2(60.0, 28.0), rect.max - vec2(12.0, 36.0));
+    if bars.is_empty() || plot.width() < 20.0 || plot.height() < 20.0 {
+        return;
+    }
+    let max = bars.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
+    let top = max.log10().ceil().max(1.0);
+    let y = |n: u64| plot.bottom() - ((n.max(1) as f64).log10() / top) as f32 * plot.height();
+    for k in 0..=top as u32 {
+        let yy = y(10u64.saturating_pow(k));
+        p.line_segment(
+            [Pos2::new(plot.left(), yy), Pos2::new(plot.right(), yy)],
+            Stroke::new(0.5, Color32::from_gray(60)),
+        );
+        p.text(
+            Pos2::new(plot.left() - 6.0, yy),
+            Align2::RIGHT_CENTER,
+            format!("10^{k}"),
+            FontId::proportional(10.0),
+            Color32::GRAY,
+        );
+    }
+    let w = (plot.width() / bars.len() as f32).min(60.0);
+    let mut picked = None;
+    for (i, &(t, n, finished)) in bars.iter().enumerate() {
+        let x0 = plot.left() + i as f32 * w;
+        let bar = Rect::from_min_max(
+            Pos2::new(x0 + w * 0.15, y(n)),
+            Pos2::new(x0 + w * 0.85, plot.bottom()),
+        );
+        let selected = st.picked_iteration == Some(i);
+        if finished {
+            let col = if selected {
+                Color32::from_rgb(242, 160, 60)
+            } else {
+                Color32::from_rgb(70, 130, 200)
+            };
+            p.rect_filled(bar, 2.0, col);
+        } else {
+            p.rect_stroke(
+                bar,
+                2.0,
+                Stroke::new(1.5, Color32::from_rgb(120, 200, 120)),
+                egui::StrokeKind::Inside,
+            );
+        }
+        p.text(
+            Pos2::new(bar.center().x, plot.bottom() + 4.0),
+            Align2::CENTER_TOP,
+            t.to_string(),
+            FontId::proportional(10.0),
+            Color32::GRAY,
+        );
+        let resp = ui
+            .interact(bar, ui.scope_id().with(("iteration", i)), Sense::click())
+            .on_hover_text(format!(
+                "threshold {t}: {} nodes expanded{}",
+                group(n),
+                if finished {
+                    " · click for its heatmap"
+                } else {
+                    " so far"
+                }
+            ));
+        if finished && resp.clicked() {
+            picked = Some(i);
+        }
+    }
+    p.text(
+        Pos2::new(plot.center().x, plot.bottom() + 18.0),
+        Align2::CENTER_TOP,
+        "threshold f",
+        FontId::proportional(10.0),
+        Color32::GRAY,
+    );
+    if let Some(i) = picked {
+        st.picked_iteration = Some(i);
+        st.lower = LowerView::Heatmap;
+    }
+}

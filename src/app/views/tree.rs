@@ -1,0 +1,225 @@
+//! The search tree of a stepped search: expanded boards as nodes (numbered in expansion
+//! order) under their parents, by depth g, the solution path highlighted; hover for the
+//! board and its g, h, f; click to show it on the main board; drag to pan, scroll to zoom.
+
+use std::collections::HashSet;
+
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
+
+use crate::app::state::AppState;
+use crate::app::views::mini;
+use crate::puzzle::Board;
+use crate::search::stepper::{TREE_LIMIT, TreeNode};
+
+/// Horizontal and vertical spacing of the nodes, in scene points.
+const DX: f32 = 26.0;
+const DY: f32 = 44.0;
+
+/// Node positions: each leaf its own column in depth-first order (children in expansion
+/// order), each parent centred over its children, rows by g.
+pub fn layout(tree: &[TreeNode]) -> Vec<Pos2> {
+    let n = tree.len();
+    let mut children = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (i, t) in tree.iter().enumerate() {
+        match t.parent {
+            Some(p) if p < n => children[p].push(i),
+            _ => roots.push(i),
+        }
+    }
+    let mut x = vec![0.0f32; n];
+    let mut next = 0.0f32;
+    // Iterative post-order: (node, children visited).
+    for r in roots {
+        let mut stack = vec![(r, false)];
+        while let Some((v, done)) = stack.pop() {
+            if done || children[v].is_empty() {
+                x[v] = if children[v].is_empty() {
+                    next += 1.0;
+                    next - 1.0
+                } else {
+                    let c = &children[v];
+                    (x[c[0]] + x[c[c.len() - 1]]) / 2.0
+                };
+                continue;
+            }
+            stack.push((v, true));
+            for &c in children[v].iter().rev() {
+                stack.push((c, false));
+            }
+        }
+    }
+    tree.iter()
+        .zip(x)
+        .map(|(t, x)| Pos2::new(x * DX, t.g as f32 * DY))
+        .collect()
+}
+
+/// Draws the tree in `rect`.
+pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
+    let mut ui = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+    let ui = &mut ui;
+    let Some(v) = st.run.inspect() else {
+        ui.label(
+            "The search tree is drawn for stepped searches: press Step (N) to start one, \
+             then watch the tree grow node by node.",
+        );
+        return;
+    };
+    if !v.tree_complete {
+        ui.label(format!(
+            "The tree is too large to draw (more than {TREE_LIMIT} expanded nodes): see the \
+             heatmap for the frontier."
+        ));
+        return;
+    }
+    if v.tree.is_empty() {
+        ui.label("Nothing expanded yet: the tree is the start board alone.");
+        return;
+    }
+    let tree = v.tree.clone();
+    let pos = layout(&tree);
+    // Boards on the solution path (or, while searching, on the path to the last node).
+    let path: HashSet<Board> = match (st.run.solution(), &v.last) {
+        (Some(s), _) => {
+            let mut b = st.board().clone();
+            let mut set = HashSet::from([b.clone()]);
+            for &m in &s.moves {
+                b.apply(m);
+                set.insert(b.clone());
+            }
+            set
+        }
+        (None, Some(e)) => {
+            let mut b = st.board().clone();
+            let mut set = HashSet::from([b.clone()]);
+            for &m in &e.path {
+                b.apply(m);
+                set.insert(b.clone());
+            }
+            set
+        }
+        _ => HashSet::new(),
+    };
+    let goal = st.goal().map(|g| g.board().clone());
+    ui.label(format!(
+        "Search tree: {} expanded nodes, numbered in expansion order; {} · drag to pan, \
+         scroll to zoom, click a node to show its board",
+        tree.len(),
+        if st.run.solution().is_some() {
+            "the solution path in orange"
+        } else {
+            "the path to the last node in orange"
+        }
+    ));
+    let bounds = pos.iter().fold(Rect::NOTHING, |r, p| {
+        r.union(Rect::from_center_size(*p, vec2(DX, DY)))
+    });
+    if st.tree_scene == Rect::ZERO || !st.tree_scene.is_finite() {
+        st.tree_scene = bounds.expand(20.0);
+    }
+    let mut scene_rect = st.tree_scene;
+    let mut hovered: Option<usize> = None;
+    let mut clicked: Option<usize> = None;
+    egui::Scene::new()
+        .zoom_range(0.05..=4.0)
+        .show(ui, &mut scene_rect, |ui| {
+            let resp = ui.allocate_rect(bounds.expand(20.0), Sense::click());
+            let p = ui.painter();
+            let font = FontId::proportional(9.0);
+            for (i, t) in tree.iter().enumerate() {
+                if let Some(par) = t.parent {
+                    let on = path.contains(&t.board) && path.contains(&tree[par].board);
+                    let stroke = if on {
+                        Stroke::new(2.5, Color32::from_rgb(242, 160, 60))
+                    } else {
+                        Stroke::new(1.0, Color32::from_gray(90))
+                    };
+                    p.line_segment([pos[par], pos[i]], stroke);
+                }
+            }
+            let near = resp.hover_pos().and_then(|h| {
+                pos.iter()
+                    .enumerate()
+                    .map(|(i, p)| (i, p.distance(h)))
+                    .filter(|&(_, d)| d < DX * 0.5)
+                    .min_by(|a, b| a.1.total_cmp(&b.1))
+                    .map(|(i, _)| i)
+            });
+            for (i, t) in tree.iter().enumerate() {
+                let fill = if path.contains(&t.board) {
+                    Color32::from_rgb(242, 160, 60)
+                } else {
+                    Color32::from_rgb(55, 95, 170)
+                };
+                let r = if near == Some(i) { 11.0 } else { 9.0 };
+                p.circle_filled(pos[i], r, fill);
+                p.text(
+                    pos[i],
+                    Align2::CENTER_CENTER,
+                    t.number.to_string(),
+                    font.clone(),
+                    Color32::WHITE,
+                );
+            }
+            hovered = near;
+            if resp.clicked() {
+                clicked = near;
+            }
+        });
+    st.tree_scene = scene_rect;
+    if let Some(i) = hovered {
+        let t = &tree[i];
+        let tip = egui::Area::new(ui.scope_id().with("tree-tip"))
+            .order(egui::Order::Tooltip)
+            .fixed_pos(rect.min + vec2(8.0, 24.0));
+        tip.show(ui.ctx(), |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.monospace(format!("#{} g {} h {} f {}", t.number, t.g, t.h, t.g + t.h));
+                mini::board(
+                    ui,
+                    &t.board,
+                    goal.as_ref(),
+                    mini::cell_for(t.board.cols(), 60.0),
+                );
+            });
+        });
+    }
+    if let Some(i) = clicked {
+        st.focus = Some(tree[i].board.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(parent: Option<usize>, g: u32) -> TreeNode {
+        TreeNode {
+            board: Board::from_u8(2, 2, &[1, 2, 3, 0]).unwrap(),
+            parent,
+            g,
+            h: 0,
+            number: 0,
+        }
+    }
+
+    #[test]
+    fn parents_sit_over_their_children_and_leaves_do_not_overlap() {
+        // 0 → (1 → (3, 4), 2)
+        let tree = [
+            node(None, 0),
+            node(Some(0), 1),
+            node(Some(0), 1),
+            node(Some(1), 2),
+            node(Some(1), 2),
+        ];
+        let p = layout(&tree);
+        assert_eq!(p[3].x, 0.0);
+        assert_eq!(p[4].x, DX);
+        assert_eq!(p[1].x, DX / 2.0);
+        assert_eq!(p[2].x, 2.0 * DX);
+        assert_eq!(p[0].x, (p[1].x + p[2].x) / 2.0);
+        assert_eq!(p[4].y, 2.0 * DY);
+    }
+}

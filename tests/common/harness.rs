@@ -1,0 +1,69 @@
+//! The app's panels in an egui_kittest harness: fake dialogs, a clock, and stepping frames
+//! until a condition holds.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use npuzzle::app::{AppState, Dialogs, EguiQuads, ui};
+use npuzzle::puzzle::Board;
+
+/// Dialogs that answer with fixed paths.
+pub struct FakeDialogs {
+    pub open: Option<PathBuf>,
+    pub save: Option<PathBuf>,
+}
+
+impl Dialogs for FakeDialogs {
+    fn open(&mut self) -> Option<PathBuf> {
+        self.open.clone()
+    }
+    fn save(&mut self, _name: &str) -> Option<PathBuf> {
+        self.save.clone()
+    }
+}
+
+/// The app state with its dialogs and clock.
+pub struct TestApp {
+    pub st: AppState,
+    pub dialogs: FakeDialogs,
+    pub clock: Instant,
+}
+
+/// A 1280×800 harness showing `board`.
+pub fn harness(board: &str) -> Harness<'static, TestApp> {
+    harness_sized(board, 1280.0, 800.0)
+}
+
+/// A harness of `w × h` points showing `board`.
+pub fn harness_sized(board: &str, w: f32, h: f32) -> Harness<'static, TestApp> {
+    let b: Board = board.parse().unwrap();
+    let app = TestApp {
+        st: AppState::new(b, "test", None, "no GPU adapter: CPU evaluator".into()),
+        dialogs: FakeDialogs {
+            open: None,
+            save: None,
+        },
+        clock: Instant::now(),
+    };
+    Harness::builder()
+        .with_size(egui::vec2(w, h))
+        .build_ui_state(
+            |ui_, app: &mut TestApp| {
+                app.st.clock.set_now(app.clock.elapsed().as_secs_f64());
+                app.st.poll();
+                ui(ui_, &mut app.st, &mut EguiQuads, &mut app.dialogs);
+            },
+            app,
+        )
+}
+
+/// Steps frames until `done` holds (or 60 s pass).
+pub fn step_until(h: &mut Harness<'_, TestApp>, done: impl Fn(&AppState) -> bool) {
+    let t = Instant::now();
+    while !done(&h.state().st) {
+        assert!(t.elapsed() < Duration::from_secs(60), "timed out");
+        h.step();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}

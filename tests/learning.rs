@@ -1,0 +1,394 @@
+//! The app as a learning tool, driven with egui_kittest: Step expands one node and the
+//! inspector shows its successors and their fates, the open list in pop order, the tree, the
+//! IDA* iterations; and the fixes of the trial's list (§7 of the learning issue).
+#![cfg(feature = "gui")]
+
+mod common;
+
+use common::harness::{harness, harness_sized, step_until};
+use common::{goal, replay};
+use egui_kittest::kittest::Queryable;
+use npuzzle::app::{AppState, HeuristicChoice, Level, LowerView, RunState};
+use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
+use npuzzle::puzzle::{Board, GoalSpec, Move};
+use npuzzle::search::stepper::{Fate, Stepper};
+use npuzzle::search::{Algorithm, Limits, Outcome, Problem, solve};
+
+/// Blank in the middle, two moves from the goal (Down, Right); Manhattan h = 2.
+const NEAR: &str = "1 2 3/4 0 6/7 5 8";
+/// The 31-move 8-puzzle.
+const HARD8: &str = "8 6 7/2 5 4/3 0 1";
+
+fn set(st: &mut AppState, algorithm: Algorithm, h: HeuristicKind) {
+    st.settings.algorithm = algorithm;
+    st.settings.heuristic = HeuristicChoice::Kind(h);
+}
+
+/// Nodes the inspector's snapshot has expanded (0 before any).
+fn expanded(st: &AppState) -> u64 {
+    st.run
+        .inspect()
+        .and_then(|v| v.last.as_ref())
+        .map_or(0, |e| e.number)
+}
+
+#[test]
+fn step_expands_one_node_and_the_inspector_shows_its_successors_and_fates() {
+    let mut h = harness(NEAR);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("Step").click();
+    step_until(&mut h, |s| expanded(s) == 1 && s.run.is_idle());
+    // Never runs ahead: still one node after more frames.
+    for _ in 0..5 {
+        h.step();
+    }
+    let st = &h.state().st;
+    assert!(st.run.is_stepped() && st.is_paused());
+    let v = st.run.inspect().unwrap();
+    let e = v.last.as_ref().unwrap();
+    assert_eq!((e.number, e.g, e.h), (1, 0, 2));
+    let fates: Vec<(Move, u32, Fate)> = e.successors.iter().map(|s| (s.mv, s.h, s.fate)).collect();
+    assert_eq!(
+        fates,
+        [
+            (Move::Up, 3, Fate::Pushed),
+            (Move::Down, 1, Fate::Pushed),
+            (Move::Left, 3, Fate::Pushed),
+            (Move::Right, 3, Fate::Pushed),
+        ]
+    );
+    assert_eq!((v.open, v.closed), (4, 1));
+    // The panel says so.
+    h.get_by_label("Expansion #1");
+    assert_eq!(h.query_all_by_label("new: pushed to open").count(), 4);
+    h.get_by_label_contains("1 states expanded out of 181 440 reachable");
+    // The second step expands the f = 2 board; its parent is named as such.
+    h.get_by_label("Step").click();
+    step_until(&mut h, |s| expanded(s) == 2 && s.run.is_idle());
+    h.get_by_label("the parent: never undo the last move");
+    assert_eq!(h.query_all_by_label("new: pushed to open").count(), 2);
+    // The third pops the goal: solved, in two moves.
+    h.get_by_label("Step").click();
+    step_until(&mut h, |s| *s.run.state() == RunState::Done);
+    let sol = h.state().st.run.solution().unwrap();
+    assert_eq!(sol.moves, [Move::Down, Move::Right]);
+    assert_eq!(sol.stats.expanded, 2);
+}
+
+#[test]
+fn the_open_list_is_shown_in_pop_order_and_clicking_a_board_shows_it() {
+    let mut h = harness(HARD8);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("×10").click();
+    step_until(&mut h, |s| expanded(s) == 10 && s.run.is_idle());
+    // The same ten steps, taken directly: the same open list, in the same order.
+    let g = goal(&GoalSpec::BlankLast, 3, 3);
+    let p = Problem {
+        start: HARD8.parse().unwrap(),
+        goal: g,
+    };
+    let spec = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+    let mut direct = Stepper::new(&p, Algorithm::AStar, &spec, 1 << 30).unwrap();
+    for _ in 0..10 {
+        direct.step().unwrap();
+    }
+    let v = h.state().st.run.inspect().unwrap().clone();
+    assert_eq!(v.open_top, direct.open_top(v.open_top.len()));
+    assert!(!v.open_top.is_empty());
+    let keys: Vec<(u32, std::cmp::Reverse<u32>)> = v
+        .open_top
+        .iter()
+        .map(|o| (o.g + o.h, std::cmp::Reverse(o.g)))
+        .collect();
+    assert!(keys.is_sorted(), "{keys:?}");
+    // The tree holds every node expanded.
+    assert_eq!(v.tree.len(), 10);
+    // A click on the first open entry's caption's board puts it on the main board.
+    let first = &v.open_top[0];
+    h.state_mut().st.focus = Some(first.board.clone());
+    h.step();
+    assert_eq!(&h.state().st.shown_board(), &first.board);
+    h.get_by_label("Back to the puzzle").click();
+    h.step();
+    assert_eq!(h.state().st.shown_board(), *h.state().st.board());
+}
+
+#[test]
+fn a_stepped_search_runs_to_the_same_answer_and_counts_as_the_fast_one() {
+    for algo in [Algorithm::AStar, Algorithm::IdaStar, Algorithm::Bfs] {
+        let mut h = harness(HARD8);
+        set(&mut h.state_mut().st, algo, HeuristicKind::Manhattan);
+        h.step();
+        h.get_by_label("Step").click();
+        step_until(&mut h, |s| expanded(s) == 1 && s.run.is_idle());
+        h.get_by_label("Run").click();
+        step_until(&mut h, |s| *s.run.state() == RunState::Done);
+        let st = &h.state().st;
+        let sol = st.run.solution().unwrap();
+        let g = goal(&GoalSpec::BlankLast, 3, 3);
+        assert_eq!(sol.moves.len(), 31, "{algo}");
+        assert_eq!(&replay(st.board(), &sol.moves), g.board(), "{algo}");
+        let p = Problem {
+            start: HARD8.parse().unwrap(),
+            goal: g,
+        };
+        let Outcome::Solved(fast) = solve(
+            &p,
+            algo,
+            HeuristicKind::Manhattan,
+            &Limits::default(),
+            &mut |_| {},
+        )
+        .unwrap() else {
+            panic!()
+        };
+        assert_eq!(sol.stats.expanded, fast.stats.expanded, "{algo}");
+        // The tree: every node expanded (BFS's 181,000 are past the limit: not drawn).
+        let v = st.run.inspect().unwrap();
+        // IDA*'s tree is the last iteration's.
+        let in_tree = if algo == Algorithm::IdaStar {
+            fast.stats.iterations.last().unwrap().expanded
+        } else {
+            fast.stats.expanded
+        };
+        if in_tree <= npuzzle::search::stepper::TREE_LIMIT as u64 {
+            assert!(v.tree_complete, "{algo}");
+            assert_eq!(v.tree.len() as u64, in_tree, "{algo}");
+        } else {
+            assert!(!v.tree_complete, "{algo}");
+        }
+        // The Stats panel's figures are the final ones.
+        let pr = st.run.progress().unwrap();
+        assert_eq!(pr.expanded, fast.stats.expanded, "{algo}");
+    }
+}
+
+#[test]
+fn ida_star_iterations_are_charted_and_each_finished_one_keeps_its_heatmap() {
+    let mut h = harness(HARD8);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::IdaStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("Next iteration").click();
+    step_until(&mut h, |s| s.run.iterations().len() == 1 && s.run.is_idle());
+    let it = h.state().st.run.iterations()[0].clone();
+    // Manhattan of the start is 21: the first threshold.
+    assert_eq!(it.threshold, 21);
+    assert!(it.histogram.is_some());
+    h.get_by_label("Next iteration").click();
+    step_until(&mut h, |s| s.run.iterations().len() == 2 && s.run.is_idle());
+    // Run the rest at full speed (not stepped): every iteration recorded, equal to IDA*'s own.
+    h.get_by_label("Stop").click();
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| *s.run.state() == RunState::Done);
+    let st = &h.state().st;
+    let sol = st.run.solution().unwrap();
+    let got: Vec<(u32, u64)> = st
+        .run
+        .iterations()
+        .iter()
+        .map(|i| (i.threshold, i.expanded))
+        .collect();
+    let want: Vec<(u32, u64)> = sol
+        .stats
+        .iterations
+        .iter()
+        .map(|i| (i.threshold, i.expanded))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(got[0].0, 21);
+    // The chart view, then a finished iteration's heatmap.
+    h.get_by_label("IDA* iterations").click();
+    h.step();
+    assert_eq!(h.state().st.lower, LowerView::Iterations);
+    h.state_mut().st.picked_iteration = Some(1);
+    h.state_mut().st.lower = LowerView::Heatmap;
+    h.step();
+    h.get_by_label("iteration 2: back to live").click();
+    h.step();
+    assert_eq!(h.state().st.picked_iteration, None);
+}
+
+#[test]
+fn the_stats_panel_shows_no_mixed_g_h_f_for_ida_star() {
+    // The trial saw "f 84" beside "threshold 52": the start's h with the deepest g.
+    let mut h = harness("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1");
+    set(
+        &mut h.state_mut().st,
+        Algorithm::IdaStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| s.run.progress().is_some_and(|p| p.expanded > 0));
+    h.get_by_label("deepest g");
+    assert!(h.query_by_label("g / h / f").is_none());
+    h.get_by_label("Stop").click();
+    h.step();
+}
+
+#[test]
+fn after_an_a_star_solve_the_figures_are_the_final_ones() {
+    let mut h = harness(HARD8);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::AStar,
+        HeuristicKind::Hamming,
+    );
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| *s.run.state() == RunState::Done);
+    let st = &h.state().st;
+    let sol = st.run.solution().unwrap();
+    let p = st.run.progress().unwrap();
+    // The open list drawn is the final one: the closed count of the last report is the
+    // search's own, and the histogram holds exactly the open entries.
+    assert_eq!(p.closed, sol.stats.closed);
+    let hist = p.histogram.as_ref().unwrap();
+    assert_eq!(hist.total(), p.open);
+}
+
+#[test]
+fn a_paused_search_holds_and_the_window_has_nothing_to_redraw() {
+    let mut h = harness("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1");
+    set(
+        &mut h.state_mut().st,
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| s.run.progress().is_some());
+    h.get_by_label("Pause").click();
+    step_until(&mut h, |s| s.run.is_idle());
+    // Idle means every snapshot was sent: one more frame drains the last of them.
+    h.step();
+    let before = h.state().st.run.progress().unwrap().expanded;
+    for _ in 0..5 {
+        h.step();
+    }
+    assert_eq!(h.state().st.run.progress().unwrap().expanded, before);
+    // A step asked for is work again until it is done.
+    h.get_by_label("Step").click();
+    h.step();
+    step_until(&mut h, |s| s.run.is_idle());
+    h.step();
+    assert!(h.state().st.run.progress().unwrap().expanded > before);
+    h.get_by_label("Stop").click();
+    h.step();
+}
+
+#[test]
+fn a_size_preset_loads_a_board_of_that_size_at_once() {
+    let mut h = harness(HARD8);
+    h.step();
+    h.get_by_label("4×4").click();
+    h.step();
+    let b = h.state().st.board().clone();
+    assert_eq!((b.rows(), b.cols()), (4, 4));
+    assert_ne!(&b, goal(&GoalSpec::BlankLast, 4, 4).board(), "scrambled");
+}
+
+#[test]
+fn sizes_out_of_range_are_said_to_be_changed() {
+    let mut h = harness(HARD8);
+    h.step();
+    let st = &mut h.state_mut().st;
+    st.set_scramble_size(1, 20);
+    assert_eq!(st.scramble.size, (2, 16));
+    let msgs: Vec<String> = st.messages.iter().map(|m| m.text.clone()).collect();
+    assert_eq!(
+        msgs,
+        [
+            "rows must be 2 to 16: 1 set to 2",
+            "cols must be 2 to 16: 20 set to 16"
+        ]
+    );
+    assert!(st.messages.iter().all(|m| m.level == Level::Notice));
+}
+
+#[test]
+fn notices_and_errors_are_told_apart() {
+    let mut h = harness(HARD8);
+    h.step();
+    let st = &mut h.state_mut().st;
+    assert!(!st.load_text("1 2 3/4 5 5/7 8 0", "bad.txt"));
+    assert_eq!(st.messages.last_message().unwrap().level, Level::Error);
+    st.settings.heuristic =
+        HeuristicChoice::Pdb(npuzzle::heuristic::pdb::PartitionSpec::parse("pdb555").unwrap());
+    st.set_board(Board::new(3, 3, &[1, 2, 3, 4, 5, 6, 7, 8, 0]).unwrap(), "t");
+    let m = st.messages.last_message().unwrap();
+    assert_eq!(m.level, Level::Notice, "{}", m.text);
+    assert!(m.text.contains("heuristic set to linear-conflict"));
+    h.step();
+    h.get_by_label_contains("error: bad.txt");
+}
+
+#[test]
+fn playback_highlights_the_move_just_played() {
+    let mut h = harness(HARD8);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| *s.run.state() == RunState::Done);
+    h.get_by_label("at the start");
+    for _ in 0..3 {
+        h.get_by_label(">").click();
+        h.step();
+    }
+    h.step();
+    assert_eq!(h.state().st.playback.position(), 3);
+    h.get_by_label("move 3 of 31 played (highlighted)");
+}
+
+#[test]
+fn a_pattern_database_build_shows_overall_progress_and_goes_with_stop() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1");
+    {
+        let st = &mut h.state_mut().st;
+        st.settings.algorithm = Algorithm::IdaStar;
+        st.settings.pdb_cache = Some(dir.path().to_path_buf());
+        st.settings.heuristic =
+            HeuristicChoice::Pdb(npuzzle::heuristic::pdb::PartitionSpec::parse("pdb663").unwrap());
+    }
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| s.run.building().is_some_and(|b| b.filled > 0));
+    let b = h.state().st.run.building().unwrap().clone();
+    assert!(b.overall > 0.0 && b.overall < 0.5, "{b:?}");
+    h.get_by_label_contains("Building pdb663: pattern 1/3");
+    h.get_by_label("Stop").click();
+    h.step();
+    h.step();
+    assert!(h.state().st.run.building().is_none());
+    assert!(h.query_by_label_contains("Building pdb663").is_none());
+    assert_eq!(*h.state().st.run.state(), RunState::Stopped);
+}
+
+#[test]
+fn at_800_by_600_the_central_view_keeps_its_room() {
+    let mut h = harness_sized(HARD8, 800.0, 600.0);
+    h.step();
+    h.step();
+    let central = h.state().st.central_width;
+    assert!(central >= 380.0, "central area {central} points wide");
+}
