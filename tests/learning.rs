@@ -392,3 +392,93 @@ fn at_800_by_600_the_central_view_keeps_its_room() {
     let central = h.state().st.central_width;
     assert!(central >= 380.0, "central area {central} points wide");
 }
+
+#[test]
+fn the_board_caption_gives_each_heuristics_value() {
+    let g = goal(&GoalSpec::BlankLast, 3, 3);
+    let b: Board = HARD8.parse().unwrap();
+    use npuzzle::heuristic::{Hamming, Heuristic, LinearConflict, Manhattan};
+    let (hm, md, lc) = (
+        Hamming::new(&g).estimate(b.tiles()),
+        Manhattan::new(&g).estimate(b.tiles()),
+        LinearConflict::new(&g).estimate(b.tiles()),
+    );
+    for (kind, text) in [
+        (
+            HeuristicKind::Hamming,
+            format!("Hamming h = {hm}: the ringed tiles are out of place"),
+        ),
+        (
+            HeuristicKind::Manhattan,
+            format!("Manhattan h = {md}: each tile"),
+        ),
+        (
+            HeuristicKind::LinearConflict,
+            format!("linear conflict h = {lc} = Manhattan {md} + {}", lc - md),
+        ),
+    ] {
+        let mut h = harness(HARD8);
+        set(&mut h.state_mut().st, Algorithm::AStar, kind);
+        h.step();
+        h.get_by_label_contains(&text);
+    }
+}
+
+/// Steps frames until the coach has answered for the board shown.
+fn coached(h: &mut egui_kittest::Harness<'_, common::harness::TestApp>) -> u32 {
+    step_until(h, |s| s.play.to_go(s.board()).is_some());
+    h.state().st.play.to_go(h.state().st.board()).unwrap()
+}
+
+#[test]
+fn the_coach_counts_moves_to_solve_after_every_move_and_its_hint_keeps_the_optimum() {
+    let g = goal(&GoalSpec::BlankLast, 3, 3);
+    let mut h = harness(NEAR);
+    h.step();
+    assert_eq!(coached(&mut h), 2);
+    assert_eq!(h.state().st.play.start_optimum(), Some(2));
+    h.get_by_label_contains("2 moves to solve from here (exact");
+    // A move away: the coach says what it cost.
+    assert!(h.state_mut().st.move_blank(Move::Up));
+    let n = coached(&mut h);
+    let b = h.state().st.board().clone();
+    assert_eq!(Some(n), common::bfs_distance(&b, g.board()));
+    assert_eq!(n, 3);
+    assert!(h.state().st.play.verdict().unwrap().contains("added 2"));
+    // Hints from here on: each keeps the optimum (one less each time) to the goal.
+    for left in (1..=3).rev() {
+        h.get_by_label("Hint").click();
+        h.step();
+        let b = h.state().st.board().clone();
+        let m = h.state().st.play.hint(&b).expect("a hint");
+        assert_eq!(
+            common::bfs_distance(&b.moved(m).unwrap(), g.board()),
+            Some(left - 1)
+        );
+        assert!(h.state_mut().st.move_blank(m));
+        if left > 1 {
+            assert_eq!(coached(&mut h), left - 1);
+        }
+    }
+    h.step();
+    let st = &h.state().st;
+    assert_eq!(st.board(), g.board());
+    assert_eq!(st.play.moves(), 4);
+    assert_eq!(
+        st.play.verdict(),
+        Some("Solved in 4 moves (optimal from the start was 2)")
+    );
+}
+
+#[test]
+fn the_coach_answers_15_puzzles_exactly() {
+    // 30 moves from the goal (the window test's board); the coach uses what is ready.
+    let mut h = harness("1 3 7 6/5 2 4 0/13 12 14 8/15 9 10 11");
+    h.step();
+    assert_eq!(coached(&mut h), 30);
+    let before = h.state().st.board().clone();
+    let m = before.legal_moves().next().unwrap();
+    assert!(h.state_mut().st.move_blank(m));
+    let n = coached(&mut h);
+    assert!(n == 29 || n == 31, "{n}");
+}

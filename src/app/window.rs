@@ -541,6 +541,12 @@ impl ApplicationHandler for App {
             el.set_control_flow(ControlFlow::WaitUntil(
                 Instant::now() + std::time::Duration::from_millis(16),
             ));
+        } else if st.play.thinking() {
+            // The coach's answer comes from its thread: look for it, drawing nothing until it
+            // is there.
+            el.set_control_flow(ControlFlow::WaitUntil(
+                Instant::now() + std::time::Duration::from_millis(50),
+            ));
         } else if let Some(at) = self.repaint_at {
             if Instant::now() >= at {
                 self.repaint_at = None;

@@ -7,6 +7,7 @@
 //! search with.
 
 mod choice;
+pub mod explain;
 mod hamming;
 mod linear_conflict;
 mod manhattan;

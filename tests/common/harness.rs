@@ -39,7 +39,12 @@ pub fn harness(board: &str) -> Harness<'static, TestApp> {
 pub fn harness_sized(board: &str, w: f32, h: f32) -> Harness<'static, TestApp> {
     let b: Board = board.parse().unwrap();
     let app = TestApp {
-        st: AppState::new(b, "test", None, "no GPU adapter: CPU evaluator".into()),
+        st: {
+            let mut st = AppState::new(b, "test", None, "no GPU adapter: CPU evaluator".into());
+            // Pattern databases (the coach's, a test's) never go to the user's cache.
+            st.settings.pdb_cache = Some(super::bin::CACHE.into());
+            st
+        },
         dialogs: FakeDialogs {
             open: None,
             save: None,

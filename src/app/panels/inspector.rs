@@ -108,19 +108,25 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
         ),
     };
     ui.label(RichText::new(open_title).strong());
-    ui.horizontal_wrapped(|ui| {
-        for (i, o) in v.open_top.iter().enumerate() {
-            ui.vertical(|ui| {
-                if mini::board(ui, &o.board, goal, small)
-                    .on_hover_text(format!("#{} g {} h {} f {}", i + 1, o.g, o.h, o.g + o.h))
-                    .clicked()
-                {
-                    picked = Some(o.board.clone());
-                }
-                ui.small(format!("{}+{}={}", o.g, o.h, o.g + o.h));
-            });
-        }
-    });
+    // As many per row as fit the panel (a wrapped row would widen the panel instead).
+    let each = (small * b.cols() as f32).max(46.0) + 8.0;
+    let per_row = ((ui.available_width() / each).floor() as usize).max(1);
+    for (r, row) in v.open_top.chunks(per_row).enumerate() {
+        ui.horizontal(|ui| {
+            for (j, o) in row.iter().enumerate() {
+                let i = r * per_row + j;
+                ui.vertical(|ui| {
+                    if mini::board(ui, &o.board, goal, small)
+                        .on_hover_text(format!("#{} g {} h {} f {}", i + 1, o.g, o.h, o.g + o.h))
+                        .clicked()
+                    {
+                        picked = Some(o.board.clone());
+                    }
+                    ui.small(format!("{}+{}={}", o.g, o.h, o.g + o.h));
+                });
+            }
+        });
+    }
     if let Some(b) = picked {
         st.focus = Some(b);
     }

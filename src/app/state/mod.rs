@@ -7,6 +7,7 @@
 mod clock;
 mod editor;
 mod lists;
+mod play;
 mod playback;
 mod run;
 mod scramble;
@@ -18,6 +19,12 @@ use std::sync::Arc;
 pub use clock::Clock;
 pub use editor::{EditClick, Editor};
 pub use lists::{Level, Message, Messages, Recent};
+pub use play::Play;
+
+/// The largest board (cells) the coach solves after every move.
+pub fn play_max_cells() -> usize {
+    play::MAX_CELLS
+}
 pub use playback::{Playback, SLIDE_SECONDS, Slide};
 pub use run::{FinishedIteration, Run, RunState, SolutionView};
 pub use scramble::Scramble;
@@ -61,6 +68,10 @@ pub struct AppState {
     pub recent: Recent,
     /// Show the per-cell out-of-place shares over the board.
     pub show_misplaced: bool,
+    /// Draw the chosen heuristic on the board (its parts and its value).
+    pub show_heuristic: bool,
+    /// Playing by hand: moves made, moves to solve from here, hints.
+    pub play: Play,
     /// A board picked in the inspector, the open list or the tree, shown on the main board
     /// instead of the puzzle until dismissed.
     pub focus: Option<Board>,
@@ -109,6 +120,8 @@ impl AppState {
             messages: Messages::default(),
             recent: Recent::default(),
             show_misplaced: false,
+            show_heuristic: true,
+            play: Play::new(),
             focus: None,
             lower: LowerView::default(),
             tree_scene: egui::Rect::ZERO,
@@ -137,6 +150,21 @@ impl AppState {
     pub fn set_goal(&mut self, spec: GoalSpec) {
         self.reset();
         self.goal_spec = spec;
+        self.reset_play();
+    }
+
+    /// Where the coach finds pattern databases.
+    fn cache(&self) -> play::Cache {
+        play::Cache {
+            dir: self.settings.pdb_cache.clone(),
+            max_memory: self.settings.max_memory(),
+        }
+    }
+
+    /// The coach starts again on the current board (a new puzzle or goal).
+    fn reset_play(&mut self) {
+        let (goal, cache) = (self.goal(), self.cache());
+        self.play.reset(&self.board, goal, &cache);
     }
 
     /// Whether there is a GPU for the evaluator.
@@ -186,8 +214,14 @@ impl AppState {
         b
     }
 
-    /// Replaces the puzzle (stops any search, clears the solution).
+    /// Replaces the puzzle (stops any search, clears the solution); the coach starts again.
     pub fn set_board(&mut self, board: Board, source: &str) {
+        self.replace_board(board, source);
+        self.reset_play();
+    }
+
+    /// Replaces the puzzle, the coach left as it is.
+    fn replace_board(&mut self, board: Board, source: &str) {
         self.stop();
         self.board = board;
         self.source = source.to_string();
@@ -307,7 +341,9 @@ impl AppState {
             (Some(from), Some(tile)) => {
                 let board = self.board.clone();
                 let src = self.source.clone();
-                self.set_board(board, &src);
+                self.replace_board(board, &src);
+                let (goal, cache) = (self.goal(), self.cache());
+                self.play.moved(&self.board, goal, &cache);
                 self.playback.set_slide(Some(Slide {
                     tile,
                     from,
@@ -370,6 +406,8 @@ impl AppState {
     fn start_with(&mut self, paused: bool, stepped: bool) {
         self.stop();
         self.clear_results();
+        // The search needs the cores; the coach asks again when it ends.
+        self.play.pause();
         let Some(goal) = self.goal() else {
             self.messages.error("the goal does not fit this board");
             return;
@@ -453,6 +491,9 @@ impl AppState {
     /// anything changed.
     pub fn poll(&mut self) -> bool {
         let mut changed = false;
+        if self.play.pending() {
+            self.reset_play();
+        }
         if let Some(len) = self.run.solution().map(|s| s.moves.len())
             && let Some(due) = self.playback.due(len, self.clock.now())
         {
@@ -467,7 +508,12 @@ impl AppState {
         }
         if polled.finished {
             self.clock.end_search();
+            if self.play.to_go(&self.board).is_none() && !self.play.thinking() {
+                let (goal, cache) = (self.goal(), self.cache());
+                self.play.resume(&self.board, goal, &cache);
+            }
         }
+        changed |= self.play.poll();
         if let Some(m) = polled.error {
             self.messages.error(m);
         }

@@ -19,12 +19,57 @@ fn tile_color(tile: u8, in_place: bool, highlight: bool) -> Color32 {
     }
 }
 
+/// Height of the strip above the board (toggles, caption, coach), in points.
+const STRIP: f32 = 64.0;
+
+/// The coach's line: moves made, h, the exact moves to solve from here, Hint, the verdict.
+fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &crate::puzzle::Board) {
+    if st.focus.is_some() || st.run.solution().is_some() && st.playback.position() > 0 {
+        return;
+    }
+    ui.horizontal(|ui| {
+        let mut line = format!("Moves made: {}", st.play.moves());
+        match (st.play.to_go(b), st.play.answer()) {
+            (Some(n), Some(a)) => {
+                line += &format!(" · {n} moves to solve from here (exact, {})", a.heuristic);
+            }
+            _ if st.play.thinking() => line += " · computing moves to solve from here…",
+            _ if b.len() > crate::app::state::play_max_cells() => {
+                line += " · the coach counts moves to solve up to 4×4"
+            }
+            _ => {}
+        }
+        if let Some(e) = st.play.error() {
+            line += &format!(" · coach: {e}");
+        }
+        ui.small(line);
+        if let Some(v) = st.play.verdict() {
+            ui.colored_label(
+                Color32::from_rgb(120, 200, 120),
+                egui::RichText::new(v).small(),
+            );
+        }
+        if st.play.to_go(b).is_some_and(|n| n > 0)
+            && ui
+                .small_button("Hint")
+                .on_hover_text("highlight a tile whose move keeps the optimum")
+                .clicked()
+        {
+            st.play.ask_hint();
+        }
+    });
+}
+
 /// Draws the shown board in `area` (tiles through `painter`, numbers with egui), the
 /// out-of-place overlay and its toggle; a click on a cell goes to [`AppState::click_cell`].
 pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, area: Rect) {
-    // The overlay toggle gets a strip of its own above the board.
-    let toggle = Rect::from_min_size(area.min, vec2(area.width(), 22.0));
-    ui.scope_builder(egui::UiBuilder::new().max_rect(toggle), |ui| {
+    // Above the board: the toggles, the heuristic's caption, the coach's line.
+    let strip = Rect::from_min_size(area.min, vec2(area.width(), STRIP));
+    let b = st.shown_board();
+    let goal = st.goal();
+    let heuristic = st.settings.heuristic.clone();
+    let draw_h = st.show_heuristic && st.settings.algorithm != crate::search::Algorithm::Bfs;
+    ui.scope_builder(egui::UiBuilder::new().max_rect(strip), |ui| {
         ui.horizontal(|ui| {
             if st.focus.is_some() {
                 ui.colored_label(
@@ -37,10 +82,16 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
             } else {
                 ui.checkbox(&mut st.show_misplaced, "frontier: share out of place");
             }
+            ui.checkbox(&mut st.show_heuristic, "h on the board");
         });
+        let cap = goal
+            .as_ref()
+            .filter(|_| draw_h)
+            .and_then(|g| super::overlay::caption(&heuristic, &b, g));
+        ui.add(egui::Label::new(egui::RichText::new(cap.unwrap_or_default()).small()).truncate());
+        coach_line(ui, st, &b);
     });
-    let rect = Rect::from_min_max(area.min + vec2(0.0, 24.0), area.max);
-    let b = st.shown_board();
+    let rect = Rect::from_min_max(area.min + vec2(0.0, STRIP + 2.0), area.max);
     let (rows, cols) = (b.rows(), b.cols());
     let cell = (rect.width() / cols as f32)
         .min(rect.height() / rows as f32)
@@ -49,7 +100,6 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
     let board = Rect::from_center_size(rect.center(), size);
     let gap = (cell * 0.05).clamp(1.0, 6.0);
     let origin = rect.min;
-    let goal = st.goal();
     let cell_rect = |i: usize| {
         Rect::from_min_size(
             board.min + vec2((i % cols) as f32 * cell, (i / cols) as f32 * cell),
@@ -69,6 +119,10 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
         .playback
         .slide()
         .filter(|s| now - s.start < SLIDE_SECONDS && b.tiles().get(s.to) == Some(&s.tile));
+    // The coach's hint: the tile whose move keeps the optimum.
+    let hint = (st.focus.is_none())
+        .then(|| st.play.hint(&b).and_then(|m| b.target(m)))
+        .flatten();
     let mut labels = Vec::new();
     for (i, &t) in b.tiles().iter().enumerate() {
         if t == 0 {
@@ -88,6 +142,9 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
         let mut col = tile_color(t, in_place, hl);
         if picked {
             col = Color32::from_rgb(230, 80, 200);
+        }
+        if hint == Some(i) {
+            col = Color32::from_rgb(200, 220, 60);
         }
         quads.push(Quad::new(origin, r, col, cell * 0.12, 1.0));
         labels.push((r.center(), t));
@@ -132,6 +189,9 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
                 Color32::from_rgb(255, 220, 220),
             );
         }
+    }
+    if draw_h && let Some(g) = &goal {
+        super::overlay::draw(p, &heuristic, &b, g, &cell_rect, cell);
     }
     let resp = ui.interact(board, ui.scope_id().with("board"), Sense::click());
     if resp.clicked()

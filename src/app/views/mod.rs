@@ -6,6 +6,7 @@ pub mod board;
 pub mod heatmap;
 pub mod iterations;
 pub mod mini;
+pub mod overlay;
 pub mod tree;
 
 pub use heatmap::ramp;

@@ -1,0 +1,123 @@
+//! The coach's oracle: the exact number of moves to solve a board, computed on a thread of
+//! its own after every move of a player (cancelled and restarted on the next one), with the
+//! strongest heuristic that is ready (`auto`: a cached or quick pattern database, else linear
+//! conflict). The UI never waits on it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+
+use crate::heuristic::{HeuristicChoice, ResolveOptions, resolve};
+use crate::puzzle::{Board, Goal, Move};
+use crate::search::{Algorithm, Limits, Outcome, Problem, solve};
+
+/// An optimal solution of one board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The board solved.
+    pub board: Board,
+    /// An optimal solution from it (its first move is a hint that keeps the optimum).
+    pub moves: Vec<Move>,
+    /// The heuristic IDA* used.
+    pub heuristic: String,
+    /// Seconds it took, the heuristic's loading or building included.
+    pub seconds: f64,
+}
+
+/// One board being solved in the background.
+pub struct Oracle {
+    cancel: Arc<AtomicBool>,
+    rx: Receiver<Result<Answer, String>>,
+}
+
+impl Oracle {
+    /// Starts solving `board` towards `goal` (pattern databases from `cache_dir`, built within
+    /// `max_memory` bytes if quick to build).
+    pub fn start(
+        board: Board,
+        goal: Goal,
+        cache_dir: Option<std::path::PathBuf>,
+        max_memory: u64,
+    ) -> Oracle {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = channel();
+        let (c, b) = (cancel.clone(), board);
+        let spawned = std::thread::Builder::new()
+            .name("npuzzle-coach".into())
+            .spawn(move || {
+                let began = std::time::Instant::now();
+                let r =
+                    answer(&b, &goal, cache_dir, max_memory, &c).map(|(moves, heuristic)| Answer {
+                        board: b,
+                        moves,
+                        heuristic,
+                        seconds: began.elapsed().as_secs_f64(),
+                    });
+                let _ = tx.send(r);
+            });
+        if let Err(e) = spawned {
+            // No thread: the answer is an error, never a hang.
+            let (tx, rx2) = channel();
+            let _ = tx.send(Err(format!("could not start the coach's thread: {e}")));
+            return Oracle { cancel, rx: rx2 };
+        }
+        Oracle { cancel, rx }
+    }
+
+    /// The answer once there is one (never blocks); `Err` names why there is none.
+    pub fn poll(&self) -> Option<Result<Answer, String>> {
+        self.rx.try_recv().ok()
+    }
+}
+
+impl Drop for Oracle {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+fn answer(
+    board: &Board,
+    goal: &Goal,
+    cache_dir: Option<std::path::PathBuf>,
+    max_memory: u64,
+    cancel: &Arc<AtomicBool>,
+) -> Result<(Vec<Move>, String), String> {
+    let resolved = resolve(
+        &HeuristicChoice::Auto,
+        goal,
+        &ResolveOptions {
+            uses_heuristic: true,
+            cache_dir,
+            max_memory,
+            max_table_bytes: None,
+            progress: &|_, _, _| !cancel.load(Ordering::Relaxed),
+            warn: &|_| {},
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let name = resolved.heuristic.name().to_string();
+    let limits = Limits {
+        cancel: Some(cancel.clone()),
+        // A board that takes longer is "too hard to say quickly", not a core spent for ever.
+        time_limit: Some(std::time::Duration::from_secs(120)),
+        // One thread: the search worker and the window need the others.
+        threads: 1,
+        ..Limits::default()
+    };
+    let problem = Problem {
+        start: board.clone(),
+        goal: goal.clone(),
+    };
+    match solve(
+        &problem,
+        Algorithm::IdaStar,
+        resolved.heuristic,
+        &limits,
+        &mut |_| {},
+    ) {
+        Ok(Outcome::Solved(s)) => Ok((s.moves, name)),
+        Ok(Outcome::Unsolvable(_)) => Err("this board cannot reach the goal".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}

@@ -1,0 +1,195 @@
+//! Playing by hand: the player's move count, the exact number of moves to solve from the
+//! board shown (the coach's oracle, in the background), a hint that keeps the optimum, and
+//! what each move did to the total.
+
+use crate::app::oracle::{Answer, Oracle};
+use crate::puzzle::{Board, Goal, Move};
+
+/// The largest board the coach solves after every move (4×4).
+pub const MAX_CELLS: usize = 16;
+
+/// The coach's state for the puzzle being played.
+#[derive(Default)]
+pub struct Play {
+    /// Whether the coach computes moves-to-solve after every move.
+    pub enabled: bool,
+    moves: u32,
+    /// The optimum of the board the player started from.
+    start_optimum: Option<u32>,
+    /// The optimum before the last move (to say what the move did).
+    before: Option<u32>,
+    answer: Option<Answer>,
+    oracle: Option<Oracle>,
+    error: Option<String>,
+    hint: bool,
+    /// What the last move did, or that the goal is reached.
+    verdict: Option<String>,
+    /// The first board is still to be asked about (at the first poll, once the settings
+    /// the app was opened with are in place).
+    pending: bool,
+}
+
+impl Play {
+    /// A coach that is on.
+    pub fn new() -> Play {
+        Play {
+            enabled: true,
+            pending: true,
+            ..Play::default()
+        }
+    }
+
+    /// Whether the first board is still to be asked about.
+    pub(super) fn pending(&self) -> bool {
+        self.pending
+    }
+
+    /// Moves the player has made since the puzzle was loaded.
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    /// The exact moves to solve the board shown, once known.
+    pub fn to_go(&self, board: &Board) -> Option<u32> {
+        self.answer
+            .as_ref()
+            .filter(|a| &a.board == board)
+            .map(|a| a.moves.len() as u32)
+    }
+
+    /// The latest answer (it may be for an earlier board while the next is computed).
+    pub fn answer(&self) -> Option<&Answer> {
+        self.answer.as_ref()
+    }
+
+    /// Whether the oracle is still working.
+    pub fn thinking(&self) -> bool {
+        self.oracle.is_some()
+    }
+
+    /// Why there is no answer, when the oracle failed.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// What the last move did ("that move added 2 …"), or the goal reached.
+    pub fn verdict(&self) -> Option<&str> {
+        self.verdict.as_deref()
+    }
+
+    /// The optimum of the board the player started from.
+    pub fn start_optimum(&self) -> Option<u32> {
+        self.start_optimum
+    }
+
+    /// Shows a hint: the move that keeps the optimum, once the answer for `board` is known.
+    pub fn ask_hint(&mut self) {
+        self.hint = true;
+    }
+
+    /// The hint's move for `board` when asked for and known: the first move of an optimal
+    /// solution from it.
+    pub fn hint(&self, board: &Board) -> Option<Move> {
+        if !self.hint {
+            return None;
+        }
+        self.answer
+            .as_ref()
+            .filter(|a| &a.board == board)
+            .and_then(|a| a.moves.first().copied())
+    }
+
+    /// A new puzzle (loaded, scrambled, edited): the count starts again.
+    pub(super) fn reset(&mut self, board: &Board, goal: Option<Goal>, cache: &Cache) {
+        let enabled = self.enabled;
+        *self = Play {
+            enabled,
+            ..Play::default()
+        };
+        self.ask(board, goal, cache);
+    }
+
+    /// The player moved to `board`.
+    pub(super) fn moved(&mut self, board: &Board, goal: Option<Goal>, cache: &Cache) {
+        self.moves += 1;
+        self.hint = false;
+        self.verdict = None;
+        self.before = self.answer.as_ref().map(|a| a.moves.len() as u32);
+        if goal.as_ref().is_some_and(|g| g.board() == board) {
+            self.oracle = None;
+            self.answer = None;
+            self.verdict = Some(match self.start_optimum {
+                Some(m) => format!(
+                    "Solved in {} moves (optimal from the start was {m})",
+                    self.moves
+                ),
+                None => format!("Solved in {} moves", self.moves),
+            });
+            return;
+        }
+        self.ask(board, goal, cache);
+    }
+
+    fn ask(&mut self, board: &Board, goal: Option<Goal>, cache: &Cache) {
+        self.oracle = None;
+        self.error = None;
+        // Up to 4×4: larger boards can take the oracle minutes.
+        let Some(goal) = goal.filter(|_| self.enabled && board.len() <= MAX_CELLS) else {
+            return;
+        };
+        if !crate::puzzle::Solvability::of(board, &goal).solvable {
+            return;
+        }
+        self.oracle = Some(Oracle::start(
+            board.clone(),
+            goal,
+            cache.dir.clone(),
+            cache.max_memory,
+        ));
+    }
+
+    /// Asks again for `board` (after a search that paused the coach).
+    pub(super) fn resume(&mut self, board: &Board, goal: Option<Goal>, cache: &Cache) {
+        self.ask(board, goal, cache);
+    }
+
+    /// Stops the oracle (a search is starting: it needs the cores).
+    pub(super) fn pause(&mut self) {
+        self.oracle = None;
+    }
+
+    /// Takes the oracle's answer when it has one; returns whether anything changed.
+    pub(super) fn poll(&mut self) -> bool {
+        let Some(r) = self.oracle.as_ref().and_then(Oracle::poll) else {
+            return false;
+        };
+        self.oracle = None;
+        match r {
+            Ok(a) => {
+                let n = a.moves.len() as u32;
+                if self.moves == 0 {
+                    self.start_optimum = Some(n);
+                }
+                if let Some(b) = self.before {
+                    self.verdict = Some(if n < b {
+                        format!("Good move: {n} to go")
+                    } else {
+                        format!(
+                            "That move added 2 to your total: one move away and one back ({} made + {n} to go)",
+                            self.moves
+                        )
+                    });
+                }
+                self.answer = Some(a);
+            }
+            Err(e) => self.error = Some(e),
+        }
+        true
+    }
+}
+
+/// Where the coach finds and builds pattern databases.
+pub(super) struct Cache {
+    pub dir: Option<std::path::PathBuf>,
+    pub max_memory: u64,
+}
