@@ -482,3 +482,90 @@ fn the_coach_answers_15_puzzles_exactly() {
     let n = coached(&mut h);
     assert!(n == 29 || n == 31, "{n}");
 }
+
+#[test]
+fn compare_fills_a_table_equal_to_separate_solves() {
+    let mut h = harness(HARD8);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("Compare").click();
+    h.step();
+    h.get_by_label("Compare heuristics").click();
+    step_until(&mut h, |s| {
+        !s.compare.is_running() && !s.compare.rows().is_empty()
+    });
+    let st = &h.state().st;
+    let rows = st.compare.rows().to_vec();
+    // BFS, the four plain heuristics and pdb8.
+    let names: Vec<&str> = rows.iter().map(|r| r.heuristic.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "none",
+            "hamming",
+            "manhattan",
+            "linear-conflict",
+            "walking-distance",
+            "pdb8"
+        ]
+    );
+    let p = Problem {
+        start: HARD8.parse().unwrap(),
+        goal: goal(&GoalSpec::BlankLast, 3, 3),
+    };
+    for r in &rows {
+        assert_eq!(r.moves, Some(31), "{r:?}");
+        let (algo, kind) = match r.heuristic.as_str() {
+            "none" => (Algorithm::Bfs, HeuristicKind::Manhattan),
+            "pdb8" => continue,
+            k => (Algorithm::AStar, k.parse().unwrap()),
+        };
+        let Outcome::Solved(s) = solve(&p, algo, kind, &Limits::default(), &mut |_| {}).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (r.expanded, r.generated),
+            (s.stats.expanded, s.stats.generated),
+            "{r:?}"
+        );
+    }
+    h.get_by_label_contains("Every search that finished found 31 moves");
+}
+
+#[test]
+fn the_textbook_experiment_charts_every_depth_and_can_be_cancelled() {
+    let mut h = harness(HARD8);
+    h.step();
+    h.get_by_label("Compare").click();
+    h.step();
+    h.get_by_label("Textbook experiment").click();
+    h.step();
+    step_until(&mut h, |s| !s.compare.depth_rows().is_empty());
+    h.get_by_label("Cancel").click();
+    step_until(&mut h, |s| !s.compare.is_running());
+    let n = h.state().st.compare.depth_rows().len();
+    assert!((1..12).contains(&n), "{n} rows after a cancel");
+    // Run it to the end this time.
+    h.get_by_label("Textbook experiment").click();
+    step_until(&mut h, |s| {
+        !s.compare.is_running() && s.compare.depth_rows().len() == 12
+    });
+    let rows = h.state().st.compare.depth_rows();
+    for r in rows {
+        // All of them where fewer than 20 exist (4 at depth 2, 16 at depth 4).
+        let want = match r.depth {
+            2 => 4,
+            4 => 16,
+            _ => 20,
+        };
+        assert_eq!(r.boards, want, "depth {}", r.depth);
+        // Stronger heuristics, fewer nodes: BFS ≥ Hamming ≥ Manhattan (means over the same boards).
+        let e: Vec<f64> = r.methods.iter().map(|c| c.expanded).collect();
+        assert!(e[0] >= e[1] && e[1] >= e[2], "depth {}: {e:?}", r.depth);
+    }
+}

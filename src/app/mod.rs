@@ -10,6 +10,7 @@
 //! - `window.rs`: winit + wgpu surface + egui-winit/egui-wgpu, screenshots;
 //! - `worker.rs`: the search thread.
 
+mod compare;
 mod oracle;
 mod panels;
 mod render;

@@ -541,7 +541,7 @@ impl ApplicationHandler for App {
             el.set_control_flow(ControlFlow::WaitUntil(
                 Instant::now() + std::time::Duration::from_millis(16),
             ));
-        } else if st.play.thinking() {
+        } else if st.play.thinking() || st.compare.is_running() {
             // The coach's answer comes from its thread: look for it, drawing nothing until it
             // is there.
             el.set_control_flow(ControlFlow::WaitUntil(

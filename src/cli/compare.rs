@@ -14,11 +14,10 @@ use super::{CliError, Format, goal_spec, parse_memory, parse_size, read_board};
 use crate::heuristic::{HeuristicChoice, comparable};
 use crate::puzzle::{Board, Goal, Solvability};
 use crate::report::group_digits;
-use crate::search::compare::{DepthRow, DepthTable, Measure, Method, depth_experiment, measure};
+use crate::search::compare::{
+    DepthRow, DepthTable, Measure, Method, TEXTBOOK_DEPTHS, depth_experiment, measure,
+};
 use crate::search::{Algorithm, DEFAULT_MAX_MEMORY, Limits, Problem};
-
-/// Depths of the experiment when `--depths` is not given (Russell & Norvig's table).
-const DEFAULT_DEPTHS: &[u32] = &[2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24];
 
 /// `npuzzle compare …`
 #[derive(Args, Debug)]
@@ -324,7 +323,7 @@ fn experiment(a: &CompareArgs, goal: &Goal, limits: &Limits) -> Result<u8, CliEr
             crate::search::bfs::MAX_TABLE_CELLS
         ))
     })?;
-    let depths = a.depths.clone().unwrap_or_else(|| DEFAULT_DEPTHS.to_vec());
+    let depths = a.depths.clone().unwrap_or_else(|| TEXTBOOK_DEPTHS.to_vec());
     let max = table.max_depth();
     if let Some(d) = depths.iter().find(|&&d| d > max) {
         return Err(CliError::Usage(format!(

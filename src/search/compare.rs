@@ -12,6 +12,10 @@ use super::{Algorithm, Limits, Outcome, Problem, SearchError, solve};
 use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal};
 
+/// The depths of Russell & Norvig's table of nodes against solution depth (2, 4, …, 24):
+/// the experiment's default.
+pub const TEXTBOOK_DEPTHS: [u32; 12] = [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24];
+
 /// One search to compare: an algorithm and a heuristic (ignored by BFS), with the name shown.
 #[derive(Clone, Debug)]
 pub struct Method {

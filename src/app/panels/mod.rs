@@ -128,6 +128,7 @@ fn lower(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, re
                 (LowerView::Heatmap, "Heatmap"),
                 (LowerView::Tree, "Search tree"),
                 (LowerView::Iterations, "IDA* iterations"),
+                (LowerView::Compare, "Compare"),
             ] {
                 ui.selectable_value(&mut st.lower, v, name);
             }
@@ -146,6 +147,7 @@ fn lower(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, re
         LowerView::Heatmap => views::heatmap::show(ui, st, painter, rest),
         LowerView::Tree => views::tree::show(ui, st, rest),
         LowerView::Iterations => views::iterations::show(ui, st, rest),
+        LowerView::Compare => views::compare::show(ui, st, rest),
     }
 }
 

@@ -5,6 +5,7 @@
 //! panels (`panels/`) draw it and call its methods; tests drive it through egui_kittest.
 
 mod clock;
+mod compare;
 mod editor;
 mod lists;
 mod play;
@@ -17,6 +18,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use clock::Clock;
+pub use compare::Compare;
 pub use editor::{EditClick, Editor};
 pub use lists::{Level, Message, Messages, Recent};
 pub use play::Play;
@@ -72,6 +74,8 @@ pub struct AppState {
     pub show_heuristic: bool,
     /// Playing by hand: moves made, moves to solve from here, hints.
     pub play: Play,
+    /// Comparing heuristics on the board, or the textbook experiment.
+    pub compare: Compare,
     /// A board picked in the inspector, the open list or the tree, shown on the main board
     /// instead of the puzzle until dismissed.
     pub focus: Option<Board>,
@@ -96,6 +100,8 @@ pub enum LowerView {
     Tree,
     /// IDA*'s iterations: threshold and nodes.
     Iterations,
+    /// Heuristics compared on the board, and the textbook experiment.
+    Compare,
 }
 
 impl AppState {
@@ -122,6 +128,7 @@ impl AppState {
             show_misplaced: false,
             show_heuristic: true,
             play: Play::new(),
+            compare: Compare::default(),
             focus: None,
             lower: LowerView::default(),
             tree_scene: egui::Rect::ZERO,
@@ -151,6 +158,33 @@ impl AppState {
         self.reset();
         self.goal_spec = spec;
         self.reset_play();
+    }
+
+    /// Compares the heuristics that fit the board (in the background; see [`Compare`]).
+    pub fn compare_board(&mut self) {
+        let Some(goal) = self.goal() else {
+            self.messages.error("the goal does not fit this board");
+            return;
+        };
+        if !Solvability::of(&self.board, &goal).solvable {
+            self.messages
+                .note("this board cannot reach the goal: nothing to compare");
+            return;
+        }
+        let cache = self.cache();
+        let algorithm = self.settings.algorithm.resolve(self.board.len());
+        self.compare
+            .start_board(self.board.clone(), goal, algorithm, cache);
+    }
+
+    /// Runs the textbook experiment for the board's shape (at most 10 cells).
+    pub fn compare_depths(&mut self) {
+        let Some(goal) = self.goal() else {
+            self.messages.error("the goal does not fit this board");
+            return;
+        };
+        let cache = self.cache();
+        self.compare.start_experiment(goal, cache);
     }
 
     /// Where the coach finds pattern databases.
@@ -514,6 +548,7 @@ impl AppState {
             }
         }
         changed |= self.play.poll();
+        changed |= self.compare.poll();
         if let Some(m) = polled.error {
             self.messages.error(m);
         }

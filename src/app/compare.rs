@@ -1,0 +1,207 @@
+//! The Compare panel's worker: the board solved with each heuristic that fits it, one after
+//! the other on a thread of its own (each within a time cap), or the textbook experiment
+//! over random 3×3 boards; results stream back as they come. Cancellable at any moment.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
+
+use rand::SeedableRng;
+
+use crate::heuristic::{HeuristicChoice, HeuristicKind, HeuristicSpec, ResolveOptions, comparable};
+use crate::puzzle::{Board, Goal};
+use crate::search::compare::{
+    DepthRow, DepthTable, Measure, Method, TEXTBOOK_DEPTHS, depth_experiment, measure,
+};
+use crate::search::{Algorithm, Limits, Problem, bfs};
+
+/// Boards per depth in the app's textbook experiment.
+pub const SAMPLES: usize = 20;
+
+/// A message from the compare worker.
+pub enum CompareMsg {
+    /// A heuristic is being loaded or searched with.
+    Running(String),
+    /// One search's figures.
+    Row(Measure),
+    /// One depth of the experiment.
+    Depth(DepthRow),
+    /// Finished (or cancelled); an error when it could not go on.
+    Done(Option<String>),
+}
+
+/// What to compare.
+pub enum CompareJob {
+    /// `board` with every heuristic that fits it, `algorithm` (A* or IDA*) for each.
+    Board {
+        /// The board.
+        board: Board,
+        /// Its goal.
+        goal: Goal,
+        /// A* or IDA*.
+        algorithm: Algorithm,
+    },
+    /// The textbook experiment towards `goal` (3×3 or another tabulated shape).
+    Experiment {
+        /// The goal.
+        goal: Goal,
+    },
+}
+
+/// A running comparison.
+pub struct Comparer {
+    cancel: Arc<AtomicBool>,
+    rx: Receiver<CompareMsg>,
+}
+
+impl Comparer {
+    /// Starts `job` with `cap` seconds per search, pattern databases from `cache_dir`.
+    pub fn start(
+        job: CompareJob,
+        cap: f64,
+        cache_dir: Option<std::path::PathBuf>,
+        max_memory: u64,
+    ) -> Comparer {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = channel();
+        let c = cancel.clone();
+        let tx2 = tx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("npuzzle-compare".into())
+            .spawn(move || {
+                let limits = Limits {
+                    time_limit: Some(Duration::from_secs_f64(cap.max(0.1))),
+                    max_memory,
+                    cancel: Some(c.clone()),
+                    ..Limits::default()
+                };
+                let err = run(job, &limits, cache_dir, &c, &tx).err();
+                let _ = tx.send(CompareMsg::Done(err));
+            });
+        if let Err(e) = spawned {
+            let _ = tx2.send(CompareMsg::Done(Some(format!("no thread: {e}"))));
+        }
+        Comparer { cancel, rx }
+    }
+
+    /// The next message, if any (never blocks).
+    pub fn poll(&self) -> Option<CompareMsg> {
+        self.rx.try_recv().ok()
+    }
+
+    /// Stops after the current search's next check.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Comparer {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+/// The methods for `goal`'s board: BFS up to 10 cells, then each comparable heuristic with
+/// `algorithm`, pattern databases loaded (or built, when quick) here.
+fn methods(
+    goal: &Goal,
+    algorithm: Algorithm,
+    cache_dir: Option<std::path::PathBuf>,
+    max_memory: u64,
+    cancel: &AtomicBool,
+    tx: &Sender<CompareMsg>,
+) -> Result<Vec<Method>, String> {
+    let mut out = Vec::new();
+    if goal.board().len() <= bfs::MAX_TABLE_CELLS {
+        out.push(Method {
+            algorithm: Algorithm::Bfs,
+            heuristic: HeuristicSpec::Kind(HeuristicKind::Manhattan),
+            name: "none".into(),
+        });
+    }
+    for choice in comparable(goal, cache_dir.clone()) {
+        if cancel.load(Ordering::Relaxed) {
+            return Err("cancelled".into());
+        }
+        let spec = match &choice {
+            HeuristicChoice::Kind(k) => HeuristicSpec::Kind(*k),
+            _ => {
+                let _ = tx.send(CompareMsg::Running(format!("loading {choice}")));
+                crate::heuristic::resolve(
+                    &choice,
+                    goal,
+                    &ResolveOptions {
+                        uses_heuristic: true,
+                        cache_dir: cache_dir.clone(),
+                        max_memory,
+                        max_table_bytes: None,
+                        progress: &|_, _, _| !cancel.load(Ordering::Relaxed),
+                        warn: &|_| {},
+                    },
+                )
+                .map_err(|e| e.to_string())?
+                .heuristic
+            }
+        };
+        out.push(Method {
+            algorithm,
+            name: spec.name().to_string(),
+            heuristic: spec,
+        });
+    }
+    Ok(out)
+}
+
+fn run(
+    job: CompareJob,
+    limits: &Limits,
+    cache_dir: Option<std::path::PathBuf>,
+    cancel: &AtomicBool,
+    tx: &Sender<CompareMsg>,
+) -> Result<(), String> {
+    match job {
+        CompareJob::Board {
+            board,
+            goal,
+            algorithm,
+        } => {
+            let ms = methods(&goal, algorithm, cache_dir, limits.max_memory, cancel, tx)?;
+            let problem = Problem { start: board, goal };
+            for m in &ms {
+                if cancel.load(Ordering::Relaxed) {
+                    return Ok(());
+                }
+                let _ = tx.send(CompareMsg::Running(format!("{} {}", m.algorithm, m.name)));
+                let _ = tx.send(CompareMsg::Row(measure(&problem, m, limits)));
+            }
+            Ok(())
+        }
+        CompareJob::Experiment { goal } => {
+            let table = DepthTable::new(&goal)
+                .ok_or("the experiment needs a board of at most 10 cells (3×3, 2×5, …)")?;
+            let ms = methods(
+                &goal,
+                Algorithm::AStar,
+                cache_dir,
+                limits.max_memory,
+                cancel,
+                tx,
+            )?;
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+            let max = table.max_depth();
+            let depths: Vec<u32> = TEXTBOOK_DEPTHS
+                .iter()
+                .copied()
+                .filter(|&d| d <= max)
+                .collect();
+            let _ = tx.send(CompareMsg::Running("the textbook experiment".into()));
+            match depth_experiment(&table, &depths, SAMPLES, &ms, limits, &mut rng, &mut |r| {
+                let _ = tx.send(CompareMsg::Depth(r.clone()));
+            }) {
+                Ok(_) | Err(crate::search::SearchError::Cancelled) => Ok(()),
+                Err(e) => Err(e.to_string()),
+            }
+        }
+    }
+}

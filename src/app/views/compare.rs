@@ -1,0 +1,231 @@
+//! The Compare view: the board solved with each heuristic (a table filled as results come:
+//! initial h, nodes expanded and generated, seconds, effective branching factor, length), and
+//! the textbook experiment as a chart (log mean nodes expanded against optimal depth, one
+//! line per heuristic).
+
+use egui::{Align2, Color32, FontId, Pos2, Rect, Stroke, vec2};
+
+use crate::app::panels::group;
+use crate::app::state::AppState;
+use crate::search::compare::DepthRow;
+
+/// Line colours of the chart, one per method.
+const COLOURS: [Color32; 7] = [
+    Color32::from_rgb(200, 200, 200),
+    Color32::from_rgb(240, 110, 90),
+    Color32::from_rgb(240, 190, 80),
+    Color32::from_rgb(120, 200, 120),
+    Color32::from_rgb(90, 170, 240),
+    Color32::from_rgb(200, 120, 230),
+    Color32::from_rgb(100, 220, 220),
+];
+
+/// Draws the view in `rect`.
+pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect.shrink(4.0)));
+    let ui = &mut child;
+    ui.horizontal_wrapped(|ui| {
+        let busy = st.compare.is_running();
+        if ui
+            .add_enabled(!busy, egui::Button::new("Compare heuristics"))
+            .on_hover_text("solve this board with each heuristic that fits it, one after the other")
+            .clicked()
+        {
+            st.compare_board();
+        }
+        let small = st.board().len() <= crate::search::bfs::MAX_TABLE_CELLS;
+        if ui
+            .add_enabled(!busy && small, egui::Button::new("Textbook experiment"))
+            .on_hover_text(
+                "mean nodes against optimal depth over random boards of this shape at exactly \
+                 each depth (boards of up to 10 cells)",
+            )
+            .clicked()
+        {
+            st.compare_depths();
+        }
+        if ui.add_enabled(busy, egui::Button::new("Cancel")).clicked() {
+            st.compare.cancel();
+        }
+        let l = ui.label("time cap");
+        ui.add(
+            egui::DragValue::new(&mut st.compare.cap)
+                .range(0.5..=600.0)
+                .suffix(" s"),
+        )
+        .labelled_by(l.id);
+        if let Some(r) = st.compare.running() {
+            ui.spinner();
+            ui.label(format!("running: {r}"));
+        }
+    });
+    if let Some(e) = st.compare.error() {
+        ui.colored_label(Color32::from_rgb(235, 110, 90), format!("error: {e}"));
+    }
+    if !st.compare.depth_rows().is_empty() {
+        let rows = st.compare.depth_rows().to_vec();
+        let area = ui.available_rect_before_wrap();
+        chart(ui, &rows, area);
+        return;
+    }
+    let rows = st.compare.rows();
+    if rows.is_empty() {
+        ui.label(
+            "Compare heuristics: the same board solved with BFS (small boards), Hamming, \
+             Manhattan, linear conflict, walking distance and the pattern databases at hand. \
+             A stronger heuristic expands fewer nodes; every optimal search finds the same \
+             length.",
+        );
+        return;
+    }
+    if st.compare.board().is_some_and(|b| b != st.board()) {
+        ui.small("(for an earlier board)");
+    }
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        egui::Grid::new("compare")
+            .striped(false)
+            .num_columns(8)
+            .show(ui, |ui| {
+                for h in [
+                    "search",
+                    "heuristic",
+                    "h0",
+                    "expanded",
+                    "generated",
+                    "seconds",
+                    "b*",
+                    "moves",
+                ] {
+                    ui.strong(h);
+                }
+                ui.end_row();
+                for r in rows {
+                    ui.label(r.algorithm);
+                    ui.label(&r.heuristic);
+                    ui.monospace(r.initial_h.to_string());
+                    ui.monospace(group(r.expanded));
+                    ui.monospace(group(r.generated));
+                    ui.monospace(format!("{:.3}", r.seconds));
+                    ui.monospace(r.branching.map_or("-".into(), |b| format!("{b:.3}")));
+                    match (&r.moves, &r.error) {
+                        (Some(m), _) => ui.monospace(m.to_string()),
+                        (None, Some(e)) => ui.label(format!("- ({e})")),
+                        _ => ui.label("-"),
+                    };
+                    ui.end_row();
+                }
+            });
+        let lengths: Vec<u32> = rows.iter().filter_map(|r| r.moves).collect();
+        if let Some(&first) = lengths.first() {
+            if lengths.iter().all(|&l| l == first) {
+                ui.label(format!(
+                    "Every search that finished found {first} moves: all are optimal, as they must be."
+                ));
+            } else {
+                ui.colored_label(
+                    Color32::from_rgb(235, 110, 90),
+                    format!("error: the lengths differ ({lengths:?}); please report it"),
+                );
+            }
+        }
+    });
+}
+
+/// Log mean nodes expanded against depth, one line per method.
+fn chart(ui: &mut egui::Ui, rows: &[DepthRow], rect: Rect) {
+    let p = ui.painter_at(rect);
+    let font = FontId::proportional(10.0);
+    let plot = Rect::from_min_max(rect.min + vec2(56.0, 24.0), rect.max - vec2(170.0, 28.0));
+    if plot.width() < 40.0 || plot.height() < 40.0 {
+        return;
+    }
+    p.text(
+        rect.min + vec2(4.0, 2.0),
+        Align2::LEFT_TOP,
+        format!(
+            "Mean nodes expanded (log scale) against optimal solution depth, {} random boards per depth",
+            rows.first().map_or(0, |r| r.boards.max(1))
+        ),
+        FontId::proportional(12.0),
+        Color32::LIGHT_GRAY,
+    );
+    let max_d = rows.iter().map(|r| r.depth).max().unwrap_or(1).max(1) as f32;
+    let max_n = rows
+        .iter()
+        .flat_map(|r| r.methods.iter().map(|c| c.expanded))
+        .fold(1.0f64, f64::max);
+    let top = max_n.log10().ceil().max(1.0) as f32;
+    let at = |d: f32, n: f64| {
+        Pos2::new(
+            plot.left() + d / max_d * plot.width(),
+            plot.bottom() - ((n.max(1.0)).log10() as f32 / top) * plot.height(),
+        )
+    };
+    for k in 0..=top as i32 {
+        let y = at(0.0, 10f64.powi(k)).y;
+        p.line_segment(
+            [Pos2::new(plot.left(), y), Pos2::new(plot.right(), y)],
+            Stroke::new(0.5, Color32::from_gray(60)),
+        );
+        p.text(
+            Pos2::new(plot.left() - 4.0, y),
+            Align2::RIGHT_CENTER,
+            format!("10^{k}"),
+            font.clone(),
+            Color32::GRAY,
+        );
+    }
+    for r in rows {
+        let x = at(r.depth as f32, 1.0).x;
+        p.text(
+            Pos2::new(x, plot.bottom() + 3.0),
+            Align2::CENTER_TOP,
+            r.depth.to_string(),
+            font.clone(),
+            Color32::GRAY,
+        );
+    }
+    p.text(
+        Pos2::new(plot.center().x, plot.bottom() + 14.0),
+        Align2::CENTER_TOP,
+        "optimal depth d (moves)",
+        font.clone(),
+        Color32::GRAY,
+    );
+    let methods = rows.first().map_or(0, |r| r.methods.len());
+    for m in 0..methods {
+        let col = COLOURS[m % COLOURS.len()];
+        let pts: Vec<Pos2> = rows
+            .iter()
+            .filter_map(|r| {
+                let c = r.methods.get(m)?;
+                (c.solved > 0).then(|| at(r.depth as f32, c.expanded))
+            })
+            .collect();
+        for w in pts.windows(2) {
+            p.line_segment([w[0], w[1]], Stroke::new(2.0, col));
+        }
+        for q in &pts {
+            p.circle_filled(*q, 2.5, col);
+        }
+        let name = rows[0].methods.get(m).map_or(String::new(), |c| {
+            if c.algorithm == "bfs" {
+                "BFS".to_string()
+            } else {
+                format!("{} {}", c.algorithm, c.heuristic)
+            }
+        });
+        let b = rows
+            .last()
+            .and_then(|r| r.methods.get(m))
+            .and_then(|c| c.branching)
+            .map_or(String::new(), |b| format!(" (b* {b:.2})"));
+        p.text(
+            Pos2::new(plot.right() + 10.0, plot.top() + 14.0 * m as f32),
+            Align2::LEFT_TOP,
+            format!("{name}{b}"),
+            font.clone(),
+            col,
+        );
+    }
+}
