@@ -126,7 +126,14 @@ fn batched_progress_reports_rounds_and_open_histogram() {
         panic!("{r:?}")
     };
     assert_eq!(s.moves.len(), 46);
-    assert_eq!(reports.len() as u64, s.stats.rounds);
+    // One report a round, and the final one (the end's counts and open list).
+    assert_eq!(reports.len() as u64, s.stats.rounds + 1);
+    let last = reports.pop().unwrap();
+    assert_eq!(
+        (last.round, last.expanded),
+        (s.stats.rounds, s.stats.expanded)
+    );
+    assert_eq!(last.histogram.as_ref().unwrap().total(), last.open);
     for (i, rep) in reports.iter().enumerate() {
         assert_eq!(rep.round, i as u64 + 1);
         assert_eq!(rep.histogram.as_ref().unwrap().total(), rep.open);

@@ -212,7 +212,7 @@ fn ida_star_iterations_are_charted_and_each_finished_one_keeps_its_heatmap() {
     assert_eq!(got, want);
     assert_eq!(got[0].0, 21);
     // The chart view, then a finished iteration's heatmap.
-    h.get_by_label("IDA* iterations").click();
+    h.get_by_label("Iterations").click();
     h.step();
     assert_eq!(h.state().st.lower, LowerView::Iterations);
     h.state_mut().st.picked_iteration = Some(1);

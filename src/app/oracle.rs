@@ -7,19 +7,21 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 
-use crate::heuristic::{HeuristicChoice, ResolveOptions, resolve};
+use crate::heuristic::{HeuristicChoice, HeuristicSpec, ResolveOptions, resolve};
 use crate::puzzle::{Board, Goal, Move};
 use crate::search::{Algorithm, Limits, Outcome, Problem, solve};
 
 /// An optimal solution of one board.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Answer {
     /// The board solved.
     pub board: Board,
     /// An optimal solution from it (its first move is a hint that keeps the optimum).
     pub moves: Vec<Move>,
-    /// The heuristic IDA* used.
+    /// The heuristic IDA* used, by name.
     pub heuristic: String,
+    /// The heuristic itself (its tables loaded), for the next board of the same goal.
+    pub spec: HeuristicSpec,
     /// Seconds it took, the heuristic's loading or building included.
     pub seconds: f64,
 }
@@ -31,11 +33,13 @@ pub struct Oracle {
 }
 
 impl Oracle {
-    /// Starts solving `board` towards `goal` (pattern databases from `cache_dir`, built within
-    /// `max_memory` bytes if quick to build).
+    /// Starts solving `board` towards `goal` with `ready` (a heuristic loaded for this goal
+    /// by an earlier answer), else `auto`'s pick (pattern databases from `cache_dir`, built
+    /// within `max_memory` bytes if quick to build).
     pub fn start(
         board: Board,
         goal: Goal,
+        ready: Option<HeuristicSpec>,
         cache_dir: Option<std::path::PathBuf>,
         max_memory: u64,
     ) -> Oracle {
@@ -46,13 +50,15 @@ impl Oracle {
             .name("npuzzle-coach".into())
             .spawn(move || {
                 let began = std::time::Instant::now();
-                let r =
-                    answer(&b, &goal, cache_dir, max_memory, &c).map(|(moves, heuristic)| Answer {
+                let r = answer(&b, &goal, ready, cache_dir, max_memory, &c).map(|(moves, spec)| {
+                    Answer {
                         board: b,
                         moves,
-                        heuristic,
+                        heuristic: spec.name().to_string(),
+                        spec,
                         seconds: began.elapsed().as_secs_f64(),
-                    });
+                    }
+                });
                 let _ = tx.send(r);
             });
         if let Err(e) = spawned {
@@ -79,24 +85,30 @@ impl Drop for Oracle {
 fn answer(
     board: &Board,
     goal: &Goal,
+    ready: Option<HeuristicSpec>,
     cache_dir: Option<std::path::PathBuf>,
     max_memory: u64,
     cancel: &Arc<AtomicBool>,
-) -> Result<(Vec<Move>, String), String> {
-    let resolved = resolve(
-        &HeuristicChoice::Auto,
-        goal,
-        &ResolveOptions {
-            uses_heuristic: true,
-            cache_dir,
-            max_memory,
-            max_table_bytes: None,
-            progress: &|_, _, _| !cancel.load(Ordering::Relaxed),
-            warn: &|_| {},
-        },
-    )
-    .map_err(|e| e.to_string())?;
-    let name = resolved.heuristic.name().to_string();
+) -> Result<(Vec<Move>, HeuristicSpec), String> {
+    let spec = match ready {
+        Some(s) => s,
+        None => {
+            resolve(
+                &HeuristicChoice::Auto,
+                goal,
+                &ResolveOptions {
+                    uses_heuristic: true,
+                    cache_dir,
+                    max_memory,
+                    max_table_bytes: None,
+                    progress: &|_, _, _| !cancel.load(Ordering::Relaxed),
+                    warn: &|_| {},
+                },
+            )
+            .map_err(|e| e.to_string())?
+            .heuristic
+        }
+    };
     let limits = Limits {
         cancel: Some(cancel.clone()),
         // A board that takes longer is "too hard to say quickly", not a core spent for ever.
@@ -112,11 +124,11 @@ fn answer(
     match solve(
         &problem,
         Algorithm::IdaStar,
-        resolved.heuristic,
+        spec.clone(),
         &limits,
         &mut |_| {},
     ) {
-        Ok(Outcome::Solved(s)) => Ok((s.moves, name)),
+        Ok(Outcome::Solved(s)) => Ok((s.moves, spec)),
         Ok(Outcome::Unsolvable(_)) => Err("this board cannot reach the goal".into()),
         Err(e) => Err(e.to_string()),
     }

@@ -463,7 +463,13 @@ impl Stepper {
             algorithm: Some(self.algorithm),
             expanded: self.expanded,
             generated: self.generated,
-            open: self.open_len() as u64,
+            // IDA* keeps no open list or closed set (its boards left on the path are in
+            // `open_len`, for the inspector).
+            open: if self.algorithm == Algorithm::IdaStar {
+                0
+            } else {
+                self.open_len() as u64
+            },
             closed: self.closed_len() as u64,
             bound: self.bound(),
             iteration: if self.algorithm == Algorithm::IdaStar {

@@ -50,16 +50,19 @@ pub fn ui(
 ) {
     shortcuts(ui, st, dialogs);
     // Side panels take a fifth each of a small window (800 points: 160 each, the centre
-    // keeps about 410) and 300 points on a large one; their contents scroll.
+    // keeps about 410) and 300 points on a large one, at most 22 % each when the window
+    // shrinks (they can be widened on a large one); their contents scroll.
     let width = ui.available_width();
     let side = (width * 0.2).clamp(160.0, 300.0);
+    // The figures on the right need a little more.
+    let right = (width * 0.25).clamp(200.0, 320.0);
     egui::Panel::top("status").show(ui, |ui| status_bar(ui, st));
     egui::Panel::left("controls")
         .resizable(true)
         .default_size(side)
-        .max_size((width * 0.3).max(side))
+        .max_size((width * 0.22).max(side))
         .show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
+            egui::ScrollArea::both().show(ui, |ui| {
                 egui::CollapsingHeader::new("Puzzle")
                     .default_open(true)
                     .show(ui, |ui| puzzle::show(ui, st, dialogs));
@@ -70,10 +73,10 @@ pub fn ui(
         });
     egui::Panel::right("results")
         .resizable(true)
-        .default_size(side)
-        .max_size((width * 0.3).max(side))
+        .default_size(right)
+        .max_size((width * 0.27).max(right))
         .show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
+            egui::ScrollArea::both().show(ui, |ui| {
                 if st.run.is_stepped() {
                     egui::CollapsingHeader::new("Inspector")
                         .default_open(true)
@@ -126,8 +129,8 @@ fn lower(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, re
         ui.horizontal(|ui| {
             for (v, name) in [
                 (LowerView::Heatmap, "Heatmap"),
-                (LowerView::Tree, "Search tree"),
-                (LowerView::Iterations, "IDA* iterations"),
+                (LowerView::Tree, "Tree"),
+                (LowerView::Iterations, "Iterations"),
                 (LowerView::Compare, "Compare"),
             ] {
                 ui.selectable_value(&mut st.lower, v, name);

@@ -78,7 +78,9 @@ impl Compare {
             _ if board.len() <= 9 => Algorithm::AStar,
             _ => Algorithm::IdaStar,
         };
+        // The view shows what ran last.
         self.rows.clear();
+        self.depth_rows.clear();
         self.board = Some(board.clone());
         self.start(
             CompareJob::Board {
@@ -93,6 +95,7 @@ impl Compare {
     /// Runs the textbook experiment towards `goal`.
     pub(super) fn start_experiment(&mut self, goal: Goal, cache: super::play::Cache) {
         self.depth_rows.clear();
+        self.rows.clear();
         self.start(CompareJob::Experiment { goal }, cache);
     }
 

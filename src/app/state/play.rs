@@ -27,6 +27,11 @@ pub struct Play {
     /// The first board is still to be asked about (at the first poll, once the settings
     /// the app was opened with are in place).
     pending: bool,
+    /// The heuristic the last answer used, with its goal: the next board of that goal is
+    /// solved with it at once (a pattern database is loaded once, not after every move).
+    ready: Option<(Goal, crate::heuristic::HeuristicSpec)>,
+    /// The goal of the board being solved.
+    asked_goal: Option<Goal>,
 }
 
 impl Play {
@@ -101,9 +106,10 @@ impl Play {
 
     /// A new puzzle (loaded, scrambled, edited): the count starts again.
     pub(super) fn reset(&mut self, board: &Board, goal: Option<Goal>, cache: &Cache) {
-        let enabled = self.enabled;
+        let (enabled, ready) = (self.enabled, self.ready.take());
         *self = Play {
             enabled,
+            ready,
             ..Play::default()
         };
         self.ask(board, goal, cache);
@@ -140,9 +146,16 @@ impl Play {
         if !crate::puzzle::Solvability::of(board, &goal).solvable {
             return;
         }
+        self.asked_goal = Some(goal.clone());
+        let ready = self
+            .ready
+            .as_ref()
+            .filter(|(g, _)| g.board() == goal.board())
+            .map(|(_, s)| s.clone());
         self.oracle = Some(Oracle::start(
             board.clone(),
             goal,
+            ready,
             cache.dir.clone(),
             cache.max_memory,
         ));
@@ -166,6 +179,9 @@ impl Play {
         self.oracle = None;
         match r {
             Ok(a) => {
+                if let Some(g) = &self.asked_goal {
+                    self.ready = Some((g.clone(), a.spec.clone()));
+                }
                 let n = a.moves.len() as u32;
                 if self.moves == 0 {
                     self.start_optimum = Some(n);

@@ -143,8 +143,8 @@ fn chart(ui: &mut egui::Ui, rows: &[DepthRow], rect: Rect) {
         rect.min + vec2(4.0, 2.0),
         Align2::LEFT_TOP,
         format!(
-            "Mean nodes expanded (log scale) against optimal solution depth, {} random boards per depth",
-            rows.first().map_or(0, |r| r.boards.max(1))
+            "Mean nodes expanded (log scale) against optimal solution depth, up to {} random boards per depth (all of them where fewer exist), seed 1",
+            rows.iter().map(|r| r.boards).max().unwrap_or(0)
         ),
         FontId::proportional(12.0),
         Color32::LIGHT_GRAY,

@@ -12,8 +12,8 @@ use crate::puzzle::Board;
 use crate::search::stepper::{TREE_LIMIT, TreeNode};
 
 /// Horizontal and vertical spacing of the nodes, in scene points.
-const DX: f32 = 26.0;
-const DY: f32 = 44.0;
+const DX: f32 = 24.0;
+const DY: f32 = 34.0;
 
 /// Node positions: each leaf its own column in depth-first order (children in expansion
 /// order), each parent centred over its children, rows by g.
