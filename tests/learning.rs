@@ -569,3 +569,79 @@ fn the_textbook_experiment_charts_every_depth_and_can_be_cancelled() {
         assert!(e[0] >= e[1] && e[1] >= e[2], "depth {}: {e:?}", r.depth);
     }
 }
+
+#[test]
+fn a_pattern_database_caption_gives_each_patterns_value_once_loaded() {
+    let b = "1 3 7 6/5 2 4 0/13 12 14 8/15 9 10 11";
+    let mut h = harness(b);
+    {
+        let st = &mut h.state_mut().st;
+        // No coach here: only the search loads the tables.
+        st.play.enabled = false;
+        st.settings.algorithm = Algorithm::IdaStar;
+        st.settings.heuristic =
+            HeuristicChoice::Pdb(npuzzle::heuristic::pdb::PartitionSpec::parse("pdb555").unwrap());
+    }
+    // (The harness's first frame may have asked the coach already: a new puzzle forgets it.)
+    h.state_mut().st.set_board(b.parse().unwrap(), "test");
+    h.step();
+    h.get_by_label_contains("pdb555: 3 patterns, one colour each");
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| *s.run.state() == RunState::Done);
+    h.step();
+    let st = &h.state().st;
+    let Some(HeuristicSpec::Pdb(pdb)) = st.run.heuristic() else {
+        panic!("the run's heuristic is kept")
+    };
+    use npuzzle::heuristic::Heuristic;
+    let board: Board = b.parse().unwrap();
+    let (direct, _) = pdb.pattern_values(board.tiles());
+    let terms: Vec<String> = direct.iter().map(u8::to_string).collect();
+    let want = format!(
+        "pdb555 h = {}: the patterns' table values (one colour each) {}",
+        pdb.estimate(board.tiles()),
+        terms.join(" + ")
+    );
+    h.get_by_label_contains(&want);
+}
+
+#[test]
+fn next_layer_from_nothing_stops_at_the_layer_and_is_off_for_a_fast_search() {
+    let mut h = harness(HARD8);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("Next f layer").click();
+    step_until(&mut h, |s| s.run.is_idle() && s.run.inspect().is_some());
+    h.step();
+    // The same run, taken directly: steps until the lowest f on open rises.
+    let p = Problem {
+        start: HARD8.parse().unwrap(),
+        goal: goal(&GoalSpec::BlankLast, 3, 3),
+    };
+    let spec = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+    let mut direct = Stepper::new(&p, Algorithm::AStar, &spec, 1 << 30).unwrap();
+    direct.step_layer(u64::MAX).unwrap();
+    assert_eq!(expanded(&h.state().st), direct.expanded());
+    assert!(direct.bound() > 21);
+    // A fast search has no layers: the state ignores the request (an 80-move board: it is
+    // still running).
+    h.get_by_label("Stop").click();
+    h.step();
+    h.state_mut().st.set_board(
+        "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1".parse().unwrap(),
+        "hard",
+    );
+    h.step();
+    h.get_by_label("Start").click();
+    h.step();
+    assert!(h.state().st.is_running() && !h.state().st.run.is_stepped());
+    let before = h.state().st.is_paused();
+    h.state_mut().st.step_layer();
+    assert_eq!(h.state().st.is_paused(), before);
+    h.get_by_label("Stop").click();
+    h.step();
+}

@@ -161,6 +161,29 @@ fn a_build_stops_when_its_progress_callback_says_so() {
 }
 
 #[test]
+fn pattern_values_add_up_to_the_estimate() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(8);
+    for (rows, sizes) in [(4, &[5, 5, 5][..]), (3, &[4, 4][..])] {
+        for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
+            let g = goal(&spec, rows, rows);
+            let h = pdb(&g, sizes);
+            let pats = h.patterns();
+            assert_eq!(pats.iter().map(Vec::len).collect::<Vec<_>>(), sizes);
+            for _ in 0..500 {
+                let b = npuzzle::puzzle::random::random_solvable(&g, &mut rng);
+                let (direct, reflected) = h.pattern_values(b.tiles());
+                assert_eq!(direct.len(), sizes.len());
+                let sum = |v: &[u8]| v.iter().map(|&x| u32::from(x)).sum::<u32>();
+                let best = sum(&direct).max(reflected.as_deref().map_or(0, sum));
+                assert_eq!(best, h.estimate(b.tiles()), "{b}");
+                assert_eq!(reflected.is_some(), h.reflects());
+            }
+        }
+    }
+}
+
+#[test]
 fn incremental_matches_estimate() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);

@@ -25,9 +25,9 @@ pub use crate::heuristic::HeuristicChoice;
 pub use panels::{Dialogs, ui};
 pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{
-    AppState, Clock, EditClick, Editor, EvaluatorChoice, FinishedIteration, Level, LowerView,
-    Message, Messages, Playback, Recent, Run, RunState, SLIDE_SECONDS, Scramble, Settings, Slide,
-    SolutionView,
+    AppState, Clock, Compare, EditClick, Editor, EvaluatorChoice, FinishedIteration, Level,
+    LowerView, Message, Messages, Play, Playback, Recent, Run, RunState, SLIDE_SECONDS, Scramble,
+    Settings, Slide, SolutionView,
 };
 pub use views::ramp;
 pub use worker::{BuildStatus, OPEN_SHOWN, StepView};

@@ -542,11 +542,18 @@ impl ApplicationHandler for App {
                 Instant::now() + std::time::Duration::from_millis(16),
             ));
         } else if st.play.thinking() || st.compare.is_running() {
-            // The coach's answer comes from its thread: look for it, drawing nothing until it
-            // is there.
-            el.set_control_flow(ControlFlow::WaitUntil(
-                Instant::now() + std::time::Duration::from_millis(50),
-            ));
+            // The coach's and Compare's answers come from their threads: look for them every
+            // 50 ms, drawing nothing until they are there (egui's own repaints still on time).
+            let mut at = Instant::now() + std::time::Duration::from_millis(50);
+            if let Some(r) = self.repaint_at {
+                if Instant::now() >= r {
+                    self.repaint_at = None;
+                    g.window.request_redraw();
+                } else {
+                    at = at.min(r);
+                }
+            }
+            el.set_control_flow(ControlFlow::WaitUntil(at));
         } else if let Some(at) = self.repaint_at {
             if Instant::now() >= at {
                 self.repaint_at = None;

@@ -118,6 +118,8 @@ pub enum WorkerMsg {
     Building(BuildStatus),
     /// A line for the user (e.g. a cache file found corrupt and rebuilt).
     Note(String),
+    /// The heuristic the search uses, loaded (the board overlay reads pattern values from it).
+    Heuristic(HeuristicSpec),
     /// The search ended; `evaluator` and `describe` say what evaluated h.
     Done {
         /// The answer, or why there is none.
@@ -188,15 +190,16 @@ impl Worker {
     /// Whether the search thread is holding at its pause point: paused, every progress
     /// snapshot it made already sent, and nothing more until a resume, step or cancel.
     pub fn is_held(&self) -> bool {
-        self.held.load(Ordering::Acquire)
+        self.held.load(Ordering::SeqCst)
     }
 
-    /// Whether it holds with nothing asked of it: [`Worker::is_held`], and no step or layer
-    /// waiting to be run.
+    /// Whether it holds with nothing asked of it: no step or layer waiting, and
+    /// [`Worker::is_held`]. The requests are read first: the thread clears `held` before it
+    /// takes one, so a request taken but not yet served never reads as idle.
     pub fn is_idle(&self) -> bool {
-        self.is_held()
-            && self.steps.load(Ordering::Relaxed) == 0
-            && !self.layer.load(Ordering::Relaxed)
+        self.steps.load(Ordering::SeqCst) == 0
+            && !self.layer.load(Ordering::SeqCst)
+            && self.is_held()
     }
 
     /// Next message, if any (never blocks).
@@ -217,12 +220,14 @@ impl Worker {
     /// While paused: run `n` steps (a stepped search: `n` nodes; otherwise to the next
     /// progress report, one round of batched A*), then pause again.
     pub fn step(&self, n: u64) {
-        self.steps.fetch_add(n, Ordering::Relaxed);
+        self.steps.fetch_add(n, Ordering::SeqCst);
     }
 
-    /// While paused, a stepped search: run to the next f layer (IDA*: iteration), then pause.
+    /// While paused, a stepped search: run to the next f layer (IDA*: iteration), then pause;
+    /// steps still asked for are dropped (the layer's end is where it stops).
     pub fn step_layer(&self) {
-        self.layer.store(true, Ordering::Relaxed);
+        self.steps.store(0, Ordering::SeqCst);
+        self.layer.store(true, Ordering::SeqCst);
     }
 
     /// Asks the search to stop; it ends at its next check (milliseconds).
@@ -271,18 +276,26 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
     };
     let mut on_progress = |p: &Progress| {
         let _ = tx.send(WorkerMsg::Progress(Box::new(p.clone())));
+        // The search's last report never holds: its answer follows at once.
+        if p.finished {
+            return;
+        }
         // Hold here while paused, unless a step was asked for or the search is cancelled.
+        // `held` is cleared before a step is taken (see `Worker::is_idle`).
         while paused.load(Ordering::Relaxed) && !cancel.load(Ordering::Relaxed) {
-            if steps
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |s| s.checked_sub(1))
-                .is_ok()
-            {
-                break;
+            if steps.load(Ordering::SeqCst) > 0 {
+                held.store(false, Ordering::SeqCst);
+                if steps
+                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |s| s.checked_sub(1))
+                    .is_ok()
+                {
+                    break;
+                }
             }
-            held.store(true, Ordering::Release);
+            held.store(true, Ordering::SeqCst);
             std::thread::sleep(Duration::from_millis(5));
         }
-        held.store(false, Ordering::Release);
+        held.store(false, Ordering::SeqCst);
     };
     let goal = &job.problem.goal;
     let name = job.heuristic.to_string();
@@ -335,7 +348,10 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
         },
     );
     let spec = match resolved {
-        Ok(r) => r.heuristic,
+        Ok(r) => {
+            let _ = tx.send(WorkerMsg::Heuristic(r.heuristic.clone()));
+            r.heuristic
+        }
         Err(e) => {
             let result = match e {
                 ResolveError::Cancelled => Err(SearchError::Cancelled),
@@ -444,19 +460,24 @@ fn run_stepped(
             return Err(SearchError::Cancelled);
         }
         let free = !pause.paused.load(Ordering::Relaxed);
-        let layer = !free && pause.layer.swap(false, Ordering::Relaxed);
+        let asked = pause.layer.load(Ordering::SeqCst) || pause.steps.load(Ordering::SeqCst) > 0;
+        if !(free || asked) {
+            pause.held.store(true, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
+        }
+        // Not held from here on, before a request is taken (see `Worker::is_idle`).
+        pause.held.store(false, Ordering::SeqCst);
+        let layer = !free && pause.layer.swap(false, Ordering::SeqCst);
         let one = !free
             && !layer
             && pause
                 .steps
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
                 .is_ok();
         if !(free || layer || one) {
-            pause.held.store(true, Ordering::Release);
-            std::thread::sleep(Duration::from_millis(5));
             continue;
         }
-        pause.held.store(false, Ordering::Release);
         let began = std::time::Instant::now();
         let bound = s.bound();
         let mut sent = began;

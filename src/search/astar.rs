@@ -42,12 +42,18 @@ fn run<K: Key>(
     match expand_to_goal(&mut bf, h, goal_key, &mut tiles, ctl, progress) {
         Ok(()) => {
             // The final counts and open list, so that a view's last frame is the search's end.
-            progress(&bf.progress(ctl, Algorithm::AStar));
+            progress(&Progress {
+                finished: true,
+                ..bf.progress(ctl, Algorithm::AStar)
+            });
             bf.finish(problem, ctl)
         }
         Err(e) => {
             // The counts at the stop, so that a caller's figures are those of this moment.
-            progress(&bf.progress(ctl, Algorithm::AStar));
+            progress(&Progress {
+                finished: true,
+                ..bf.progress(ctl, Algorithm::AStar)
+            });
             Err(e)
         }
     }

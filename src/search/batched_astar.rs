@@ -56,6 +56,7 @@ fn run<K: Key>(
             // The final counts and open list, so that a view's last frame is the search's end.
             progress(&Progress {
                 round,
+                finished: true,
                 ..bf.progress(ctl, Algorithm::BatchedAStar)
             });
             let mut solution = bf.finish(problem, ctl)?;
@@ -66,7 +67,10 @@ fn run<K: Key>(
         }
         Err(e) => {
             // The counts at the stop, so that a caller's figures are those of this moment.
-            progress(&bf.progress(ctl, Algorithm::BatchedAStar));
+            progress(&Progress {
+                finished: true,
+                ..bf.progress(ctl, Algorithm::BatchedAStar)
+            });
             Err(e)
         }
     }

@@ -69,7 +69,10 @@ fn run<K: Key>(
                 let projected = (3 * parent.capacity().max(16) * entry * 8 / 7
                     + queue.capacity() * qentry) as u64;
                 if projected > ctl.limits().max_memory {
-                    progress(&snapshot(ctl, &stats, queue.len(), parent.len(), depth));
+                    progress(&Progress {
+                        finished: true,
+                        ..snapshot(ctl, &stats, queue.len(), parent.len(), depth)
+                    });
                     return Err(ctl.memory_error(stats.expanded));
                 }
             }
@@ -86,7 +89,10 @@ fn run<K: Key>(
             let due = ctl.check();
             if due != Ok(false) {
                 // Due, or the last report: the counts at the stop.
-                progress(&snapshot(ctl, &stats, queue.len(), parent.len(), depth));
+                progress(&Progress {
+                    finished: due.is_err(),
+                    ..snapshot(ctl, &stats, queue.len(), parent.len(), depth)
+                });
             }
             due?;
         }
@@ -113,13 +119,10 @@ fn run<K: Key>(
     }
     moves.reverse();
     // The final counts, so that a view's last frame is the search's end.
-    progress(&snapshot(
-        ctl,
-        &stats,
-        queue.len(),
-        parent.len(),
-        moves.len() as u32,
-    ));
+    progress(&Progress {
+        finished: true,
+        ..snapshot(ctl, &stats, queue.len(), parent.len(), moves.len() as u32)
+    });
     stats.closed = parent.len() as u64;
     stats.peak_memory = (parent.capacity() * entry * 8 / 7 + queue.capacity() * qentry) as u64;
     stats.seconds = ctl.elapsed();

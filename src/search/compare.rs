@@ -289,7 +289,7 @@ impl DepthTable {
     /// uniformly among all such boards (fewer when fewer exist).
     pub fn boards_at(&self, depth: u32, count: usize, rng: &mut impl Rng) -> Vec<Board> {
         // Reservoir sampling over the boards at that depth, in rank order.
-        let mut picked: Vec<u64> = Vec::with_capacity(count);
+        let mut picked: Vec<u64> = Vec::with_capacity(count.min(1 << 16));
         let mut seen = 0u64;
         for (r, &d) in self.dist.iter().enumerate() {
             if u32::from(d) != depth || d == u8::MAX {

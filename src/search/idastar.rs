@@ -154,7 +154,7 @@ where
             Ok(r) => r,
             Err(e) => {
                 // The counts at the stop, so that a caller's figures are those of this moment.
-                dfs.watch.report(dfs.bound, dfs.tally, false);
+                dfs.watch.report(dfs.bound, dfs.tally, false, true);
                 return Err(e);
             }
         };
@@ -164,12 +164,16 @@ where
             generated: dfs.tally.generated,
         });
         dfs.watch.done.add(dfs.tally);
-        dfs.watch.report(dfs.bound, Tally::default(), true);
+        let found = matches!(round, Round::Found(_));
+        dfs.watch.report(dfs.bound, Tally::default(), true, found);
         let next = match round {
             Round::Found(moves) => break moves,
             Round::Next(next) => next,
         };
-        dfs.watch.ctl.check()?;
+        if let Err(e) = dfs.watch.ctl.check() {
+            dfs.watch.report(dfs.bound, Tally::default(), false, true);
+            return Err(e);
+        }
         if next == u32::MAX {
             return Err(SearchError::Exhausted(Algorithm::IdaStar));
         }
@@ -293,7 +297,8 @@ struct Reporter<'c, 'l, 'p> {
 
 impl Reporter<'_, '_, '_> {
     /// Reports progress: `running` is what the current iteration has counted so far.
-    fn report(&mut self, bound: u32, running: Tally, iteration_done: bool) {
+    /// `finished`: the search's last report.
+    fn report(&mut self, bound: u32, running: Tally, iteration_done: bool, finished: bool) {
         let p = Progress {
             algorithm: Some(Algorithm::IdaStar),
             seconds: self.ctl.elapsed(),
@@ -306,6 +311,7 @@ impl Reporter<'_, '_, '_> {
             histogram: self.hist.clone(),
             misplaced: self.cells.as_mut().and_then(|c| c.take()),
             iteration_done,
+            finished,
             ..Progress::default()
         };
         (self.progress)(&p);
@@ -334,7 +340,7 @@ impl Watch for Reporter<'_, '_, '_> {
         self.max_g = self.max_g.max(g);
         match self.ctl.check() {
             Ok(true) => {
-                self.report(bound, tally, false);
+                self.report(bound, tally, false, false);
                 Ok(())
             }
             Ok(false) => Ok(()),

@@ -33,6 +33,9 @@ pub struct Progress {
     pub histogram: Option<GhHistogram>,
     /// Whether this is the last report of an IDA* iteration.
     pub iteration_done: bool,
+    /// Whether this is the search's last report (at its end or at a limit): its answer
+    /// follows at once, so a caller that pauses on reports should not hold on this one.
+    pub finished: bool,
     /// Batched A*: rounds so far.
     pub round: u64,
     /// Batched A*: boards evaluated in the last round's batch.

@@ -89,6 +89,9 @@ pub struct Expansion {
     /// IDA*: how many levels the depth-first search went back up before descending to this
     /// node (0: it is a child of the previous node).
     pub backtracked: u32,
+    /// The bound in force when it was expanded: IDA*'s threshold, A*'s lowest f on open (its
+    /// own f), BFS's depth.
+    pub bound: u32,
     /// Its successors in generation order ([`Move::ALL`]), the parent included (as
     /// [`Fate::Parent`]).
     pub successors: Vec<Successor>,
@@ -347,7 +350,11 @@ impl Stepper {
     pub fn bound(&self) -> u32 {
         match &self.state {
             State::IdaStar { threshold, .. } => *threshold,
-            State::AStar { open, .. } => open.min_f().unwrap_or(0),
+            // The lowest f of a live entry (stale ones are skipped when popped).
+            State::AStar { open, map } => open
+                .iter()
+                .find(|(_, g, k)| map.get(*k).is_some_and(|i| !i.closed && i.g == *g))
+                .map_or(0, |(f, _, _)| f),
             State::Bfs { queue, .. } => queue.front().map_or(0, |q| q.1),
         }
     }
@@ -427,7 +434,8 @@ impl Stepper {
 
     /// The statistics a finished search returns ([`super::Solution::stats`]): counts, closed
     /// boards, peak open list, IDA*'s iterations (the current one included), initial h.
-    /// `seconds` is left 0 for the caller (a stepped search's time is the learner's).
+    /// `seconds` is left 0 for the caller (a stepped search's time is the learner's). The open
+    /// list's sizes count live entries only, where the fast A* counts its stale ones too.
     pub fn stats(&self) -> SearchStats {
         let mut iterations = self.iterations.clone();
         if let State::IdaStar {
@@ -598,7 +606,7 @@ impl Stepper {
                 successors.push(Successor {
                     mv: m,
                     board: child,
-                    g: g + 1,
+                    g: g.saturating_sub(1),
                     h: 0,
                     fate: Fate::Parent,
                 });
@@ -669,6 +677,7 @@ impl Stepper {
             h: 0,
             path,
             backtracked: 0,
+            bound: g,
             successors,
         });
         if let Some(moves) = found {
@@ -796,6 +805,7 @@ impl Stepper {
             h,
             path,
             backtracked: 0,
+            bound: g + h,
             successors,
         });
         self.memory_check(entries)?;
@@ -936,6 +946,7 @@ impl Stepper {
             h,
             path,
             backtracked: back,
+            bound,
             successors,
         });
         Step::Expanded

@@ -45,23 +45,30 @@ pub fn fate_text(s: &Successor, algorithm: Algorithm, threshold: u32) -> String 
     }
 }
 
-/// "N states expanded out of R reachable (share)".
-pub fn coverage(expanded: u64, rows: usize, cols: usize) -> String {
+/// "N states expanded out of R reachable (share)"; for IDA*, which keeps no closed set and
+/// expands a board again in each iteration (and by each path), a count of expansions.
+pub fn coverage(algorithm: Algorithm, expanded: u64, rows: usize, cols: usize) -> String {
     let r = reachable_boards(rows, cols);
-    if r.is_finite() && r < 1e15 {
-        format!(
-            "{} states expanded out of {} reachable ({:.3} %)",
-            group(expanded),
-            group(r as u64),
-            expanded as f64 / r * 100.0
-        )
+    let reachable = if r.is_finite() && r < 1e15 {
+        group(r as u64)
     } else {
-        format!(
-            "{} states expanded out of about 10^{:.0} reachable",
-            group(expanded),
-            reachable_boards_log10(rows, cols)
-        )
+        format!("about 10^{:.0}", reachable_boards_log10(rows, cols))
+    };
+    if algorithm == Algorithm::IdaStar {
+        return format!(
+            "{} expansions (IDA* may expand a board more than once) · {reachable} boards reachable",
+            group(expanded)
+        );
     }
+    let share = if r.is_finite() && r < 1e15 {
+        format!(" ({:.3} %)", expanded as f64 / r * 100.0)
+    } else {
+        String::new()
+    };
+    format!(
+        "{} states expanded out of {reachable} reachable{share}",
+        group(expanded)
+    )
 }
 
 /// The panel; a click on any board shown puts it on the main board ([`AppState::focus`]).
@@ -75,20 +82,19 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
         .progress()
         .and_then(|p| p.algorithm)
         .unwrap_or(Algorithm::AStar);
-    let bound = st.run.progress().map_or(0, |p| p.bound);
     let goal = st.goal().map(|g| g.board().clone());
     let goal = goal.as_ref();
     let b = st.board();
     let cell = mini::cell_for(b.cols(), 54.0);
     let small = mini::cell_for(b.cols(), 40.0);
     let expanded = st.run.progress().map_or(0, |p| p.expanded);
-    ui.label(coverage(expanded, b.rows(), b.cols()));
+    ui.label(coverage(algorithm, expanded, b.rows(), b.cols()));
     let mut picked: Option<Board> = None;
     match &v.last {
         None => {
             ui.label("Nothing expanded yet: the open list holds the start board.");
         }
-        Some(e) => expansion(ui, e, algorithm, bound, goal, cell, small, &mut picked),
+        Some(e) => expansion(ui, e, algorithm, goal, cell, small, &mut picked),
     }
     ui.separator();
     let open_title = match algorithm {
@@ -137,7 +143,6 @@ fn expansion(
     ui: &mut egui::Ui,
     e: &Expansion,
     algorithm: Algorithm,
-    bound: u32,
     goal: Option<&Board>,
     cell: f32,
     small: f32,
@@ -150,6 +155,8 @@ fn expansion(
         }
         ui.vertical(|ui| {
             ui.monospace(format!("g {}  h {}  f {}", e.g, e.h, e.g + e.h));
+            // The threshold it was expanded under (the next iteration's may be shown above).
+            let bound = e.bound;
             if algorithm == Algorithm::IdaStar {
                 ui.monospace(format!("threshold {bound}"));
                 if e.backtracked > 0 {
@@ -178,7 +185,7 @@ fn expansion(
                     s.h,
                     s.g + s.h
                 ));
-                ui.colored_label(fate_color(&s.fate), fate_text(s, algorithm, bound));
+                ui.colored_label(fate_color(&s.fate), fate_text(s, algorithm, e.bound));
             });
         });
     }

@@ -157,7 +157,13 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
             } else {
                 ("Next f layer", "run until the open list's lowest f rises")
             };
-            if ui.button(label).on_hover_text(tip).clicked() {
+            // Only a stepped search (or none yet) stops at layers.
+            let can = !running || st.run.is_stepped();
+            if ui
+                .add_enabled(can, egui::Button::new(label))
+                .on_hover_text(tip)
+                .clicked()
+            {
                 st.step_layer();
             }
         }

@@ -371,13 +371,14 @@ impl AppState {
         }
         let from = self.board.target(m);
         let to = self.board.blank();
+        let left = self.board.clone();
         match (from, self.board.apply(m)) {
             (Some(from), Some(tile)) => {
                 let board = self.board.clone();
                 let src = self.source.clone();
                 self.replace_board(board, &src);
                 let (goal, cache) = (self.goal(), self.cache());
-                self.play.moved(&self.board, goal, &cache);
+                self.play.moved(&left, &self.board, goal, &cache);
                 self.playback.set_slide(Some(Slide {
                     tile,
                     from,
@@ -506,13 +507,21 @@ impl AppState {
     pub fn step_layer(&mut self) {
         if !self.run.is_running() {
             self.start_with(true, true);
+        } else if !self.run.is_stepped() {
+            // A search started at full speed has no layers to stop at.
+            return;
         }
         self.run.step_layer();
     }
 
-    /// Stops the running search, keeping what it showed.
+    /// Stops the running search, keeping what it showed; the coach takes up the board again.
     pub fn stop(&mut self) {
+        let was = self.run.is_running();
         self.run.stop();
+        if was && self.play.to_go(&self.board).is_none() && !self.play.thinking() {
+            let (goal, cache) = (self.goal(), self.cache());
+            self.play.resume(&self.board, goal, &cache);
+        }
     }
 
     /// Stops and clears the results; the puzzle stays.

@@ -49,6 +49,11 @@ impl Play {
         self.pending
     }
 
+    /// The heuristic the coach has loaded, with the goal it is for.
+    pub fn loaded(&self) -> Option<&(Goal, crate::heuristic::HeuristicSpec)> {
+        self.ready.as_ref()
+    }
+
     /// Moves the player has made since the puzzle was loaded.
     pub fn moves(&self) -> u32 {
         self.moves
@@ -106,7 +111,8 @@ impl Play {
 
     /// A new puzzle (loaded, scrambled, edited): the count starts again.
     pub(super) fn reset(&mut self, board: &Board, goal: Option<Goal>, cache: &Cache) {
-        let (enabled, ready) = (self.enabled, self.ready.take());
+        // A coach switched off lets its tables go.
+        let (enabled, ready) = (self.enabled, self.ready.take().filter(|_| self.enabled));
         *self = Play {
             enabled,
             ready,
@@ -115,12 +121,17 @@ impl Play {
         self.ask(board, goal, cache);
     }
 
-    /// The player moved to `board`.
-    pub(super) fn moved(&mut self, board: &Board, goal: Option<Goal>, cache: &Cache) {
+    /// The player moved from `left` to `board`.
+    pub(super) fn moved(&mut self, left: &Board, board: &Board, goal: Option<Goal>, cache: &Cache) {
         self.moves += 1;
         self.hint = false;
         self.verdict = None;
-        self.before = self.answer.as_ref().map(|a| a.moves.len() as u32);
+        // What the move did is known only if the board it left had its answer.
+        self.before = self
+            .answer
+            .as_ref()
+            .filter(|a| &a.board == left)
+            .map(|a| a.moves.len() as u32);
         if goal.as_ref().is_some_and(|g| g.board() == board) {
             self.oracle = None;
             self.answer = None;

@@ -75,6 +75,8 @@ pub struct Run {
     stepped: bool,
     /// IDA*'s finished iterations, from their last reports.
     iterations: Vec<FinishedIteration>,
+    /// The heuristic the search loaded (kept after it ends).
+    heuristic: Option<crate::heuristic::HeuristicSpec>,
     worker: Option<Worker>,
     /// What the running search uses; `evaluator` and `adapter` are filled in when it ends.
     info: RunInfo,
@@ -92,6 +94,7 @@ impl Default for Run {
             inspect: None,
             stepped: false,
             iterations: Vec::new(),
+            heuristic: None,
             worker: None,
             info: RunInfo {
                 algorithm: Algorithm::Auto,
@@ -134,6 +137,11 @@ impl Run {
     /// the tree (kept after the search ends).
     pub fn inspect(&self) -> Option<&StepView> {
         self.inspect.as_ref()
+    }
+
+    /// The heuristic the current or last search loaded.
+    pub fn heuristic(&self) -> Option<&crate::heuristic::HeuristicSpec> {
+        self.heuristic.as_ref()
     }
 
     /// IDA*'s finished iterations in order (threshold, nodes expanded, their histogram).
@@ -265,6 +273,7 @@ impl Run {
                         self.building = Some(b);
                     }
                     WorkerMsg::Note(m) => polled.notes.push(m),
+                    WorkerMsg::Heuristic(h) => self.heuristic = Some(h),
                     WorkerMsg::Done {
                         result,
                         evaluator,

@@ -22,6 +22,35 @@ fn tile_color(tile: u8, in_place: bool, highlight: bool) -> Color32 {
 /// Height of the strip above the board (toggles, caption, coach), in points.
 const STRIP: f32 = 64.0;
 
+/// The chosen pattern database with its tables, when the search or the coach has loaded it
+/// (for the board's goal).
+fn loaded_pdb(
+    st: &AppState,
+    choice: &crate::heuristic::HeuristicChoice,
+) -> Option<std::sync::Arc<crate::heuristic::pdb::AdditivePdb>> {
+    use crate::heuristic::{HeuristicChoice, HeuristicSpec};
+    let HeuristicChoice::Pdb(spec) = choice else {
+        return None;
+    };
+    let goal = st.goal()?;
+    let name = spec.name();
+    let fits = |h: &HeuristicSpec| match h {
+        HeuristicSpec::Pdb(p) if p.name() == name => Some(p.clone()),
+        _ => None,
+    };
+    let from_run = st
+        .run
+        .heuristic()
+        .filter(|_| st.run.solution().is_some() || st.is_running())
+        .and_then(fits);
+    let from_coach = st
+        .play
+        .loaded()
+        .filter(|(g, _)| g.board() == goal.board())
+        .and_then(|(_, h)| fits(h));
+    from_run.or(from_coach)
+}
+
 /// The coach's line: moves made, h, the exact moves to solve from here, Hint, the verdict.
 fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &crate::puzzle::Board) {
     if st.focus.is_some() || st.run.solution().is_some() && st.playback.position() > 0 {
@@ -84,10 +113,11 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
             }
             ui.checkbox(&mut st.show_heuristic, "h on the board");
         });
+        let loaded = loaded_pdb(st, &heuristic);
         let cap = goal
             .as_ref()
             .filter(|_| draw_h)
-            .and_then(|g| super::overlay::caption(&heuristic, &b, g));
+            .and_then(|g| super::overlay::caption(&heuristic, &b, g, loaded.as_deref()));
         ui.add(egui::Label::new(egui::RichText::new(cap.unwrap_or_default()).small()).truncate());
         coach_line(ui, st, &b);
     });

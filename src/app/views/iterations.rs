@@ -25,16 +25,17 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
         return;
     }
     let done = st.run.iterations();
-    let mut bars: Vec<(u32, u64, bool)> = done
+    // (threshold, nodes, finished, has its heatmap)
+    let mut bars: Vec<(u32, u64, bool, bool)> = done
         .iter()
-        .map(|i| (i.threshold, i.expanded, true))
+        .map(|i| (i.threshold, i.expanded, true, i.histogram.is_some()))
         .collect();
     if let Some(pr) = prog
         && st.run.is_running()
         && pr.iteration as usize > done.len()
     {
         let before: u64 = done.iter().map(|i| i.expanded).sum();
-        bars.push((pr.bound, pr.expanded.saturating_sub(before), false));
+        bars.push((pr.bound, pr.expanded.saturating_sub(before), false, false));
     }
     p.text(
         rect.left_top() + vec2(8.0, 6.0),
@@ -74,7 +75,7 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     }
     let w = (plot.width() / bars.len() as f32).min(60.0);
     let mut picked = None;
-    for (i, &(t, n, finished)) in bars.iter().enumerate() {
+    for (i, &(t, n, finished, heat)) in bars.iter().enumerate() {
         let x0 = plot.left() + i as f32 * w;
         let bar = Rect::from_min_max(
             Pos2::new(x0 + w * 0.15, y(n)),
@@ -108,13 +109,13 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
             .on_hover_text(format!(
                 "threshold {t}: {} nodes expanded{}",
                 group(n),
-                if finished {
-                    " · click for its heatmap"
-                } else {
-                    " so far"
+                match (finished, heat) {
+                    (true, true) => " · click for its heatmap",
+                    (true, false) => "",
+                    (false, _) => " so far",
                 }
             ));
-        if finished && resp.clicked() {
+        if heat && resp.clicked() {
             picked = Some(i);
         }
     }

@@ -6,6 +6,7 @@
 use egui::{Align2, Color32, FontId, Painter, Rect, Stroke};
 
 use crate::heuristic::explain::Explanation;
+use crate::heuristic::pdb::AdditivePdb;
 use crate::heuristic::{HeuristicChoice, HeuristicKind};
 use crate::puzzle::{Board, Goal};
 
@@ -18,8 +19,14 @@ const PATTERN_COLOURS: [Color32; 4] = [
 ];
 
 /// The caption for `board` under `choice`: the heuristic, its value and how to read the
-/// drawing. `None` when there is nothing to draw (BFS).
-pub fn caption(choice: &HeuristicChoice, board: &Board, goal: &Goal) -> Option<String> {
+/// drawing; `loaded`, the pattern database when its tables are loaded (its values are then
+/// given). `None` when there is nothing to draw.
+pub fn caption(
+    choice: &HeuristicChoice,
+    board: &Board,
+    goal: &Goal,
+    loaded: Option<&AdditivePdb>,
+) -> Option<String> {
     let e = Explanation::of(board, goal);
     Some(match choice {
         HeuristicChoice::Kind(HeuristicKind::Hamming) => format!(
@@ -36,20 +43,41 @@ pub fn caption(choice: &HeuristicChoice, board: &Board, goal: &Goal) -> Option<S
         ),
         HeuristicChoice::Kind(HeuristicKind::LinearConflict) | HeuristicChoice::Auto => {
             let extra = e.linear_conflict() - e.manhattan();
+            let auto = if *choice == HeuristicChoice::Auto {
+                "auto, drawn as linear conflict (the search takes a pattern database when one is ready): "
+            } else {
+                ""
+            };
             format!(
-                "linear conflict h = {} = Manhattan {} + {extra}: joined tiles conflict in a line; each tile marked +2 must leave it",
+                "{auto}linear conflict h = {} = Manhattan {} + {extra}: joined tiles conflict in a line; each tile marked +2 must leave it",
                 e.linear_conflict(),
                 e.manhattan()
             )
         }
-        HeuristicChoice::Pdb(spec) => match spec.patterns(goal) {
-            Ok(p) => format!(
-                "{}: {} patterns, one colour each; h = the sum of each pattern's table value (its tiles' exact cost), at least Manhattan {}",
+        HeuristicChoice::Pdb(spec) => match (loaded, spec.patterns(goal)) {
+            (Some(pdb), _) => {
+                let (direct, reflected) = pdb.pattern_values(board.tiles());
+                let sum = |v: &[u8]| v.iter().map(|&x| u32::from(x)).sum::<u32>();
+                let terms = |v: &[u8]| v.iter().map(u8::to_string).collect::<Vec<_>>().join(" + ");
+                let (d, r) = (sum(&direct), reflected.as_deref().map(sum));
+                let mut c = format!(
+                    "{} h = {}: the patterns' table values (one colour each) {} = {d}",
+                    pdb.name(),
+                    d.max(r.unwrap_or(0)),
+                    terms(&direct)
+                );
+                if let (Some(r), Some(rv)) = (r, &reflected) {
+                    let used = if r > d { "larger: used" } else { "not larger" };
+                    c += &format!("; reflected board {} = {r} ({used})", terms(rv));
+                }
+                c
+            }
+            (None, Ok(p)) => format!(
+                "{}: {} patterns, one colour each; h = the sum of each pattern's table value (shown once Start or the coach has loaded the tables)",
                 spec.name(),
                 p.len(),
-                e.manhattan()
             ),
-            Err(_) => return None,
+            (None, Err(_)) => return None,
         },
     })
 }

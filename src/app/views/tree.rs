@@ -2,8 +2,6 @@
 //! order) under their parents, by depth g, the solution path highlighted; hover for the
 //! board and its g, h, f; click to show it on the main board; drag to pan, scroll to zoom.
 
-use std::collections::HashSet;
-
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
 
 use crate::app::state::AppState;
@@ -55,6 +53,57 @@ pub fn layout(tree: &[TreeNode]) -> Vec<Pos2> {
         .collect()
 }
 
+/// Which tree nodes lie on the path: with `solution` (start board and moves), the nodes
+/// reached from the root by its moves, child by child; without, the last node and its
+/// ancestors.
+pub fn path_nodes(
+    tree: &[TreeNode],
+    solution: Option<(&Board, &[crate::puzzle::Move])>,
+) -> Vec<bool> {
+    let mut on = vec![false; tree.len()];
+    if tree.is_empty() {
+        return on;
+    }
+    match solution {
+        Some((start, moves)) => {
+            let mut children = vec![Vec::new(); tree.len()];
+            for (i, t) in tree.iter().enumerate() {
+                if let Some(p) = t.parent.filter(|&p| p < tree.len()) {
+                    children[p].push(i);
+                }
+            }
+            let Some(mut cur) = tree
+                .iter()
+                .position(|t| t.parent.is_none() && &t.board == start)
+            else {
+                return on;
+            };
+            on[cur] = true;
+            let mut b = start.clone();
+            for &m in moves {
+                if b.apply(m).is_none() {
+                    break;
+                }
+                match children[cur].iter().find(|&&c| tree[c].board == b) {
+                    Some(&c) => {
+                        on[c] = true;
+                        cur = c;
+                    }
+                    None => break,
+                }
+            }
+        }
+        None => {
+            let mut cur = Some(tree.len() - 1);
+            while let Some(i) = cur.filter(|&i| i < tree.len() && !on[i]) {
+                on[i] = true;
+                cur = tree[i].parent;
+            }
+        }
+    }
+    on
+}
+
 /// Draws the tree in `rect`.
 pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     let mut ui = ui.new_child(egui::UiBuilder::new().max_rect(rect));
@@ -79,28 +128,9 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     }
     let tree = v.tree.clone();
     let pos = layout(&tree);
-    // Boards on the solution path (or, while searching, on the path to the last node).
-    let path: HashSet<Board> = match (st.run.solution(), &v.last) {
-        (Some(s), _) => {
-            let mut b = st.board().clone();
-            let mut set = HashSet::from([b.clone()]);
-            for &m in &s.moves {
-                b.apply(m);
-                set.insert(b.clone());
-            }
-            set
-        }
-        (None, Some(e)) => {
-            let mut b = st.board().clone();
-            let mut set = HashSet::from([b.clone()]);
-            for &m in &e.path {
-                b.apply(m);
-                set.insert(b.clone());
-            }
-            set
-        }
-        _ => HashSet::new(),
-    };
+    // Nodes (not boards: a board can be reached twice) on the solution path, followed down
+    // the tree from the root; while searching, the path up from the last node expanded.
+    let on_path = path_nodes(&tree, st.run.solution().map(|s| (st.board(), &s.moves[..])));
     let goal = st.goal().map(|g| g.board().clone());
     ui.label(format!(
         "Search tree: {} expanded nodes, numbered in expansion order; {} · drag to pan, \
@@ -129,7 +159,7 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
             let font = FontId::proportional(9.0);
             for (i, t) in tree.iter().enumerate() {
                 if let Some(par) = t.parent {
-                    let on = path.contains(&t.board) && path.contains(&tree[par].board);
+                    let on = on_path[i] && on_path[par];
                     let stroke = if on {
                         Stroke::new(2.5, Color32::from_rgb(242, 160, 60))
                     } else {
@@ -147,7 +177,7 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
                     .map(|(i, _)| i)
             });
             for (i, t) in tree.iter().enumerate() {
-                let fill = if path.contains(&t.board) {
+                let fill = if on_path[i] {
                     Color32::from_rgb(242, 160, 60)
                 } else {
                     Color32::from_rgb(55, 95, 170)
@@ -202,6 +232,34 @@ mod tests {
             h: 0,
             number: 0,
         }
+    }
+
+    #[test]
+    fn the_path_follows_nodes_not_boards() {
+        use crate::puzzle::Move;
+        let a: Board = "1 2 3/4 0 6/7 5 8".parse().unwrap();
+        let up = a.moved(Move::Up).unwrap();
+        let down = a.moved(Move::Down).unwrap();
+        let n = |board: &Board, parent, g| TreeNode {
+            board: board.clone(),
+            parent,
+            g,
+            h: 0,
+            number: 0,
+        };
+        // The root's board comes again as node 3, below node 1.
+        let tree = [
+            n(&a, None, 0),
+            n(&up, Some(0), 1),
+            n(&down, Some(0), 1),
+            n(&a, Some(1), 2),
+        ];
+        let sol = [Move::Down, Move::Right];
+        assert_eq!(
+            path_nodes(&tree, Some((&a, &sol))),
+            [true, false, true, false]
+        );
+        assert_eq!(path_nodes(&tree, None), [true, true, false, true]);
     }
 
     #[test]

@@ -89,6 +89,21 @@ impl AdditivePdb {
         &self.tables
     }
 
+    /// Each pattern's value for `tiles` (row-major, `0` = blank), in partition order, and,
+    /// when the goal has the reflection, each pattern's value for the reflected board. The
+    /// estimate is the larger of the two sums.
+    pub fn pattern_values(&self, tiles: &[u8]) -> (Vec<u8>, Option<Vec<u8>>) {
+        let (pos, rpos) = self.positions(tiles);
+        let direct = self.sums(&pos).1;
+        let reflected = self.reflect.as_ref().map(|_| self.sums(&rpos).1);
+        (direct, reflected)
+    }
+
+    /// Each pattern's tiles, in partition order.
+    pub fn patterns(&self) -> Vec<Vec<u8>> {
+        self.tables.iter().map(|t| t.tiles.clone()).collect()
+    }
+
     /// Each pattern's index, value, and the sum of the values, given each tile's cell.
     fn sums(&self, pos: &[u8]) -> (Vec<u32>, Vec<u8>, u32) {
         let idx: Vec<u32> = self
