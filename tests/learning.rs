@@ -645,3 +645,50 @@ fn next_layer_from_nothing_stops_at_the_layer_and_is_off_for_a_fast_search() {
     h.get_by_label("Stop").click();
     h.step();
 }
+
+/// Texts the last frame painted (shapes, not widgets: the painter-drawn read-outs).
+fn painted_texts(h: &egui_kittest::Harness<'_, common::harness::TestApp>) -> Vec<String> {
+    fn walk(s: &egui::Shape, out: &mut Vec<String>) {
+        match s {
+            egui::Shape::Text(t) => out.push(t.galley.text().to_string()),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &h.output().shapes {
+        walk(&c.shape, &mut out);
+    }
+    out
+}
+
+#[test]
+fn the_heatmap_read_out_comes_with_the_first_pointer_move() {
+    let mut h = harness("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1");
+    set(
+        &mut h.state_mut().st,
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| {
+        s.run
+            .progress()
+            .and_then(|p| p.histogram.as_ref())
+            .is_some_and(|hh| hh.total() > 1000)
+    });
+    h.get_by_label("Pause").click();
+    step_until(&mut h, |s| s.run.is_idle());
+    h.step();
+    assert!(!painted_texts(&h).iter().any(|t| t.starts_with("g = ")));
+    // One pointer move over the heatmap's plot, one frame: the read-out is there.
+    h.hover_at(egui::pos2(560.0, 680.0));
+    h.step();
+    let texts = painted_texts(&h);
+    let readout = texts.iter().find(|t| t.starts_with("g = ")).cloned();
+    let readout = readout.unwrap_or_else(|| panic!("no read-out among {texts:?}"));
+    assert!(readout.contains("count = "), "{readout}");
+    h.get_by_label("Stop").click();
+    h.step();
+}
