@@ -206,5 +206,18 @@ fn bad_requests_exit_2_and_say_why() {
         let o = npuzzle(&args, None);
         assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
         assert!(o.stderr.contains(says), "{args:?}: {}", o.stderr);
+        // With --format json, the same error as an object (argument syntax errors are clap's,
+        // as for `solve`: text).
+        if args.contains(&"--algorithm") {
+            continue;
+        }
+        let mut json_args = args.clone();
+        json_args.extend(["--format", "json"]);
+        let o = npuzzle(&json_args, None);
+        assert_eq!(o.code, 2, "{json_args:?}");
+        let v: serde_json::Value = serde_json::from_str(&o.stdout)
+            .unwrap_or_else(|e| panic!("{json_args:?}: {e}: {}", o.stdout));
+        assert!(v["error"].as_str().unwrap().contains(says), "{v}");
+        assert_eq!(v["exit_code"], 2);
     }
 }

@@ -81,6 +81,18 @@ fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
 }
 
 pub(super) fn run(a: &CompareArgs) -> Result<u8, CliError> {
+    match compare(a) {
+        // Scripts reading JSON always get an object, as from `solve` and `bench`.
+        Err(e) if a.format == Format::Json && !matches!(e, CliError::Closed) => {
+            let j = serde_json::json!({ "error": e.to_string(), "exit_code": e.exit_code() });
+            super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
+            Err(e)
+        }
+        r => r,
+    }
+}
+
+fn compare(a: &CompareArgs) -> Result<u8, CliError> {
     if !(a.time_limit.is_finite() && a.time_limit > 0.0 && a.time_limit < 1e9) {
         return Err(CliError::Usage(format!(
             "--time-limit must be a positive number of seconds, got {}",
