@@ -66,7 +66,7 @@ fn step_expands_one_node_and_the_inspector_shows_its_successors_and_fates() {
     // The panel says so.
     h.get_by_label("Expansion #1");
     assert_eq!(h.query_all_by_label("new: pushed to open").count(), 4);
-    h.get_by_label_contains("1 states expanded out of 181 440 reachable");
+    h.get_by_label_contains("1 state expanded out of 181 440 reachable");
     // The second step expands the f = 2 board; its parent is named as such.
     h.get_by_label("Step").click();
     step_until(&mut h, |s| expanded(s) == 2 && s.run.is_idle());
@@ -450,7 +450,13 @@ fn the_coach_counts_moves_to_solve_after_every_move_and_its_hint_keeps_the_optim
         h.get_by_label("Hint").click();
         h.step();
         let b = h.state().st.board().clone();
-        let m = h.state().st.play.hint(&b).expect("a hint");
+        let m = h.state().st.play.hint(&b).unwrap_or_else(|| {
+            panic!(
+                "no hint at {left}: to_go {:?}, answer for {:?}, board {b}",
+                h.state().st.play.to_go(&b),
+                h.state().st.play.answer().map(|a| a.board.to_string())
+            )
+        });
         assert_eq!(
             common::bfs_distance(&b.moved(m).unwrap(), g.board()),
             Some(left - 1)

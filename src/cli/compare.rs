@@ -240,7 +240,7 @@ fn one_board(
             a.time_limit
         ))?;
         if !verdict.solvable {
-            super::emit(&format!("Unsolvable: {}", verdict.reason()))?;
+            super::emit(&format!("No solution possible: {}", verdict.reason()))?;
             return Ok(0);
         }
         super::emit(&header())?;

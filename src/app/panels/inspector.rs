@@ -66,8 +66,9 @@ pub fn coverage(algorithm: Algorithm, expanded: u64, rows: usize, cols: usize) -
         String::new()
     };
     format!(
-        "{} states expanded out of {reachable} reachable{share}",
-        group(expanded)
+        "{} state{} expanded out of {reachable} reachable{share}",
+        group(expanded),
+        if expanded == 1 { "" } else { "s" }
     )
 }
 
@@ -90,6 +91,23 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     let expanded = st.run.progress().map_or(0, |p| p.expanded);
     ui.label(coverage(algorithm, expanded, b.rows(), b.cols()));
     let mut picked: Option<Board> = None;
+    if let Some(s) = st.run.solution() {
+        let how = match algorithm {
+            Algorithm::Bfs => {
+                "BFS generated the goal: the search stops there (it tests boards when it generates them)"
+            }
+            Algorithm::IdaStar => {
+                "IDA* reached the goal within the threshold: the first path found in this iteration is optimal"
+            }
+            _ => {
+                "A* took the goal off the open list (it counts as closed, not expanded): with an admissible heuristic its g is optimal"
+            }
+        };
+        ui.colored_label(
+            egui::Color32::from_rgb(120, 200, 120),
+            format!("Solved in {} moves. {how}.", s.moves.len()),
+        );
+    }
     match &v.last {
         None => {
             ui.label("Nothing expanded yet: the open list holds the start board.");
@@ -160,7 +178,8 @@ fn expansion(
             if algorithm == Algorithm::IdaStar {
                 ui.monospace(format!("threshold {bound}"));
                 if e.backtracked > 0 {
-                    ui.small(format!("backtracked {} levels first", e.backtracked));
+                    let s = if e.backtracked == 1 { "" } else { "s" };
+                    ui.small(format!("backtracked {} level{s} first", e.backtracked));
                 }
             }
             let path = format_moves(&e.path, Notation::Blank);

@@ -82,12 +82,12 @@ pub fn ui(
                         .default_open(true)
                         .show(ui, |ui| inspector::show(ui, st));
                 }
-                egui::CollapsingHeader::new("Stats")
-                    .default_open(true)
-                    .show(ui, |ui| stats::show(ui, st));
                 egui::CollapsingHeader::new("Solution")
                     .default_open(true)
                     .show(ui, |ui| solution::show(ui, st, dialogs));
+                egui::CollapsingHeader::new("Stats")
+                    .default_open(true)
+                    .show(ui, |ui| stats::show(ui, st));
                 if !st.messages.is_empty() {
                     egui::CollapsingHeader::new("Messages")
                         .default_open(true)

@@ -35,6 +35,8 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
                 "IDA* iteration",
                 format!("{} (threshold {})", p.iteration, p.bound),
             );
+        } else if p.algorithm == Some(Algorithm::Bfs) {
+            row("depth", p.bound.to_string());
         } else {
             row("best f (open)", p.bound.to_string());
         }

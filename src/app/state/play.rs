@@ -126,12 +126,16 @@ impl Play {
         self.moves += 1;
         self.hint = false;
         self.verdict = None;
-        // What the move did is known only if the board it left had its answer.
-        self.before = self
-            .answer
-            .as_ref()
-            .filter(|a| &a.board == left)
-            .map(|a| a.moves.len() as u32);
+        // What the move did is known only if the board it left had its answer (the goal's
+        // is 0).
+        self.before = if goal.as_ref().is_some_and(|g| g.board() == left) {
+            Some(0)
+        } else {
+            self.answer
+                .as_ref()
+                .filter(|a| &a.board == left)
+                .map(|a| a.moves.len() as u32)
+        };
         if goal.as_ref().is_some_and(|g| g.board() == board) {
             self.oracle = None;
             self.answer = None;

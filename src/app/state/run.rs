@@ -265,7 +265,19 @@ impl Run {
                                 histogram: p.histogram.clone(),
                             });
                         }
-                        self.progress = Some(*p);
+                        let mut p = *p;
+                        // Batched A*'s final report has no batch of its own: the last round's
+                        // figures stay.
+                        if let Some(prev) = self
+                            .progress
+                            .as_ref()
+                            .filter(|_| p.finished && p.algorithm == Some(Algorithm::BatchedAStar))
+                        {
+                            p.batch_boards = prev.batch_boards;
+                            p.eval_seconds = prev.eval_seconds;
+                            p.boards_per_second = prev.boards_per_second;
+                        }
+                        self.progress = Some(p);
                     }
                     WorkerMsg::Inspect(v) => self.inspect = Some(*v),
                     WorkerMsg::Building(b) => {

@@ -20,7 +20,7 @@ fn tile_color(tile: u8, in_place: bool, highlight: bool) -> Color32 {
 }
 
 /// Height of the strip above the board (toggles, caption, coach), in points.
-const STRIP: f32 = 64.0;
+const STRIP: f32 = 70.0;
 
 /// The chosen pattern database with its tables, when the search or the coach has loaded it
 /// (for the board's goal).
@@ -71,13 +71,7 @@ fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &crate::puzzle::Board) {
         if let Some(e) = st.play.error() {
             line += &format!(" · coach: {e}");
         }
-        ui.small(line);
-        if let Some(v) = st.play.verdict() {
-            ui.colored_label(
-                Color32::from_rgb(120, 200, 120),
-                egui::RichText::new(v).small(),
-            );
-        }
+        // Hint first: the line and the verdict may run past a narrow view's edge.
         if st.play.to_go(b).is_some_and(|n| n > 0)
             && ui
                 .small_button("Hint")
@@ -85,6 +79,13 @@ fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &crate::puzzle::Board) {
                 .clicked()
         {
             st.play.ask_hint();
+        }
+        ui.label(egui::RichText::new(line).size(12.5));
+        if let Some(v) = st.play.verdict() {
+            ui.colored_label(
+                Color32::from_rgb(120, 200, 120),
+                egui::RichText::new(v).size(12.5),
+            );
         }
     });
 }
@@ -118,7 +119,9 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
             .as_ref()
             .filter(|_| draw_h)
             .and_then(|g| super::overlay::caption(&heuristic, &b, g, loaded.as_deref()));
-        ui.add(egui::Label::new(egui::RichText::new(cap.unwrap_or_default()).small()).truncate());
+        ui.add(
+            egui::Label::new(egui::RichText::new(cap.unwrap_or_default()).size(12.0)).truncate(),
+        );
         coach_line(ui, st, &b);
     });
     let rect = Rect::from_min_max(area.min + vec2(0.0, STRIP + 2.0), area.max);

@@ -36,6 +36,10 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
         let small = st.board().len() <= crate::search::bfs::MAX_TABLE_CELLS;
         if ui
             .add_enabled(!busy && small, egui::Button::new("Textbook experiment"))
+            .on_disabled_hover_text(
+                "for boards of up to 10 cells (3×3, 2×5, …), whose every board's exact distance \
+                 can be tabulated",
+            )
             .on_hover_text(
                 "mean nodes against optimal depth over random boards of this shape at exactly \
                  each depth (boards of up to 10 cells)",
@@ -143,7 +147,7 @@ fn chart(ui: &mut egui::Ui, rows: &[DepthRow], rect: Rect) {
         rect.min + vec2(4.0, 2.0),
         Align2::LEFT_TOP,
         format!(
-            "Mean nodes expanded (log scale) against optimal solution depth, up to {} random boards per depth (all of them where fewer exist), seed 1",
+            "Mean nodes expanded (log) against optimal depth · up to {} boards per depth, seed 1",
             rows.iter().map(|r| r.boards).max().unwrap_or(0)
         ),
         FontId::proportional(12.0),
@@ -217,9 +221,8 @@ fn chart(ui: &mut egui::Ui, rows: &[DepthRow], rect: Rect) {
         });
         let b = rows
             .last()
-            .and_then(|r| r.methods.get(m))
-            .and_then(|c| c.branching)
-            .map_or(String::new(), |b| format!(" (b* {b:.2})"));
+            .and_then(|r| Some((r.depth, r.methods.get(m)?.branching?)))
+            .map_or(String::new(), |(d, b)| format!(" (b* {b:.2} at d = {d})"));
         p.text(
             Pos2::new(plot.right() + 10.0, plot.top() + 14.0 * m as f32),
             Align2::LEFT_TOP,

@@ -102,7 +102,8 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
         wrap,
     );
     let title_h = title.size().y;
-    let top = 8.0 + title_h + caption.size().y + 6.0;
+    // Room above the plot for the legend's top label too.
+    let top = 8.0 + title_h + caption.size().y + 18.0;
     p.galley(rect.min + vec2(8.0, 6.0), title, Color32::LIGHT_GRAY);
     p.galley(rect.min + vec2(8.0, 8.0 + title_h), caption, Color32::GRAY);
     let plot = Rect::from_min_max(rect.min + vec2(48.0, top), rect.max - vec2(86.0, 34.0));

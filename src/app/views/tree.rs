@@ -200,9 +200,13 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     st.tree_scene = scene_rect;
     if let Some(i) = hovered {
         let t = &tree[i];
+        let at = ui
+            .ctx()
+            .pointer_hover_pos()
+            .map_or(rect.min + vec2(8.0, 24.0), |p| p + vec2(16.0, 16.0));
         let tip = egui::Area::new(ui.scope_id().with("tree-tip"))
             .order(egui::Order::Tooltip)
-            .fixed_pos(rect.min + vec2(8.0, 24.0));
+            .fixed_pos(at);
         tip.show(ui.ctx(), |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.monospace(format!("#{} g {} h {} f {}", t.number, t.g, t.h, t.g + t.h));
