@@ -299,6 +299,9 @@ impl App {
             .create_view(&wgpu::TextureViewDescriptor::default());
         let size = [g.config.width, g.config.height];
         let work = Instant::now();
+        if let Some(st) = &mut self.state {
+            st.clock.frame_began(self.clock.elapsed().as_secs_f64());
+        }
         let running = self.state.as_ref().is_some_and(AppState::is_running);
         let submitted = self.frame(&view, size);
         if running {
@@ -319,7 +322,7 @@ impl App {
         // What a frame costs (building, rendering, presenting), not the gap between frames:
         // an idle window draws rarely, and that gap is no cost.
         if let Some(st) = &mut self.state {
-            st.clock.add_frame(work.elapsed().as_secs_f64());
+            st.clock.frame_ended(self.clock.elapsed().as_secs_f64());
         }
         if submitted.is_none() {
             el.exit();

@@ -6,6 +6,8 @@
 pub struct Clock {
     now: f64,
     frame_seconds: f64,
+    /// When the frame being drawn began (`None` between frames).
+    frame_began: Option<f64>,
     started: f64,
     elapsed: f64,
 }
@@ -21,13 +23,25 @@ impl Clock {
         self.now = now;
     }
 
-    /// The frame duration, smoothed; 0 before the second frame.
+    /// What a frame costs to draw (build, render, present), in seconds, smoothed; 0 before the
+    /// first frame has ended. The time between frames is not a cost: an idle window draws
+    /// rarely.
     pub fn frame_seconds(&self) -> f64 {
         self.frame_seconds
     }
 
-    /// Records a frame that took `dt` seconds (exponential smoothing, weight 0.1).
-    pub fn add_frame(&mut self, dt: f64) {
+    /// A frame starts being drawn at `t` (seconds on any clock that `frame_ended` shares).
+    pub fn frame_began(&mut self, t: f64) {
+        self.frame_began = Some(t);
+    }
+
+    /// The frame begun last ended at `t`: its cost enters the smoothed figure (exponential
+    /// smoothing, weight 0.1).
+    pub fn frame_ended(&mut self, t: f64) {
+        let Some(began) = self.frame_began.take() else {
+            return;
+        };
+        let dt = (t - began).max(0.0);
         self.frame_seconds = if self.frame_seconds == 0.0 {
             dt
         } else {
@@ -48,5 +62,32 @@ impl Clock {
     /// The search ended now.
     pub(super) fn end_search(&mut self) {
         self.elapsed = self.now - self.started;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Clock;
+
+    #[test]
+    fn a_frame_costs_its_drawing_not_the_gap_before_it() {
+        let mut c = Clock::default();
+        c.frame_began(0.0);
+        c.frame_ended(0.012);
+        assert!((c.frame_seconds() - 0.012).abs() < 1e-12);
+        // An idle second and more between frames (the trial saw "frame 1.1 s" when idle).
+        for k in 1..20 {
+            let t = 1.1 * f64::from(k);
+            c.frame_began(t);
+            c.frame_ended(t + 0.012);
+        }
+        assert!(
+            (c.frame_seconds() - 0.012).abs() < 1e-9,
+            "{}",
+            c.frame_seconds()
+        );
+        // An end without a beginning changes nothing.
+        c.frame_ended(100.0);
+        assert!((c.frame_seconds() - 0.012).abs() < 1e-9);
     }
 }
