@@ -698,3 +698,40 @@ fn the_heatmap_read_out_comes_with_the_first_pointer_move() {
     h.get_by_label("Stop").click();
     h.step();
 }
+
+#[test]
+fn batched_a_star_steps_one_node_a_round_then_runs_in_batches() {
+    let mut h = harness(HARD8);
+    {
+        let st = &mut h.state_mut().st;
+        set(st, Algorithm::BatchedAStar, HeuristicKind::Manhattan);
+        st.settings.evaluator = npuzzle::app::EvaluatorChoice::Cpu;
+        st.settings.batch_size = 64;
+    }
+    h.step();
+    h.get_by_label("×10").click();
+    step_until(&mut h, |s| expanded(s) == 10 && s.run.is_idle());
+    h.step();
+    h.get_by_label_contains("Batched A*, stepped: each round expands one node");
+    // Its rounds so far are A*'s first ten expansions.
+    let v = h.state().st.run.inspect().unwrap().clone();
+    let p = Problem {
+        start: HARD8.parse().unwrap(),
+        goal: goal(&GoalSpec::BlankLast, 3, 3),
+    };
+    let spec = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+    let mut a = Stepper::new(&p, Algorithm::AStar, &spec, 1 << 30).unwrap();
+    for _ in 0..10 {
+        a.step().unwrap();
+    }
+    assert_eq!(v.open_top, a.open_top(v.open_top.len()));
+    // Run: batches from there, to the optimum.
+    h.get_by_label("Run").click();
+    step_until(&mut h, |s| *s.run.state() == RunState::Done);
+    let st = &h.state().st;
+    let sol = st.run.solution().unwrap();
+    assert_eq!(sol.moves.len(), 31);
+    assert_eq!(&replay(st.board(), &sol.moves), p.goal.board());
+    assert!(!st.run.is_stepped() && st.run.inspect().is_none());
+    assert!(sol.stats.rounds > 0 && sol.stats.expanded > 10);
+}

@@ -239,3 +239,43 @@ fn the_open_list_is_listed_in_pop_order_and_the_tree_links_parents() {
     }
     assert!(tree.len() <= TREE_LIMIT);
 }
+
+#[test]
+fn batched_a_star_goes_on_optimally_from_a_stepped_a_star() {
+    use npuzzle::eval::CpuEvaluator;
+    use npuzzle::search::{Batch, solve_batched_from};
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mut resumed = 0;
+    for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
+        let g = goal(&spec, 3, 3);
+        for i in 0..20 {
+            let start = random_solvable(&g, &mut rng);
+            let p = problem(start.clone(), spec.clone());
+            let want = common::bfs_distance(&start, g.board()).unwrap();
+            let h = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+            let mut st = Stepper::new(&p, Algorithm::AStar, &h, 1 << 30).unwrap();
+            for _ in 0..[1, 5, 50, 300][i % 4] {
+                st.step().unwrap();
+            }
+            if st.solution().is_some() {
+                continue;
+            }
+            let before = st.expanded();
+            let mut e = CpuEvaluator::new(HeuristicKind::Manhattan, &g, 1);
+            let batch = Batch {
+                evaluator: &mut e,
+                size: 64,
+            };
+            let r = solve_batched_from(&p, st, batch, &Limits::default(), &mut |_| {}).unwrap();
+            let Outcome::Solved(s) = r else { panic!() };
+            assert_eq!(s.moves.len() as u32, want, "{start}");
+            assert_eq!(&replay(&start, &s.moves), p.goal.board());
+            assert!(
+                s.stats.expanded >= before,
+                "the counts go on from the steps'"
+            );
+            resumed += 1;
+        }
+    }
+    assert!(resumed > 30, "{resumed}");
+}

@@ -16,7 +16,7 @@ use crate::heuristic::{HeuristicChoice, ResolveError, ResolveOptions, resolve};
 use crate::search::stepper::{Expansion, OpenEntry, Step, Stepper, TreeNode};
 use crate::search::{
     Algorithm, Batch, Iteration, Limits, Outcome, Problem, Progress, SearchError, Solution, solve,
-    solve_batched,
+    solve_batched, solve_batched_from,
 };
 
 /// Entries of the open list an inspector snapshot carries.
@@ -118,6 +118,8 @@ pub enum WorkerMsg {
     Building(BuildStatus),
     /// A line for the user (e.g. a cache file found corrupt and rebuilt).
     Note(String),
+    /// A stepped batched A* goes on in full batches (Run): it is no longer stepped.
+    HandedOff,
     /// The heuristic the search uses, loaded (the board overlay reads pattern values from it).
     Heuristic(HeuristicSpec),
     /// The search ended; `evaluator` and `describe` say what evaluated h.
@@ -373,24 +375,41 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
         });
         return;
     }
-    if job.stepped && job.algorithm != Algorithm::BatchedAStar {
-        let result = run_stepped(
+    // Batched A* in step mode: one node a round (A*'s order, the stepper) until Run, then
+    // batches from where the steps left.
+    let batched = job.algorithm == Algorithm::BatchedAStar;
+    let mut handed: Option<Stepper> = None;
+    if job.stepped {
+        let algorithm = if batched {
+            Algorithm::AStar
+        } else {
+            job.algorithm
+        };
+        match run_stepped(
             &job.problem,
-            job.algorithm,
+            algorithm,
             &spec,
             job.max_memory,
+            batched,
             cancel,
             pause,
             tx,
-        );
-        let _ = tx.send(WorkerMsg::Done {
-            result,
-            evaluator: "cpu",
-            describe: "cpu (stepped)".to_string(),
-        });
-        return;
+        ) {
+            Stepped::Ended(result) => {
+                let _ = tx.send(WorkerMsg::Done {
+                    result,
+                    evaluator: "cpu",
+                    describe: "cpu (stepped)".to_string(),
+                });
+                return;
+            }
+            Stepped::HandOff(s) => {
+                let _ = tx.send(WorkerMsg::HandedOff);
+                handed = Some(*s);
+            }
+        }
     }
-    let (result, evaluator, describe) = if job.algorithm == Algorithm::BatchedAStar {
+    let (result, evaluator, describe) = if batched {
         let cpu = || -> Box<dyn BatchEvaluator> {
             Box::new(CpuEvaluator::with_heuristic(
                 spec.build(goal),
@@ -410,11 +429,11 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
             evaluator: e.as_mut(),
             size: job.batch_size,
         };
-        (
-            solve_batched(&job.problem, batch, &limits, &mut on_progress),
-            kind,
-            describe,
-        )
+        let result = match handed {
+            Some(s) => solve_batched_from(&job.problem, s, batch, &limits, &mut on_progress),
+            None => solve_batched(&job.problem, batch, &limits, &mut on_progress),
+        };
+        (result, kind, describe)
     } else {
         (
             solve(&job.problem, job.algorithm, spec, &limits, &mut on_progress),
@@ -435,15 +454,44 @@ const VIEW_INTERVAL: Duration = Duration::from_millis(30);
 /// A stepped search: one node per requested step, a [`StepView`] and a `Progress` after each
 /// request (and every [`VIEW_INTERVAL`] while it runs free); holds while paused with nothing
 /// asked. Its seconds are the time spent stepping, not the time held.
+/// How a stepped search ended: with its result, or (`hand_off`) handed over at Run.
+enum Stepped {
+    Ended(Result<Outcome, SearchError>),
+    HandOff(Box<Stepper>),
+}
+
+#[allow(clippy::too_many_arguments)]
 fn run_stepped(
     problem: &Problem,
     algorithm: Algorithm,
     spec: &HeuristicSpec,
     max_memory: u64,
+    hand_off: bool,
     cancel: &AtomicBool,
     pause: &Pause,
     tx: &std::sync::mpsc::Sender<WorkerMsg>,
-) -> Result<Outcome, SearchError> {
+) -> Stepped {
+    match steps(
+        problem, algorithm, spec, max_memory, hand_off, cancel, pause, tx,
+    ) {
+        Ok(Ok(s)) => Stepped::HandOff(Box::new(s)),
+        Ok(Err(outcome)) => Stepped::Ended(Ok(outcome)),
+        Err(e) => Stepped::Ended(Err(e)),
+    }
+}
+
+/// The stepping loop: `Ok(Ok(stepper))` when handed off, `Ok(Err(outcome))` at the end.
+#[allow(clippy::too_many_arguments)]
+fn steps(
+    problem: &Problem,
+    algorithm: Algorithm,
+    spec: &HeuristicSpec,
+    max_memory: u64,
+    hand_off: bool,
+    cancel: &AtomicBool,
+    pause: &Pause,
+    tx: &std::sync::mpsc::Sender<WorkerMsg>,
+) -> Result<Result<Stepper, Outcome>, SearchError> {
     let mut s = Stepper::new(problem, algorithm, spec, max_memory)?;
     let mut busy = Duration::ZERO;
     let send = |s: &Stepper, busy: Duration| {
@@ -460,6 +508,9 @@ fn run_stepped(
             return Err(SearchError::Cancelled);
         }
         let free = !pause.paused.load(Ordering::Relaxed);
+        if free && hand_off {
+            return Ok(Ok(s));
+        }
         let asked = pause.layer.load(Ordering::SeqCst) || pause.steps.load(Ordering::SeqCst) > 0;
         if !(free || asked) {
             pause.held.store(true, Ordering::SeqCst);
@@ -503,10 +554,10 @@ fn run_stepped(
                 send(&s, busy);
                 let mut stats = s.stats();
                 stats.seconds = busy.as_secs_f64();
-                return Ok(Outcome::Solved(Solution {
+                return Ok(Err(Outcome::Solved(Solution {
                     moves: s.solution().unwrap_or_default().to_vec(),
                     stats,
-                }));
+                })));
             }
             Err(e) => {
                 send(&s, busy);

@@ -43,6 +43,35 @@ pub(crate) fn search(
     with_key!(problem.start.len(), K => run::<K>(problem, evaluator, batch.max(1), ctl, progress))
 }
 
+/// Batched A* going on from a stepped A*'s state (`stepper`, not solved): its first rounds
+/// were the stepper's single expansions, the rest are batches of `batch`.
+///
+/// # Errors
+/// As [`search`]; [`SearchError::Heuristic`] when `stepper` is not an unsolved A*.
+pub(crate) fn resume(
+    problem: &Problem,
+    stepper: super::stepper::Stepper,
+    evaluator: &mut dyn BatchEvaluator,
+    batch: usize,
+    ctl: &mut Control<'_>,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Solution, SearchError> {
+    let (known, open, stats) = stepper.into_astar().ok_or_else(|| {
+        SearchError::Heuristic("only an unsolved stepped A* can go on as batched A*".into())
+    })?;
+    with_key!(problem.start.len(), K => {
+        let bf = BestFirst::<K>::resume(
+            problem,
+            ctl,
+            4,
+            known.into_iter().map(|(t, g, mv, c)| (K::pack(&t), g, mv, c)),
+            open.map_keys(|t| K::pack(&t)),
+            stats,
+        );
+        finish_rounds::<K>(problem, evaluator, batch.max(1), ctl, progress, bf, false)
+    })
+}
+
 fn run<K: Key>(
     problem: &Problem,
     evaluator: &mut dyn BatchEvaluator,
@@ -50,8 +79,21 @@ fn run<K: Key>(
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError> {
-    let mut bf = BestFirst::<K>::new(problem, ctl, 4);
-    match rounds(problem, evaluator, batch, ctl, progress, &mut bf) {
+    let bf = BestFirst::<K>::new(problem, ctl, 4);
+    finish_rounds::<K>(problem, evaluator, batch, ctl, progress, bf, true)
+}
+
+/// Runs the rounds (`fresh`: from the start board) and makes the solution or the last report.
+fn finish_rounds<K: Key>(
+    problem: &Problem,
+    evaluator: &mut dyn BatchEvaluator,
+    batch: usize,
+    ctl: &mut Control<'_>,
+    progress: &mut ProgressFn<'_>,
+    mut bf: BestFirst<K>,
+    fresh: bool,
+) -> Result<Solution, SearchError> {
+    match rounds(problem, evaluator, batch, ctl, progress, &mut bf, fresh) {
         Ok((round, evaluated, eval_seconds)) => {
             // The final counts and open list, so that a view's last frame is the search's end.
             progress(&Progress {
@@ -85,17 +127,23 @@ fn rounds<K: Key>(
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
     bf: &mut BestFirst<K>,
+    fresh: bool,
 ) -> Result<(u64, u64, f64), SearchError> {
     let n = problem.start.len();
     let eval_err = |e: crate::eval::EvalError| SearchError::Evaluator(e.to_string());
     let goal_key = K::pack(problem.goal.board().tiles());
     let start_key = K::pack(problem.start.tiles());
     let mut hs: Vec<u32> = Vec::new();
-    evaluator
-        .evaluate(problem.start.tiles(), &mut hs)
-        .map_err(eval_err)?;
-    bf.insert_root(start_key.clone(), hs.first().copied().unwrap_or(0));
-    let mut best: Option<u32> = (start_key == goal_key).then_some(0);
+    let mut best: Option<u32> = if fresh {
+        evaluator
+            .evaluate(problem.start.tiles(), &mut hs)
+            .map_err(eval_err)?;
+        bf.insert_root(start_key.clone(), hs.first().copied().unwrap_or(0));
+        (start_key == goal_key).then_some(0)
+    } else {
+        // Resumed: the goal may have been generated already.
+        bf.g_of(&goal_key)
+    };
     let mut tiles = vec![0u8; n];
     let mut boards: Vec<u8> = Vec::new();
     let mut pending: Vec<(K, u32)> = Vec::new();

@@ -79,6 +79,36 @@ impl<K: Key> BestFirst<K> {
         }
     }
 
+    /// A search resumed from another's state (the stepper's A*): every board known with its
+    /// best g, the move that reached it and whether it is closed; the open list as it was; the
+    /// counts so far. The histogram is rebuilt from the open list.
+    pub(crate) fn resume(
+        problem: &Problem,
+        ctl: &Control<'_>,
+        sample_every: u32,
+        known: impl Iterator<Item = (K, u32, Option<Move>, bool)>,
+        open: OpenList<K>,
+        stats: SearchStats,
+    ) -> Self {
+        let mut bf = BestFirst::new(problem, ctl, sample_every);
+        for (k, g, mv, closed) in known {
+            bf.map.insert(k, Info { g, mv, closed });
+        }
+        if let Some(hh) = &mut bf.hist {
+            for (f, g, _) in open.iter() {
+                hh.add(g as usize, (f - g) as usize);
+            }
+        }
+        bf.open = open;
+        bf.stats = stats;
+        bf
+    }
+
+    /// The best g known for `key`, if it has been reached.
+    pub(crate) fn g_of(&self, key: &K) -> Option<u32> {
+        self.map.get(key).map(|i| i.g)
+    }
+
     /// Estimated bytes of the tables with a closed set of capacity `map_cap` and `pending`
     /// successors held outside the open list.
     fn memory_at(&self, map_cap: usize, pending: usize) -> u64 {

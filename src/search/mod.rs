@@ -344,6 +344,24 @@ pub fn solve_batched(
     })
 }
 
+/// Goes on with batched A* from a stepped A* (`stepper`, built for `problem` and not yet at the
+/// goal): the app's batched A* in step mode expands one node per round (A*'s order), then, on
+/// Run, full batches from where the steps left. Like [`solve_batched`]: solution replayed.
+///
+/// # Errors
+/// As [`solve_batched`]; [`SearchError::Heuristic`] when `stepper` is not an unsolved A*.
+pub fn solve_batched_from(
+    problem: &Problem,
+    stepper: stepper::Stepper,
+    batch: Batch<'_>,
+    limits: &Limits,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Outcome, SearchError> {
+    checked(problem, limits, |ctl| {
+        batched_astar::resume(problem, stepper, batch.evaluator, batch.size, ctl, progress)
+    })
+}
+
 /// Size check, solvability, the search itself, then replay.
 fn checked(
     problem: &Problem,

@@ -91,6 +91,29 @@ impl<K> OpenList<K> {
             .map(|f| f as u32)
     }
 
+    /// The same list with every key turned into another type (the order kept exactly).
+    pub(crate) fn map_keys<K2>(self, mut f: impl FnMut(K) -> K2) -> OpenList<K2> {
+        let scale = |b: usize| b / std::mem::size_of::<K>().max(1) * std::mem::size_of::<K2>();
+        OpenList {
+            by_f: self
+                .by_f
+                .into_iter()
+                .map(|l| Layer {
+                    by_g: l
+                        .by_g
+                        .into_iter()
+                        .map(|st| st.into_iter().map(&mut f).collect())
+                        .collect(),
+                    len: l.len,
+                    top_g: l.top_g,
+                })
+                .collect(),
+            min_f: self.min_f,
+            len: self.len,
+            bytes: scale(self.bytes),
+        }
+    }
+
     /// Every entry as `(f, g, key)` in the order [`OpenList::pop`] takes them (stale ones
     /// included): lowest f, then highest g, last pushed first.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, u32, &K)> {

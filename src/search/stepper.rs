@@ -309,6 +309,31 @@ impl Stepper {
         })
     }
 
+    /// A*'s state for another search to go on from (batched A*'s rounds with a batch of one are
+    /// A*'s expansions): every known board `(tiles, g, move, closed)`, the open list, the
+    /// counts. `None` unless this is an A* that has not reached the goal.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn into_astar(
+        self,
+    ) -> Option<(
+        Vec<(Box<[u8]>, u32, Option<Move>, bool)>,
+        OpenList<Box<[u8]>>,
+        SearchStats,
+    )> {
+        if self.solution.is_some() {
+            return None;
+        }
+        let stats = self.stats();
+        let State::AStar { open, map } = self.state else {
+            return None;
+        };
+        let known = map
+            .into_iter()
+            .map(|(k, i)| (k, i.g, i.mv, i.closed))
+            .collect();
+        Some((known, open, stats))
+    }
+
     /// The algorithm stepped (never `Auto`).
     pub fn algorithm(&self) -> Algorithm {
         self.algorithm

@@ -91,6 +91,13 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     let expanded = st.run.progress().map_or(0, |p| p.expanded);
     ui.label(coverage(algorithm, expanded, b.rows(), b.cols()));
     let mut picked: Option<Board> = None;
+    if st.settings.algorithm == Algorithm::BatchedAStar {
+        ui.small(format!(
+            "Batched A*, stepped: each round expands one node, in A*'s order; Run goes on in \
+             rounds of {} from here.",
+            st.settings.batch_size
+        ));
+    }
     if let Some(s) = st.run.solution() {
         let how = match algorithm {
             Algorithm::Bfs => {

@@ -133,22 +133,24 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     });
     let batched = st.settings.algorithm == Algorithm::BatchedAStar;
     ui.horizontal_wrapped(|ui| {
-        let one = if batched {
-            "N: one round of batched A*"
+        let one = if batched && st.is_running() && !st.run.is_stepped() {
+            "N: one round of batched A* (a batch of expansions)"
+        } else if batched {
+            "N: expand one node: batched A*'s rounds have one node each while stepped (A*'s order), then Run goes on in batches"
         } else {
-            "N: expand one node (the search starts in step mode and stays in it until Run)"
+            "N: expand one node (the search starts in step mode; Run lets it run free)"
         };
         if ui.button("Step").on_hover_text(one).clicked() {
             st.step(1);
         }
         if ui
             .button("×10")
-            .on_hover_text(if batched { "ten rounds" } else { "ten nodes" })
+            .on_hover_text("ten steps")
             .clicked()
         {
             st.step(10);
         }
-        if !batched {
+        {
             let ida = st.settings.algorithm.resolve(st.board().len()) == Algorithm::IdaStar;
             let (label, tip) = if ida {
                 ("Next iteration", "run to the end of this IDA* iteration")

@@ -476,8 +476,8 @@ impl AppState {
             batch_size: self.settings.batch_size.max(1),
             max_memory: self.settings.max_memory(),
             pdb_cache: self.settings.pdb_cache.clone(),
-            // Batched A* steps by rounds (its unit of work), not nodes.
-            stepped: stepped && algorithm != crate::search::Algorithm::BatchedAStar,
+            // Batched A* steps one node a round (A*'s order) until Run, then batches.
+            stepped,
         };
         self.run.start(job, info, paused);
         self.clock.start_search();

@@ -286,6 +286,11 @@ impl Run {
                     }
                     WorkerMsg::Note(m) => polled.notes.push(m),
                     WorkerMsg::Heuristic(h) => self.heuristic = Some(h),
+                    WorkerMsg::HandedOff => {
+                        // Batched A* goes on in batches: no node to inspect any more.
+                        self.stepped = false;
+                        self.inspect = None;
+                    }
                     WorkerMsg::Done {
                         result,
                         evaluator,
