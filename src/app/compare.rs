@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use rand::SeedableRng;
 
-use crate::heuristic::{HeuristicChoice, HeuristicKind, HeuristicSpec, ResolveOptions, comparable};
+use crate::heuristic::{HeuristicChoice, HeuristicKind, HeuristicSpec, comparable};
 use crate::puzzle::{Board, Goal};
 use crate::search::compare::{
     DepthRow, DepthTable, Measure, Method, TEXTBOOK_DEPTHS, depth_experiment, measure,
@@ -128,20 +128,7 @@ fn methods(
             HeuristicChoice::Kind(k) => HeuristicSpec::Kind(*k),
             _ => {
                 let _ = tx.send(CompareMsg::Running(format!("loading {choice}")));
-                crate::heuristic::resolve(
-                    &choice,
-                    goal,
-                    &ResolveOptions {
-                        uses_heuristic: true,
-                        cache_dir: cache_dir.clone(),
-                        max_memory,
-                        max_table_bytes: None,
-                        progress: &|_, _, _| !cancel.load(Ordering::Relaxed),
-                        warn: &|_| {},
-                    },
-                )
-                .map_err(|e| e.to_string())?
-                .heuristic
+                super::oracle::load(&choice, goal, cache_dir.clone(), max_memory, cancel)?
             }
         };
         out.push(Method {

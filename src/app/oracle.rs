@@ -82,6 +82,34 @@ impl Drop for Oracle {
     }
 }
 
+/// `choice` for `goal`, loaded or built on a background thread (the coach's, Compare's): no
+/// progress shown, warnings dropped, stopped when `cancel` is set.
+///
+/// # Errors
+/// The resolve error, in words.
+pub(super) fn load(
+    choice: &HeuristicChoice,
+    goal: &Goal,
+    cache_dir: Option<std::path::PathBuf>,
+    max_memory: u64,
+    cancel: &AtomicBool,
+) -> Result<HeuristicSpec, String> {
+    resolve(
+        choice,
+        goal,
+        &ResolveOptions {
+            uses_heuristic: true,
+            cache_dir,
+            max_memory,
+            max_table_bytes: None,
+            progress: &|_, _, _| !cancel.load(Ordering::Relaxed),
+            warn: &|_| {},
+        },
+    )
+    .map(|r| r.heuristic)
+    .map_err(|e| e.to_string())
+}
+
 fn answer(
     board: &Board,
     goal: &Goal,
@@ -92,22 +120,7 @@ fn answer(
 ) -> Result<(Vec<Move>, HeuristicSpec), String> {
     let spec = match ready {
         Some(s) => s,
-        None => {
-            resolve(
-                &HeuristicChoice::Auto,
-                goal,
-                &ResolveOptions {
-                    uses_heuristic: true,
-                    cache_dir,
-                    max_memory,
-                    max_table_bytes: None,
-                    progress: &|_, _, _| !cancel.load(Ordering::Relaxed),
-                    warn: &|_| {},
-                },
-            )
-            .map_err(|e| e.to_string())?
-            .heuristic
-        }
+        None => load(&HeuristicChoice::Auto, goal, cache_dir, max_memory, cancel)?,
     };
     let limits = Limits {
         cancel: Some(cancel.clone()),

@@ -395,18 +395,12 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
             pause,
             tx,
         ) {
-            Stepped::Ended(result) => {
-                let _ = tx.send(WorkerMsg::Done {
-                    result,
-                    evaluator: "cpu",
-                    describe: "cpu (stepped)".to_string(),
-                });
-                return;
-            }
-            Stepped::HandOff(s) => {
+            Ok(Stepped::HandOff(s)) => {
                 let _ = tx.send(WorkerMsg::HandedOff);
                 handed = Some(*s);
             }
+            Ok(Stepped::Solved(o)) => return done_stepped(tx, Ok(o)),
+            Err(e) => return done_stepped(tx, Err(e)),
         }
     }
     let (result, evaluator, describe) = if batched {
@@ -451,15 +445,25 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
 /// How often a stepped search that runs free (Run, or to the next layer) sends snapshots.
 const VIEW_INTERVAL: Duration = Duration::from_millis(30);
 
-/// A stepped search: one node per requested step, a [`StepView`] and a `Progress` after each
-/// request (and every [`VIEW_INTERVAL`] while it runs free); holds while paused with nothing
-/// asked. Its seconds are the time spent stepping, not the time held.
-/// How a stepped search ended: with its result, or (`hand_off`) handed over at Run.
+/// A stepped search's end, as the worker's last message.
+fn done_stepped(tx: &std::sync::mpsc::Sender<WorkerMsg>, result: Result<Outcome, SearchError>) {
+    let _ = tx.send(WorkerMsg::Done {
+        result,
+        evaluator: "cpu",
+        describe: "cpu (stepped)".to_string(),
+    });
+}
+
+/// How a stepped search ended: solved, or handed over at Run (batched A*).
 enum Stepped {
-    Ended(Result<Outcome, SearchError>),
+    Solved(Outcome),
     HandOff(Box<Stepper>),
 }
 
+/// A stepped search: one node per requested step, a [`StepView`] and a `Progress` after each
+/// request (and every [`VIEW_INTERVAL`] while it runs free); holds while paused with nothing
+/// asked. Its seconds are the time spent stepping, not the time held. `hand_off` (batched
+/// A*): at Run, the stepper is handed back for batches to go on from.
 #[allow(clippy::too_many_arguments)]
 fn run_stepped(
     problem: &Problem,
@@ -470,28 +474,7 @@ fn run_stepped(
     cancel: &AtomicBool,
     pause: &Pause,
     tx: &std::sync::mpsc::Sender<WorkerMsg>,
-) -> Stepped {
-    match steps(
-        problem, algorithm, spec, max_memory, hand_off, cancel, pause, tx,
-    ) {
-        Ok(Ok(s)) => Stepped::HandOff(Box::new(s)),
-        Ok(Err(outcome)) => Stepped::Ended(Ok(outcome)),
-        Err(e) => Stepped::Ended(Err(e)),
-    }
-}
-
-/// The stepping loop: `Ok(Ok(stepper))` when handed off, `Ok(Err(outcome))` at the end.
-#[allow(clippy::too_many_arguments)]
-fn steps(
-    problem: &Problem,
-    algorithm: Algorithm,
-    spec: &HeuristicSpec,
-    max_memory: u64,
-    hand_off: bool,
-    cancel: &AtomicBool,
-    pause: &Pause,
-    tx: &std::sync::mpsc::Sender<WorkerMsg>,
-) -> Result<Result<Stepper, Outcome>, SearchError> {
+) -> Result<Stepped, SearchError> {
     let mut s = Stepper::new(problem, algorithm, spec, max_memory)?;
     let mut busy = Duration::ZERO;
     let send = |s: &Stepper, busy: Duration| {
@@ -509,7 +492,7 @@ fn steps(
         }
         let free = !pause.paused.load(Ordering::Relaxed);
         if free && hand_off {
-            return Ok(Ok(s));
+            return Ok(Stepped::HandOff(Box::new(s)));
         }
         let asked = pause.layer.load(Ordering::SeqCst) || pause.steps.load(Ordering::SeqCst) > 0;
         if !(free || asked) {
@@ -554,7 +537,7 @@ fn steps(
                 send(&s, busy);
                 let mut stats = s.stats();
                 stats.seconds = busy.as_secs_f64();
-                return Ok(Err(Outcome::Solved(Solution {
+                return Ok(Stepped::Solved(Outcome::Solved(Solution {
                     moves: s.solution().unwrap_or_default().to_vec(),
                     stats,
                 })));

@@ -362,12 +362,8 @@ pub fn solve_batched_from(
     })
 }
 
-/// Size check, solvability, the search itself, then replay.
-fn checked(
-    problem: &Problem,
-    limits: &Limits,
-    search: impl FnOnce(&mut Control<'_>) -> Result<Solution, SearchError>,
-) -> Result<Outcome, SearchError> {
+/// [`SearchError::SizeMismatch`] unless start and goal have the same shape.
+pub(crate) fn same_size(problem: &Problem) -> Result<(), SearchError> {
     let (s, g) = (&problem.start, problem.goal.board());
     if s.rows() != g.rows() || s.cols() != g.cols() {
         return Err(SearchError::SizeMismatch(
@@ -377,6 +373,17 @@ fn checked(
             g.cols(),
         ));
     }
+    Ok(())
+}
+
+/// Size check, solvability, the search itself, then replay.
+fn checked(
+    problem: &Problem,
+    limits: &Limits,
+    search: impl FnOnce(&mut Control<'_>) -> Result<Solution, SearchError>,
+) -> Result<Outcome, SearchError> {
+    same_size(problem)?;
+    let s = &problem.start;
     let verdict = Solvability::of(s, &problem.goal);
     if !verdict.solvable {
         return Ok(Outcome::Unsolvable(verdict));

@@ -73,6 +73,19 @@ pub struct Successor {
     pub fate: Fate,
 }
 
+impl Successor {
+    /// The board a node at depth `g` came from (heuristic `h`), reached back by `mv`.
+    fn parent(mv: Move, board: Board, g: u32, h: u32) -> Successor {
+        Successor {
+            mv,
+            board,
+            g: g.saturating_sub(1),
+            h,
+            fate: Fate::Parent,
+        }
+    }
+}
+
 /// The node a step expanded, and its successors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expansion {
@@ -228,15 +241,8 @@ impl Stepper {
         heuristic: &HeuristicSpec,
         max_memory: u64,
     ) -> Result<Stepper, SearchError> {
+        super::same_size(problem)?;
         let (s, g) = (&problem.start, problem.goal.board());
-        if s.rows() != g.rows() || s.cols() != g.cols() {
-            return Err(SearchError::SizeMismatch(
-                s.rows(),
-                s.cols(),
-                g.rows(),
-                g.cols(),
-            ));
-        }
         let algorithm = algorithm.resolve(s.len());
         if algorithm == Algorithm::BatchedAStar {
             return Err(SearchError::Heuristic(
@@ -632,13 +638,7 @@ impl Stepper {
                 continue;
             };
             if info.mv.is_some_and(|l| l.inverse() == m) {
-                successors.push(Successor {
-                    mv: m,
-                    board: child,
-                    g: g.saturating_sub(1),
-                    h: 0,
-                    fate: Fate::Parent,
-                });
+                successors.push(Successor::parent(m, child, g, 0));
                 continue;
             }
             self.generated += 1;
@@ -761,13 +761,7 @@ impl Stepper {
             };
             let ch = hf.map_or(0, |h| h.estimate(child.tiles()));
             if info.mv.is_some_and(|l| l.inverse() == m) {
-                successors.push(Successor {
-                    mv: m,
-                    board: child,
-                    g: g.saturating_sub(1),
-                    h: ch,
-                    fate: Fate::Parent,
-                });
+                successors.push(Successor::parent(m, child, g, ch));
                 continue;
             }
             self.generated += 1;
@@ -951,13 +945,7 @@ impl Stepper {
                 .as_ref()
                 .map_or(0, |h| h.estimate(child.tiles()));
             if came_by.is_some_and(|l| l.inverse() == m) {
-                successors.push(Successor {
-                    mv: m,
-                    board: child,
-                    g: g.saturating_sub(1),
-                    h: ch,
-                    fate: Fate::Parent,
-                });
+                successors.push(Successor::parent(m, child, g, ch));
                 continue;
             }
             *generated += 1;
