@@ -81,9 +81,15 @@ fn initial_state(
     gpu: Option<Arc<GpuContext>>,
     gpu_note: String,
 ) -> Result<AppState, AppError> {
+    // `auto`: GPU IDA* on a hardware GPU for boards of 4×4 and up (the search itself runs
+    // there); else batched A*, the design's view of a search evaluating batches each round.
+    let hardware = gpu
+        .as_ref()
+        .is_some_and(|g| g.info.device_type != wgpu::DeviceType::Cpu);
     let mut st = AppState::new(opts.board.clone(), &opts.source, gpu, gpu_note);
     st.set_goal(opts.goal.clone());
     st.settings.algorithm = match opts.algorithm {
+        Algorithm::Auto if hardware && opts.board.len() >= 16 => Algorithm::GpuIdaStar,
         Algorithm::Auto => Algorithm::BatchedAStar,
         a => a,
     };

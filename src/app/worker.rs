@@ -10,13 +10,15 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::eval::gpu::{GpuContext, GpuEvaluator};
+use crate::eval::gpu_ida::GpuIda;
+use crate::eval::ida::IdaDevice;
 use crate::eval::{BatchEvaluator, CpuEvaluator};
 use crate::heuristic::HeuristicSpec;
 use crate::heuristic::{HeuristicChoice, ResolveError, ResolveOptions, resolve};
 use crate::search::stepper::{Expansion, OpenEntry, Step, Stepper, TreeNode};
 use crate::search::{
     Algorithm, Batch, Iteration, Limits, Outcome, Problem, Progress, SearchError, Solution, solve,
-    solve_batched, solve_batched_from,
+    solve_batched, solve_batched_from, solve_on_device,
 };
 
 /// Entries of the open list an inspector snapshot carries.
@@ -311,11 +313,11 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
             uses_heuristic: job.algorithm != Algorithm::Bfs,
             cache_dir: job.pdb_cache.clone(),
             max_memory: job.max_memory,
-            max_table_bytes: job
-                .gpu
-                .as_ref()
-                .filter(|_| job.algorithm == Algorithm::BatchedAStar)
-                .map(|ctx| ctx.max_table_bytes()),
+            max_table_bytes: job.gpu.as_ref().and_then(|ctx| match job.algorithm {
+                Algorithm::BatchedAStar => Some(ctx.max_table_bytes()),
+                Algorithm::GpuIdaStar => Some(crate::eval::gpu_ida::max_table_bytes(ctx)),
+                _ => None,
+            }),
             progress: &|pattern, patterns, step| {
                 let mut b = built
                     .lock()
@@ -380,10 +382,11 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
     let batched = job.algorithm == Algorithm::BatchedAStar;
     let mut handed: Option<Stepper> = None;
     if job.stepped {
-        let algorithm = if batched {
-            Algorithm::AStar
-        } else {
-            job.algorithm
+        // Stepped, GPU IDA* is IDA* (the same tree, one node a step, on the CPU).
+        let algorithm = match job.algorithm {
+            Algorithm::BatchedAStar => Algorithm::AStar,
+            Algorithm::GpuIdaStar => Algorithm::IdaStar,
+            a => a,
         };
         match run_stepped(
             &job.problem,
@@ -428,6 +431,38 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
             None => solve_batched(&job.problem, batch, &limits, &mut on_progress),
         };
         (result, kind, describe)
+    } else if job.algorithm == Algorithm::GpuIdaStar {
+        let device = job
+            .gpu
+            .as_ref()
+            .map(|ctx| GpuIda::new(ctx.clone(), &spec, goal, None));
+        match device {
+            Some(Ok(mut d)) => {
+                let describe = d.describe();
+                let result = solve_on_device(&job.problem, spec, &mut d, &limits, &mut on_progress);
+                (result, "gpu", describe)
+            }
+            other => {
+                let why = match other {
+                    Some(Err(e)) => e.to_string(),
+                    _ => "no GPU adapter".to_string(),
+                };
+                let _ = tx.send(WorkerMsg::Note(format!(
+                    "GPU IDA*: {why}; IDA* runs on the CPU"
+                )));
+                (
+                    solve(
+                        &job.problem,
+                        Algorithm::IdaStar,
+                        spec,
+                        &limits,
+                        &mut on_progress,
+                    ),
+                    "cpu",
+                    "cpu (inline)".to_string(),
+                )
+            }
+        }
     } else {
         (
             solve(&job.problem, job.algorithm, spec, &limits, &mut on_progress),

@@ -10,7 +10,9 @@ use super::{BenchArgs, CliError, Format, goal_spec};
 use crate::heuristic::HeuristicSpec;
 use crate::puzzle::parse::{Instance, parse_puzzles};
 use crate::puzzle::{Goal, GoalSpec};
-use crate::search::{Algorithm, Batch, Outcome, Problem, SearchError, solve, solve_batched};
+use crate::search::{
+    Algorithm, Batch, Outcome, Problem, SearchError, solve, solve_batched, solve_on_device,
+};
 
 #[derive(Serialize, Clone, Debug)]
 struct Row {
@@ -104,16 +106,20 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         .map(|i| resolve(i, &default_goal, &name))
         .collect::<Result<_, _>>()?;
     let limits = a.opts.limits()?;
-    let jobs = super::jobs(a.jobs);
-    // Batched A*'s evaluator first: `auto` picks the strongest heuristic it takes.
-    let evaluators = if a.opts.algorithm == crate::search::Algorithm::BatchedAStar {
+    let gpu_ida = a.opts.algorithm == Algorithm::GpuIdaStar;
+    // GPU IDA* runs one board at a time: the device is the parallel part.
+    let jobs = if gpu_ida { 1 } else { super::jobs(a.jobs) };
+    // The evaluator or device first: `auto` picks the strongest heuristic it takes.
+    let evaluators = if a.opts.algorithm == Algorithm::BatchedAStar || gpu_ida {
         Some(super::evaluator::Evaluators::open(a.opts.evaluator)?)
     } else {
         None
     };
-    let max_table_bytes = evaluators
-        .as_ref()
-        .and_then(super::evaluator::Evaluators::max_table_bytes);
+    let max_table_bytes = evaluators.as_ref().and_then(if gpu_ida {
+        super::evaluator::Evaluators::max_ida_table_bytes
+    } else {
+        super::evaluator::Evaluators::max_table_bytes
+    });
     // One heuristic per distinct goal (and size): pattern databases are goal-specific.
     let mut by_goal: Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)> = Vec::new();
     for (inst, g) in instances.iter().zip(&goals) {
@@ -124,6 +130,21 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         }
     }
     let heuristic = by_goal[0].2.clone();
+    // GPU IDA*'s device, one per goal (its tables and constants are the goal's); `None`: the
+    // CPU IDA* searches instead (said on stderr).
+    let devices = match (&evaluators, gpu_ida) {
+        (Some(ev), true) => by_goal
+            .iter()
+            .map(|(b, _, h)| {
+                let g = goals
+                    .iter()
+                    .find(|g| g.board() == b)
+                    .expect("a goal of the file");
+                ev.make_ida(h, g).map(Mutex::new)
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        _ => Vec::new(),
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -167,7 +188,33 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
                 // The counts of the last report: at a limit, those of the moment it stopped.
                 let mut last = crate::search::Progress::default();
                 let mut keep = |p: &crate::search::Progress| last.clone_from(p);
+                let device = by_goal
+                    .iter()
+                    .position(|(b, _, _)| b == goal.board())
+                    .and_then(|i| devices.get(i));
                 let r = match &evaluators {
+                    Some(_) if gpu_ida => {
+                        let mut d = device
+                            .expect("a device slot per goal")
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner());
+                        match d.as_mut() {
+                            Some(dev) => solve_on_device(
+                                &problem,
+                                heuristic.clone(),
+                                dev.as_mut(),
+                                &limits,
+                                &mut keep,
+                            ),
+                            None => solve(
+                                &problem,
+                                Algorithm::IdaStar,
+                                heuristic.clone(),
+                                &limits,
+                                &mut keep,
+                            ),
+                        }
+                    }
                     Some(ev) => ev
                         .make(&heuristic, goal)
                         .map_err(|e| SearchError::Evaluator(e.to_string()))

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use clap::ValueEnum;
 
 use super::CliError;
+use crate::eval::ida::IdaDevice;
 use crate::eval::{BatchEvaluator, CpuEvaluator};
 use crate::heuristic::HeuristicSpec;
 use crate::puzzle::Goal;
@@ -89,6 +90,40 @@ impl Evaluators {
             return Some(ctx.max_table_bytes());
         }
         None
+    }
+
+    /// The most bytes of pattern tables GPU IDA* takes, when it runs on a GPU.
+    pub(super) fn max_ida_table_bytes(&self) -> Option<u64> {
+        #[cfg(feature = "gpu")]
+        if let Some(ctx) = &self.ctx {
+            return Some(crate::eval::gpu_ida::max_table_bytes(ctx));
+        }
+        None
+    }
+
+    /// The device GPU IDA* searches its subtrees on for `heuristic` and `goal`, or `None`
+    /// (no GPU, or `auto` and a board or heuristic the GPU cannot take, said on stderr): the
+    /// CPU IDA* then searches the same tree.
+    ///
+    /// # Errors
+    /// [`CliError::Unavailable`] when `--evaluator gpu` was asked for what the GPU cannot take.
+    pub(super) fn make_ida(
+        &self,
+        heuristic: &HeuristicSpec,
+        goal: &Goal,
+    ) -> Result<Option<Box<dyn IdaDevice + Send>>, CliError> {
+        #[cfg(feature = "gpu")]
+        if let Some(ctx) = &self.ctx {
+            match crate::eval::gpu_ida::GpuIda::new(ctx.clone(), heuristic, goal, None) {
+                Ok(d) => return Ok(Some(Box::new(d))),
+                Err(e) if self.fallback => {
+                    crate::note!("npuzzle: {e}; gpu-idastar runs IDA* on the CPU");
+                }
+                Err(e) => return Err(CliError::Unavailable(e.to_string())),
+            }
+        }
+        let _ = (heuristic, goal);
+        Ok(None)
     }
 
     /// An evaluator of `kind` for `goal`.

@@ -67,7 +67,8 @@ struct SearchOpts {
     goal: String,
     /// Search algorithm: auto (A* up to 3×3, IDA* above), bfs, astar, idastar, batched-astar
     /// (expands --batch-size nodes a round and evaluates their successors in one batch, on the
-    /// GPU with --evaluator gpu).
+    /// GPU with --evaluator gpu), gpu-idastar (IDA* whose subtrees are searched on the GPU in
+    /// rounds; boards of at most 32 cells, sides up to 8; manhattan, linear-conflict, pdbs).
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     algorithm: Algorithm,
     /// Heuristic: auto (the strongest available: a cached or quick pattern database, else

@@ -11,7 +11,9 @@ use crate::heuristic::HeuristicKind;
 use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal, Notation, Solvability};
 use crate::report::{RunInfo, SolveJson, solution_text};
-use crate::search::{Algorithm, Batch, Outcome, Problem, Progress, solve, solve_batched};
+use crate::search::{
+    Algorithm, Batch, Outcome, Problem, Progress, solve, solve_batched, solve_on_device,
+};
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     // Limits are checked with the input, so that a bad one gets its JSON object too.
@@ -115,24 +117,26 @@ pub(super) fn solve_and_print(
         .and_then(|t| Some((began.checked_add(t)?, t.as_secs_f64())));
     // Unsolvable boards are answered before any database is built or GPU is opened. Batched
     // A*'s evaluator is opened first: `auto` picks the strongest heuristic it takes.
-    let batched = opts.algorithm.resolve(start.len()) == Algorithm::BatchedAStar;
-    let evaluators = match (batched && parity.solvable)
+    let asked = opts.algorithm.resolve(start.len());
+    let on_gpu = matches!(asked, Algorithm::BatchedAStar | Algorithm::GpuIdaStar);
+    let evaluators = match (on_gpu && parity.solvable)
         .then(|| Evaluators::open(opts.evaluator))
         .transpose()
     {
         Err(e) if opts.format == Format::Json => {
-            let run = (
-                true,
-                Algorithm::BatchedAStar,
-                opts.heuristic.to_string(),
-                &start,
-            );
+            let run = (true, asked, opts.heuristic.to_string(), &start);
             return fail_json(e, Some(run));
         }
         e => e?,
     };
     let chosen = if parity.solvable {
-        let max_table_bytes = evaluators.as_ref().and_then(Evaluators::max_table_bytes);
+        let max_table_bytes = evaluators
+            .as_ref()
+            .and_then(if asked == Algorithm::GpuIdaStar {
+                Evaluators::max_ida_table_bytes
+            } else {
+                Evaluators::max_table_bytes
+            });
         choose(opts, &start, &goal, max_table_bytes, deadline)
     } else {
         Ok((
@@ -161,9 +165,9 @@ pub(super) fn solve_and_print(
                 .max(std::time::Duration::from_millis(1)),
         );
     }
-    if algorithm != Algorithm::BatchedAStar && opts.evaluator != EvaluatorArg::Auto {
+    if !on_gpu && opts.evaluator != EvaluatorArg::Auto {
         crate::note!(
-            "npuzzle: --evaluator applies to batched-astar; {algorithm} evaluates h inline on the CPU"
+            "npuzzle: --evaluator applies to batched-astar and gpu-idastar; {algorithm} evaluates h inline on the CPU"
         );
     }
     let spinner = indicatif::ProgressBar::new_spinner();
@@ -179,7 +183,31 @@ pub(super) fn solve_and_print(
         goal: goal.clone(),
     };
     let (mut evaluator_kind, mut adapter) = ("cpu", None);
-    let outcome = if let Some(evaluators) = &evaluators {
+    let outcome = if let Some(evaluators) = evaluators
+        .as_ref()
+        .filter(|_| algorithm == Algorithm::GpuIdaStar)
+    {
+        match evaluators.make_ida(&heuristic, &goal)? {
+            Some(mut device) => {
+                evaluator_kind = "gpu";
+                adapter = Some(device.describe());
+                solve_on_device(
+                    &problem,
+                    heuristic.clone(),
+                    device.as_mut(),
+                    &limits,
+                    &mut on_progress,
+                )
+            }
+            None => solve(
+                &problem,
+                Algorithm::IdaStar,
+                heuristic.clone(),
+                &limits,
+                &mut on_progress,
+            ),
+        }
+    } else if let Some(evaluators) = &evaluators {
         let mut e = evaluators.make(&heuristic, &goal)?;
         evaluator_kind = e.kind();
         adapter = (evaluator_kind == "gpu").then(|| e.describe());
@@ -229,6 +257,13 @@ pub(super) fn solve_and_print(
                 sol.stats.generated,
                 sol.stats.seconds
             );
+            if algorithm == Algorithm::GpuIdaStar && evaluator_kind == "gpu" {
+                crate::note!(
+                    "npuzzle: {} rounds on the gpu, {:.0} nodes/s",
+                    sol.stats.rounds,
+                    sol.stats.expanded as f64 / sol.stats.seconds.max(1e-9)
+                );
+            }
             if algorithm == Algorithm::BatchedAStar {
                 crate::note!(
                     "npuzzle: {} rounds, {} boards evaluated on the {evaluator_kind} in {:.3} s",

@@ -189,41 +189,7 @@ impl GpuEvaluator {
             HeuristicSpec::Kind(k) => return Self::new(ctx, *k, goal),
             HeuristicSpec::Pdb(p) => p,
         };
-        let n = goal.board().len();
-        let mut bytes: Vec<u8> = Vec::new();
-        let mut head = PdbMeta::zeroed();
-        head.patterns = pdb.tables().len() as u32;
-        if let Some((phi, tmap)) = pdb.reflection()
-            && n <= head.phi.len()
-        {
-            head.reflect = 1;
-            for t in 0..n {
-                head.phi[t] = u32::from(phi[t]);
-                head.tmap[t] = u32::from(tmap[t]);
-            }
-        }
-        let mut patterns = Vec::new();
-        for t in pdb.tables() {
-            let k = t.tiles().len();
-            if k > GPU_MAX_PATTERN {
-                return Err(GpuError::Unsupported(format!(
-                    "a pattern database with a pattern of {k} tiles"
-                )));
-            }
-            let mut entry = PatternMeta::zeroed();
-            entry.offset = bytes.len() as u32;
-            entry.k = k as u32;
-            for (i, (&tile, &w)) in t.tiles().iter().zip(t.weights()).enumerate() {
-                entry.tiles[i] = u32::from(tile);
-                entry.weights[i] = u32::try_from(w).map_err(|_| {
-                    GpuError::Unsupported(
-                        "a pattern database with index weights over 32 bits".into(),
-                    )
-                })?;
-            }
-            patterns.push(entry);
-            bytes.extend_from_slice(t.bytes());
-        }
+        let (mut bytes, meta) = pdb_layout(pdb, goal.board().len())?;
         let limit = ctx.max_table_bytes();
         if bytes.len() as u64 > limit {
             return Err(GpuError::TablesTooLarge {
@@ -236,7 +202,6 @@ impl GpuEvaluator {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        let meta = meta_words(&head, &patterns);
         Self::build(ctx, KIND_PDB, pdb.name(), goal, Some((words, meta)))
     }
 
@@ -548,4 +513,50 @@ impl BatchEvaluator for GpuEvaluator {
         self.last_seconds = started.elapsed().as_secs_f64();
         Ok(())
     }
+}
+
+/// The tables of `pdb` (a board of `n` cells) end to end, and the metadata words the shaders
+/// read them by ([`PdbMeta`], then one [`PatternMeta`] a pattern, offsets in bytes).
+///
+/// # Errors
+/// [`GpuError::Unsupported`] for a pattern of more than [`GPU_MAX_PATTERN`] tiles or index
+/// weights over 32 bits.
+pub(super) fn pdb_layout(
+    pdb: &crate::heuristic::pdb::AdditivePdb,
+    n: usize,
+) -> Result<(Vec<u8>, Vec<u32>), GpuError> {
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut head = PdbMeta::zeroed();
+    head.patterns = pdb.tables().len() as u32;
+    if let Some((phi, tmap)) = pdb.reflection()
+        && n <= head.phi.len()
+    {
+        head.reflect = 1;
+        for t in 0..n {
+            head.phi[t] = u32::from(phi[t]);
+            head.tmap[t] = u32::from(tmap[t]);
+        }
+    }
+    let mut patterns = Vec::new();
+    for t in pdb.tables() {
+        let k = t.tiles().len();
+        if k > GPU_MAX_PATTERN {
+            return Err(GpuError::Unsupported(format!(
+                "a pattern database with a pattern of {k} tiles"
+            )));
+        }
+        let mut entry = PatternMeta::zeroed();
+        entry.offset = bytes.len() as u32;
+        entry.k = k as u32;
+        for (i, (&tile, &w)) in t.tiles().iter().zip(t.weights()).enumerate() {
+            entry.tiles[i] = u32::from(tile);
+            entry.weights[i] = u32::try_from(w).map_err(|_| {
+                GpuError::Unsupported("a pattern database with index weights over 32 bits".into())
+            })?;
+        }
+        patterns.push(entry);
+        bytes.extend_from_slice(t.bytes());
+    }
+    let meta = meta_words(&head, &patterns);
+    Ok((bytes, meta))
 }

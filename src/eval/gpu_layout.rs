@@ -1,7 +1,7 @@
 //! What `gpu.rs` and `shaders/heuristic.wgsl` must agree on, written once on the Rust side:
 //! the heuristic codes (`KIND`), the shader's limits, and the layout of the pattern-database
-//! metadata buffer ([`PdbMeta`], [`PatternMeta`], mirrored by WGSL structs of the same names).
-//! A unit test reads the WGSL declarations and checks them against these.
+//! metadata buffer ([`PdbMeta`], [`PatternMeta`], mirrored by wgsl structs of the same names).
+//! A unit test reads the wgsl declarations and checks them against these.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -28,7 +28,7 @@ pub(super) const MAX_CELLS: usize = GPU_MAX_SIDE * GPU_MAX_SIDE;
 pub const GPU_MAX_PATTERN: usize = 12;
 
 /// The head of the pattern-database metadata buffer (binding 5), followed by one
-/// [`PatternMeta`] per pattern (WGSL: `struct PdbMeta`, its last field `pattern:
+/// [`PatternMeta`] per pattern (wgsl: `struct PdbMeta`, its last field `pattern:
 /// array<PatternMeta>`).
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -77,15 +77,21 @@ mod tests {
     use super::*;
     use std::mem::{offset_of, size_of};
 
-    const WGSL: &str = include_str!("../../shaders/heuristic.wgsl");
+    const HEURISTIC: &str = include_str!("../../shaders/heuristic.wgsl");
+    const IDASTAR: &str = include_str!("../../shaders/idastar.wgsl");
 
-    /// The value of `const NAME: u32 = …u;` in the shader.
+    /// The value of `const NAME: u32 = …u;` in the batch evaluator's shader.
     fn wgsl_const(name: &str) -> u32 {
+        const_in(HEURISTIC, name)
+    }
+
+    /// The value of `const NAME: u32 = …u;` in `wgsl`.
+    fn const_in(wgsl: &str, name: &str) -> u32 {
         let decl = format!("const {name}: u32 = ");
-        let at = WGSL
+        let at = wgsl
             .find(&decl)
             .unwrap_or_else(|| panic!("no `{decl}` in the shader"));
-        let rest = &WGSL[at + decl.len()..];
+        let rest = &wgsl[at + decl.len()..];
         rest[..rest.find(';').unwrap()]
             .trim()
             .trim_end_matches('u')
@@ -96,12 +102,12 @@ mod tests {
     /// The fields of `struct NAME` in the shader, with their byte offsets and the struct's
     /// size (runtime-sized arrays count as zero), for fields of `u32`, `array<u32, N>` and
     /// a trailing `array<…>` (all aligned to 4 bytes).
-    fn wgsl_struct(name: &str) -> (Vec<(String, usize)>, usize) {
+    fn wgsl_struct(wgsl: &str, name: &str) -> (Vec<(String, usize)>, usize) {
         let decl = format!("struct {name} {{");
-        let at = WGSL
+        let at = wgsl
             .find(&decl)
             .unwrap_or_else(|| panic!("no `{decl}` in the shader"));
-        let body = &WGSL[at + decl.len()..];
+        let body = &wgsl[at + decl.len()..];
         let body = &body[..body.find('}').unwrap()];
         let mut fields = Vec::new();
         let mut offset = 0;
@@ -116,7 +122,7 @@ mod tests {
                 .strip_prefix("array<u32, ")
                 .and_then(|t| t.strip_suffix('>'))
             {
-                4 * wgsl_const(len) as usize
+                4 * const_in(wgsl, len) as usize
             } else if ty.starts_with("array<") && !ty.contains(',') {
                 0
             } else {
@@ -139,8 +145,22 @@ mod tests {
     }
 
     #[test]
-    fn the_shader_reads_the_metadata_as_it_is_written() {
-        let (fields, size) = wgsl_struct("PatternMeta");
+    fn both_shaders_read_the_metadata_as_it_is_written() {
+        for wgsl in [HEURISTIC, IDASTAR] {
+            metadata_layout(wgsl);
+        }
+        for name in [
+            "KIND_MANHATTAN",
+            "KIND_LINEAR_CONFLICT",
+            "KIND_PDB",
+            "MAX_PATTERN",
+        ] {
+            assert_eq!(const_in(IDASTAR, name), wgsl_const(name), "{name}");
+        }
+    }
+
+    fn metadata_layout(wgsl: &str) {
+        let (fields, size) = wgsl_struct(wgsl, "PatternMeta");
         let rust = [
             ("offset", offset_of!(PatternMeta, offset)),
             ("k", offset_of!(PatternMeta, k)),
@@ -149,7 +169,7 @@ mod tests {
         ];
         assert_eq!(fields, rust.map(|(n, o)| (n.to_string(), o)));
         assert_eq!(size, size_of::<PatternMeta>());
-        let (fields, size) = wgsl_struct("PdbMeta");
+        let (fields, size) = wgsl_struct(wgsl, "PdbMeta");
         let rust = [
             ("patterns", offset_of!(PdbMeta, patterns)),
             ("reflect", offset_of!(PdbMeta, reflect)),

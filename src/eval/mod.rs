@@ -6,7 +6,10 @@
 #[cfg(feature = "gpu")]
 pub mod gpu;
 #[cfg(feature = "gpu")]
+pub mod gpu_ida;
+#[cfg(feature = "gpu")]
 mod gpu_layout;
+pub mod ida;
 
 use crate::heuristic::{Heuristic, HeuristicKind};
 use crate::puzzle::Goal;

@@ -22,6 +22,7 @@ use super::{
     Algorithm, CellSampler, Control, GhHistogram, Iteration, Limits, Problem, Progress, ProgressFn,
     SearchError, SearchStats, Solution,
 };
+use crate::eval::ida::IdaDevice;
 use crate::heuristic::{
     Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan, WalkingDistance,
 };
@@ -47,23 +48,39 @@ pub(crate) fn search(
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError> {
+    search_on(problem, heuristic, None, ctl, progress)
+}
+
+/// IDA* whose subtrees below the split depth are searched by `device` when there is one
+/// (GPU IDA*, see [`super::gpu_idastar`]), else by [`Limits::threads`] threads. The host
+/// searches the top of the tree with the CPU form of the same heuristic.
+///
+/// # Errors
+/// As [`search`], and [`SearchError::Evaluator`] when the device fails.
+pub(crate) fn search_on(
+    problem: &Problem,
+    heuristic: &HeuristicSpec,
+    device: Option<&mut dyn IdaDevice>,
+    ctl: &mut Control<'_>,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Solution, SearchError> {
     let goal = &problem.goal;
     match heuristic {
         HeuristicSpec::Kind(HeuristicKind::Hamming) => {
-            run(problem, &Hamming::new(goal), ctl, progress)
+            run_on(problem, &Hamming::new(goal), device, ctl, progress)
         }
         HeuristicSpec::Kind(HeuristicKind::Manhattan) => {
-            run(problem, &Manhattan::new(goal), ctl, progress)
+            run_on(problem, &Manhattan::new(goal), device, ctl, progress)
         }
         HeuristicSpec::Kind(HeuristicKind::LinearConflict) => {
-            run(problem, &LinearConflict::new(goal), ctl, progress)
+            run_on(problem, &LinearConflict::new(goal), device, ctl, progress)
         }
         HeuristicSpec::Kind(HeuristicKind::WalkingDistance) => {
             let wd =
                 WalkingDistance::new(goal).map_err(|e| SearchError::Heuristic(e.to_string()))?;
-            run(problem, &wd, ctl, progress)
+            run_on(problem, &wd, device, ctl, progress)
         }
-        HeuristicSpec::Pdb(p) => run(problem, p.as_ref(), ctl, progress),
+        HeuristicSpec::Pdb(p) => run_on(problem, p.as_ref(), device, ctl, progress),
     }
 }
 
@@ -78,9 +95,12 @@ pub(crate) fn search(
 ///
 /// # Errors
 /// As [`search`].
-pub(crate) fn run<H: Incremental + Sync>(
+///
+/// With a `device`, the subtrees below the split depth are searched there instead (GPU IDA*).
+fn run_on<H: Incremental + Sync>(
     problem: &Problem,
     h: &H,
+    mut device: Option<&mut dyn IdaDevice>,
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError>
@@ -99,7 +119,7 @@ where
     }
     let limits = ctl.limits().clone();
     let threads = limits.threads.max(1);
-    let histogram = limits.histogram && threads == 1;
+    let histogram = limits.histogram && (threads == 1 || device.is_some());
     let tiles = problem.start.tiles().to_vec();
     let (state, h0) = h.init(&tiles);
     let shared = Shared {
@@ -129,8 +149,16 @@ where
             iteration: 1,
             max_g: 0,
             h0,
+            algorithm: if device.is_some() {
+                Algorithm::GpuIdaStar
+            } else {
+                Algorithm::IdaStar
+            },
+            rounds: 0,
+            busy: 0.0,
         },
     };
+    let mut budget = super::gpu_idastar::FIRST_BUDGET;
     let mut stats = SearchStats {
         initial_h: h0,
         ..SearchStats::default()
@@ -141,7 +169,9 @@ where
             hh.clear();
             hh.add(0, h0 as usize);
         }
-        let round = if threads == 1 {
+        let round = if let Some(device) = device.as_deref_mut() {
+            super::gpu_idastar::iteration(&mut dfs, h0, device, &limits, &mut budget)
+        } else if threads == 1 {
             match dfs.dfs(0, h0, None, u32::MAX) {
                 Ok(next) => Ok(Round::Next(next)),
                 Err(Halt::Found) => Ok(Round::Found(std::mem::take(&mut dfs.path))),
@@ -175,7 +205,7 @@ where
             return Err(e);
         }
         if next == u32::MAX {
-            return Err(SearchError::Exhausted(Algorithm::IdaStar));
+            return Err(SearchError::Exhausted(dfs.watch.algorithm));
         }
         dfs.bound = next;
         dfs.watch.iteration += 1;
@@ -183,12 +213,13 @@ where
     stats.expanded = dfs.watch.done.expanded;
     stats.generated = dfs.watch.done.generated;
     stats.peak_memory = (moves.capacity() + n * 2 + n * 4) as u64;
+    stats.rounds = dfs.watch.rounds;
     stats.seconds = dfs.watch.ctl.elapsed();
     Ok(Solution { moves, stats })
 }
 
 /// How an iteration ended.
-enum Round {
+pub(super) enum Round {
     /// The goal was reached by these moves.
     Found(Vec<Move>),
     /// The goal is not within the threshold; the smallest f above it (`u32::MAX`: none).
@@ -197,7 +228,7 @@ enum Round {
 
 /// Why a depth-first probe stopped before it had searched its whole subtree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Halt {
+pub(super) enum Halt {
     /// The goal was reached: the probe's path leads to it.
     Found,
     /// The cancel flag was set.
@@ -234,9 +265,9 @@ const SPLIT_PER_THREAD: usize = 64;
 
 /// Nodes expanded and generated.
 #[derive(Clone, Copy, Default)]
-struct Tally {
-    expanded: u64,
-    generated: u64,
+pub(super) struct Tally {
+    pub(super) expanded: u64,
+    pub(super) generated: u64,
 }
 
 impl Tally {
@@ -255,20 +286,20 @@ struct Shared {
 }
 
 /// A node at the split depth: everything a thread needs to search below it.
-struct SplitNode<S> {
-    tiles: Vec<u8>,
+pub(super) struct SplitNode<S> {
+    pub(super) tiles: Vec<u8>,
     blank: usize,
     state: S,
-    g: u32,
+    pub(super) g: u32,
     h: u32,
-    prev: Option<Move>,
-    path: Vec<Move>,
+    pub(super) prev: Option<Move>,
+    pub(super) path: Vec<Move>,
 }
 
 /// What a depth-first search reports to, and asks every [`CHECK_EVERY`] expansions whether
 /// to go on: the coordinator's [`Reporter`] (limits, progress, histogram) or a worker's
 /// [`Shared`] (limits, the abort flag).
-trait Watch {
+pub(super) trait Watch {
     /// Whether every h must be exact (the histogram needs them; otherwise the heuristic may
     /// stop early on a node that is pruned anyway).
     fn exact(&self) -> bool;
@@ -278,14 +309,18 @@ trait Watch {
 
     /// Checks the limits at depth `g` (threshold `bound`, `tally` so far in the iteration).
     fn poll(&mut self, g: u32, bound: u32, tally: Tally) -> Result<(), Halt>;
+
+    /// The iteration's search restarts from the start board (`h0` its h): what was counted
+    /// of it so far is dropped.
+    fn restart(&mut self, h0: u32);
 }
 
 /// The coordinator's watch: the limits and progress callback, the histogram, and the counts
 /// of the finished iterations.
-struct Reporter<'c, 'l, 'p> {
-    ctl: &'c mut Control<'l>,
+pub(super) struct Reporter<'c, 'l, 'p> {
+    pub(super) ctl: &'c mut Control<'l>,
     progress: &'c mut ProgressFn<'p>,
-    hist: Option<GhHistogram>,
+    pub(super) hist: Option<GhHistogram>,
     cells: Option<CellSampler>,
     /// Counts of the iterations finished so far.
     done: Tally,
@@ -293,14 +328,27 @@ struct Reporter<'c, 'l, 'p> {
     /// Deepest g seen at a poll.
     max_g: u32,
     h0: u32,
+    /// IDA*, or GPU IDA* when a device searches the subtrees.
+    algorithm: Algorithm,
+    /// GPU IDA*: rounds so far, and the last round's busy share.
+    pub(super) rounds: u64,
+    pub(super) busy: f64,
 }
 
 impl Reporter<'_, '_, '_> {
     /// Reports progress: `running` is what the current iteration has counted so far.
     /// `finished`: the search's last report.
-    fn report(&mut self, bound: u32, running: Tally, iteration_done: bool, finished: bool) {
+    pub(super) fn report(
+        &mut self,
+        bound: u32,
+        running: Tally,
+        iteration_done: bool,
+        finished: bool,
+    ) {
         let p = Progress {
-            algorithm: Some(Algorithm::IdaStar),
+            algorithm: Some(self.algorithm),
+            round: self.rounds,
+            busy: self.busy,
             seconds: self.ctl.elapsed(),
             expanded: self.done.expanded + running.expanded,
             generated: self.done.generated + running.generated,
@@ -334,6 +382,13 @@ impl Watch for Reporter<'_, '_, '_> {
         }
     }
 
+    fn restart(&mut self, h0: u32) {
+        if let Some(hh) = &mut self.hist {
+            hh.clear();
+            hh.add(0, h0 as usize);
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn poll(&mut self, g: u32, bound: u32, tally: Tally) -> Result<(), Halt> {
@@ -359,6 +414,8 @@ impl Watch for &Shared {
     #[inline(always)]
     fn generated(&mut self, _: u32, _: u32, _: &[u8]) {}
 
+    fn restart(&mut self, _: u32) {}
+
     #[cold]
     #[inline(never)]
     fn poll(&mut self, _: u32, _: u32, _: Tally) -> Result<(), Halt> {
@@ -381,7 +438,7 @@ impl Watch for &Shared {
 
 /// One depth-first search (the coordinator's or a worker thread's): the board, the
 /// heuristic's state and the path, all modified in place.
-struct Dfs<'a, H: Incremental, W> {
+pub(super) struct Dfs<'a, H: Incremental, W> {
     h: &'a H,
     /// `nbr[cell][move]`: the cell the blank goes to, [`OFF_BOARD`] off the board.
     nbr: &'a [[u16; 4]],
@@ -391,14 +448,14 @@ struct Dfs<'a, H: Incremental, W> {
     state: H::State,
     path: Vec<Move>,
     /// The iteration's threshold.
-    bound: u32,
+    pub(super) bound: u32,
     /// Counts of the current iteration.
-    tally: Tally,
+    pub(super) tally: Tally,
     countdown: u32,
     /// Depth at which nodes are collected into `split` instead of searched.
     split_at: u32,
     split: Vec<SplitNode<H::State>>,
-    watch: W,
+    pub(super) watch: W,
 }
 
 impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
@@ -505,32 +562,10 @@ fn parallel_iteration<H: Incremental + Sync>(
 where
     H::State: Sync,
 {
-    let mut depth = 1;
-    let mut next = loop {
-        dfs.split.clear();
-        dfs.split_at = depth;
-        dfs.tally = Tally::default();
-        let probe = dfs.dfs(0, h0, None, u32::MAX);
-        dfs.split_at = u32::MAX;
-        match probe {
-            Ok(next) => {
-                if dfs.split.len() >= SPLIT_PER_THREAD * threads
-                    || dfs.split.is_empty()
-                    || depth >= 64
-                {
-                    break next;
-                }
-            }
-            Err(Halt::Found) => return Ok(Round::Found(std::mem::take(&mut dfs.path))),
-            Err(halt) => return Err(halt.error(limits)),
-        }
-        depth += 1;
+    let (nodes, mut next) = match split_top(dfs, h0, SPLIT_PER_THREAD * threads, limits)? {
+        Top::Done(round) => return Ok(round),
+        Top::Split(nodes, next) => (nodes, next),
     };
-    let nodes = std::mem::take(&mut dfs.split);
-    if nodes.is_empty() {
-        // Everything below the split depth was pruned: the iteration is complete.
-        return Ok(Round::Next(next));
-    }
     let cursor = AtomicUsize::new(0);
     shared.abort.store(false, Ordering::Relaxed);
     let (h, nbr, goal, bound) = (dfs.h, dfs.nbr, dfs.goal, dfs.bound);
@@ -560,6 +595,52 @@ where
         return Err(halt.error(limits));
     }
     Ok(Round::Next(next))
+}
+
+/// The top of an iteration's tree, searched by the coordinator.
+pub(super) enum Top<S> {
+    /// The iteration ended there: the goal was reached above the split depth, or every node
+    /// was pruned before it.
+    Done(Round),
+    /// The nodes at the split depth (to be searched below), and the smallest f above the
+    /// threshold seen above them (`u32::MAX`: none).
+    Split(Vec<SplitNode<S>>, u32),
+}
+
+/// Searches the top of the tree to the shallowest depth that gives at least `target` nodes
+/// (or depth 64), collecting them; the counts are those of that last probe (the nodes at the
+/// split depth are generated there and expanded by whoever searches below them).
+pub(super) fn split_top<H: Incremental, W: Watch>(
+    dfs: &mut Dfs<'_, H, W>,
+    h0: u32,
+    target: usize,
+    limits: &Limits,
+) -> Result<Top<H::State>, SearchError> {
+    let mut depth = 1;
+    let next = loop {
+        dfs.split.clear();
+        dfs.split_at = depth;
+        dfs.tally = Tally::default();
+        dfs.watch.restart(h0);
+        let probe = dfs.dfs(0, h0, None, u32::MAX);
+        dfs.split_at = u32::MAX;
+        match probe {
+            Ok(next) => {
+                if dfs.split.len() >= target || dfs.split.is_empty() || depth >= 64 {
+                    break next;
+                }
+            }
+            Err(Halt::Found) => return Ok(Top::Done(Round::Found(std::mem::take(&mut dfs.path)))),
+            Err(halt) => return Err(halt.error(limits)),
+        }
+        depth += 1;
+    };
+    let nodes = std::mem::take(&mut dfs.split);
+    if nodes.is_empty() {
+        // Everything below the split depth was pruned: the iteration is complete.
+        return Ok(Top::Done(Round::Next(next)));
+    }
+    Ok(Top::Split(nodes, next))
 }
 
 /// What a worker thread did in an iteration.

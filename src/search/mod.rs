@@ -13,6 +13,7 @@ pub mod batched_astar;
 mod best_first;
 pub mod bfs;
 pub mod compare;
+pub mod gpu_idastar;
 pub mod idastar;
 mod key;
 mod open_list;
@@ -51,6 +52,9 @@ pub enum Algorithm {
     /// A* expanding a batch of nodes per round, their successors evaluated in one
     /// [`BatchEvaluator`](crate::eval::BatchEvaluator) call (GPU or CPU).
     BatchedAStar,
+    /// IDA* with its subtrees searched on the GPU in resumable rounds (see [`gpu_idastar`]);
+    /// without a device ([`solve`]) the CPU IDA* searches the same tree.
+    GpuIdaStar,
 }
 
 impl Algorithm {
@@ -62,6 +66,7 @@ impl Algorithm {
             Algorithm::AStar => "astar",
             Algorithm::IdaStar => "idastar",
             Algorithm::BatchedAStar => "batched-astar",
+            Algorithm::GpuIdaStar => "gpu-idastar",
         }
     }
 
@@ -91,8 +96,9 @@ impl FromStr for Algorithm {
             "astar" | "a*" => Ok(Algorithm::AStar),
             "idastar" | "ida*" | "ida" => Ok(Algorithm::IdaStar),
             "batchedastar" | "batched" => Ok(Algorithm::BatchedAStar),
+            "gpuidastar" | "gpuida*" | "gpuida" => Ok(Algorithm::GpuIdaStar),
             _ => Err(format!(
-                "unknown algorithm {s:?} (expected auto, bfs, astar, idastar or batched-astar)"
+                "unknown algorithm {s:?} (expected auto, bfs, astar, idastar, batched-astar or gpu-idastar)"
             )),
         }
     }
@@ -313,7 +319,7 @@ pub fn solve(
             Algorithm::Bfs => bfs::search(problem, ctl, progress),
             Algorithm::AStar => astar::search(problem, &heuristic, ctl, progress),
             Algorithm::BatchedAStar => unreachable!("handled above"),
-            Algorithm::IdaStar | Algorithm::Auto => {
+            Algorithm::IdaStar | Algorithm::Auto | Algorithm::GpuIdaStar => {
                 idastar::search(problem, &heuristic, ctl, progress)
             }
         }
@@ -341,6 +347,31 @@ pub fn solve_batched(
 ) -> Result<Outcome, SearchError> {
     checked(problem, limits, |ctl| {
         batched_astar::search(problem, batch.evaluator, batch.size, ctl, progress)
+    })
+}
+
+/// Solves `problem` with GPU IDA* (see [`gpu_idastar`]): IDA* with `heuristic`, the subtrees
+/// below each iteration's split depth searched by `device` (built for the same heuristic and
+/// goal). Like [`solve`]: solvability first (an unsolvable board never reaches the device),
+/// solution replayed.
+///
+/// # Errors
+/// As [`solve`], plus [`SearchError::Evaluator`] when the device fails.
+pub fn solve_on_device(
+    problem: &Problem,
+    heuristic: impl Into<HeuristicSpec>,
+    device: &mut dyn crate::eval::ida::IdaDevice,
+    limits: &Limits,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Outcome, SearchError> {
+    let heuristic: HeuristicSpec = heuristic.into();
+    if let HeuristicSpec::Kind(k) = &heuristic {
+        let b = &problem.goal.board();
+        k.supports(b.rows(), b.cols())
+            .map_err(|e| SearchError::Heuristic(e.to_string()))?;
+    }
+    checked(problem, limits, |ctl| {
+        idastar::search_on(problem, &heuristic, Some(device), ctl, progress)
     })
 }
 

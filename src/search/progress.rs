@@ -36,8 +36,11 @@ pub struct Progress {
     /// Whether this is the search's last report (at its end or at a limit): its answer
     /// follows at once, so a caller that pauses on reports should not hold on this one.
     pub finished: bool,
-    /// Batched A*: rounds so far.
+    /// Batched A* and GPU IDA*: rounds (batches, dispatches) so far.
     pub round: u64,
+    /// GPU IDA*: the share (0..=1) of the device's invocations that had work in the last
+    /// round (expansions made over the most the round allowed).
+    pub busy: f64,
     /// Batched A*: boards evaluated in the last round's batch.
     pub batch_boards: u64,
     /// Batched A*: seconds the last batch's evaluation took (GPU upload, dispatch, readback).
@@ -147,6 +150,14 @@ impl GhHistogram {
             self.grow(g + 1, h + 1);
         }
         self.counts[g * self.h_len + h] += 1;
+    }
+
+    /// Adds `n` nodes at `(g, h)`.
+    pub fn add_n(&mut self, g: usize, h: usize, n: u64) {
+        if g >= self.g_len || h >= self.h_len {
+            self.grow(g + 1, h + 1);
+        }
+        self.counts[g * self.h_len + h] += n;
     }
 
     /// Removes one node at `(g, h)` (saturating at 0).

@@ -6,11 +6,12 @@ use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::{NAMED, PartitionSpec};
 use crate::search::Algorithm;
 
-const ALGORITHMS: [(Algorithm, &str); 4] = [
+const ALGORITHMS: [(Algorithm, &str); 5] = [
     (Algorithm::Bfs, "BFS"),
     (Algorithm::AStar, "A*"),
     (Algorithm::IdaStar, "IDA*"),
     (Algorithm::BatchedAStar, "batched A*"),
+    (Algorithm::GpuIdaStar, "GPU IDA*"),
 ];
 
 /// The Solver panel: algorithm, heuristic, evaluator and limits; Start, Pause, Step, Stop.

@@ -25,7 +25,11 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
         };
         // Fast IDA* reports no single current node (it reports every ~65,000 nodes): its
         // deepest g, not a g/h/f that would mix that depth with the start's h.
-        if p.algorithm == Some(Algorithm::IdaStar) && !st.run.is_stepped() {
+        if matches!(
+            p.algorithm,
+            Some(Algorithm::IdaStar | Algorithm::GpuIdaStar)
+        ) && !st.run.is_stepped()
+        {
             row("deepest g", p.g.to_string());
         } else {
             row("g / h / f", format!("{} / {} / {}", p.g, p.h, p.g + p.h));
@@ -48,7 +52,10 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
                 format!("{} / {}", group(p.open), group(p.closed)),
             );
         }
-        if p.round > 0 {
+        if p.algorithm == Some(Algorithm::GpuIdaStar) {
+            row("GPU rounds", group(p.round));
+            row("busy (last round)", format!("{:.0} %", p.busy * 100.0));
+        } else if p.round > 0 {
             row("rounds", group(p.round));
             row("batch", format!("{} boards", group(p.batch_boards)));
             row(

@@ -1,0 +1,682 @@
+// GPU IDA*: each invocation runs its own depth-first search below the work items (subtree
+// roots) it takes, at most `params.budget` expansions a round, its stack kept in `state` so
+// that the next round (dispatch) resumes where this one stopped. See src/eval/gpu_ida.rs for
+// the host side and src/search/gpu_idastar.rs for the iteration loop.
+//
+// Counting is the CPU IDA*'s (src/search/idastar.rs): a node with f ≤ bound that is not the
+// goal is expanded (counted once); each successor (never undoing the previous move) is
+// generated (counted once); a successor with f > bound is pruned and offers its f to the next
+// threshold. So a finished iteration expands and generates exactly what the CPU does.
+//
+// Layouts (u32 words; `INV` invocations; word `w` of invocation `i` at `w * INV + i`):
+// items   ITEM_WORDS a work item: BOARD_WORDS words of tiles (a byte each, row-major, 0 = blank),
+//         info = g | prev << 8 (4 = none) | mask << 11 (moves still to try) | done << 15 (the
+//         node was already expanded: a donated node) | path length << 16, root (the host's
+//         subtree-root index), PATH_WORDS words of moves below the root (2 bits each).
+// state   s0 = running | depth << 1 | g0 << 9 | mask << 17 (mask: depth 0's moves to try),
+//         s1 = item, s2 = blank cell, then BOARD_WORDS board words, then MAX_DEPTH frames:
+//         frame d = prev (3 bits; 4 = none) | next move to try << 3 | h << 6 | the pattern
+//         value the move to it replaced << 14 | the reflected one << 22.
+// status  see the ST_ constants; `hist` (g < HIST_G, h < HIST_H) after the header.
+
+// The metadata's tables by tile and cell (src/eval/gpu_layout.rs; boards here have at most 32
+// cells, checked on the host).
+const MAX_CELLS: u32 = 64u;
+const MAX_SIDE: u32 = 8u;
+const MAX_PATTERN: u32 = 12u;
+const MAX_PATTERNS: u32 = 16u;
+const MAX_DEPTH: u32 = 160u;
+const PATH_WORDS: u32 = 10u;
+override WORKGROUP: u32 = 64u;
+const NONE: u32 = 0xFFFFFFFFu;
+const NO_MOVE: u32 = 4u;
+
+const KIND_MANHATTAN: u32 = 1u;
+const KIND_LINEAR_CONFLICT: u32 = 2u;
+const KIND_PDB: u32 = 3u;
+
+// Status words.
+const ST_WORK: u32 = 0u;
+const ST_TAIL: u32 = 1u;
+const ST_EXPANDED: u32 = 2u;
+const ST_GENERATED: u32 = 3u;
+const ST_MIN_F: u32 = 4u;
+const ST_FOUND: u32 = 5u;
+const ST_FINISHED: u32 = 6u;
+const ST_BUSY: u32 = 7u;
+const ST_DONATED: u32 = 8u;
+const ST_FOUND_ITEM: u32 = 9u;
+const ST_FOUND_DEPTH: u32 = 10u;
+const ST_GIVEN: u32 = 11u;
+const ST_FOUND_INV: u32 = 12u;
+const ST_HIST: u32 = 176u;
+const HIST_G: u32 = 192u;
+const HIST_H: u32 = 128u;
+// The workgroup's share of the histogram: g < WG_G, h < WG_H (the rest goes straight to
+// `status`).
+const WG_G: u32 = 64u;
+const WG_H: u32 = 64u;
+
+override CELLS: u32 = 16u;
+override ROWS: u32 = 4u;
+override COLS: u32 = 4u;
+override KIND: u32 = 1u;
+override INV: u32 = 4096u;
+override BOARD_WORDS: u32 = 4u;
+override ITEM_WORDS: u32 = 16u;
+// log2 of the bytes in each table binding.
+override CHUNK_SHIFT: u32 = 27u;
+// 1: gather the (g, h) histogram of generated nodes.
+override HIST: u32 = 0u;
+
+struct Params {
+    bound: u32,
+    available: u32,
+    budget: u32,
+    hungry: u32,
+    capacity: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+struct PatternMeta {
+    offset: u32,
+    k: u32,
+    tiles: array<u32, MAX_PATTERN>,
+    weights: array<u32, MAX_PATTERN>,
+}
+
+struct PdbMeta {
+    patterns: u32,
+    reflect: u32,
+    phi: array<u32, MAX_CELLS>,
+    tmap: array<u32, MAX_CELLS>,
+    pattern: array<PatternMeta>,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read_write> items: array<u32>;
+@group(0) @binding(2) var<storage, read_write> state: array<u32>;
+@group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
+// dist[t * CELLS + c], goal (row << 8 | col) by tile, nbr[c * 4 + m], pattern by tile, goal
+// tile by cell.
+@group(0) @binding(4) var<storage, read> consts: array<u32>;
+@group(0) @binding(5) var<storage, read> pdb_meta: PdbMeta;
+@group(0) @binding(6) var<storage, read> pdb0: array<u32>;
+@group(0) @binding(7) var<storage, read> pdb1: array<u32>;
+@group(0) @binding(8) var<storage, read> pdb2: array<u32>;
+@group(0) @binding(9) var<storage, read> pdb3: array<u32>;
+@group(0) @binding(10) var<storage, read> pdb4: array<u32>;
+@group(0) @binding(11) var<storage, read> pdb5: array<u32>;
+
+// WG_G × WG_H bins when HIST is 1, else one (unused).
+override WG_BINS: u32 = 1u;
+var<workgroup> wg_hist: array<atomic<u32>, WG_BINS>;
+
+// Private search state of this invocation.
+// Small values are packed, four bytes (or eight nibbles) to a word: a private array indexed
+// by a value becomes a chain of selects over all its elements on some drivers (lavapipe), so
+// fewer, fuller words are faster.
+// The board: the tile on cell c is byte c (the same layout as `items` and `state`).
+var<private> tw: array<u32, 8>;
+// Pattern databases: the cell of tile t, on the board and on its reflection (byte t).
+var<private> pw: array<u32, 8>;
+var<private> rw: array<u32, 8>;
+// Pattern databases: each pattern's value, direct and reflected (byte p).
+var<private> pvw: array<u32, 4>;
+var<private> rvw: array<u32, 4>;
+// Linear conflict: tiles that must leave line l (nibble l).
+var<private> lw: array<u32, 2>;
+var<private> blank: u32;
+var<private> md: u32;
+var<private> lc: u32;
+var<private> spv: u32;
+var<private> srv: u32;
+
+fn tile(c: u32) -> u32 { return (tw[c >> 2u] >> ((c & 3u) * 8u)) & 0xFFu; }
+fn set_tile(c: u32, v: u32) {
+    let s = (c & 3u) * 8u;
+    tw[c >> 2u] = (tw[c >> 2u] & ~(0xFFu << s)) | (v << s);
+}
+fn pos(t: u32) -> u32 { return (pw[t >> 2u] >> ((t & 3u) * 8u)) & 0xFFu; }
+fn set_pos(t: u32, v: u32) {
+    let s = (t & 3u) * 8u;
+    pw[t >> 2u] = (pw[t >> 2u] & ~(0xFFu << s)) | (v << s);
+}
+fn rpos(t: u32) -> u32 { return (rw[t >> 2u] >> ((t & 3u) * 8u)) & 0xFFu; }
+fn set_rpos(t: u32, v: u32) {
+    let s = (t & 3u) * 8u;
+    rw[t >> 2u] = (rw[t >> 2u] & ~(0xFFu << s)) | (v << s);
+}
+fn pv(p: u32) -> u32 { return (pvw[p >> 2u] >> ((p & 3u) * 8u)) & 0xFFu; }
+fn set_pv(p: u32, v: u32) {
+    let s = (p & 3u) * 8u;
+    pvw[p >> 2u] = (pvw[p >> 2u] & ~(0xFFu << s)) | (v << s);
+}
+fn rv(p: u32) -> u32 { return (rvw[p >> 2u] >> ((p & 3u) * 8u)) & 0xFFu; }
+fn set_rv(p: u32, v: u32) {
+    let s = (p & 3u) * 8u;
+    rvw[p >> 2u] = (rvw[p >> 2u] & ~(0xFFu << s)) | (v << s);
+}
+fn line(l: u32) -> u32 { return (lw[l >> 3u] >> ((l & 7u) * 4u)) & 0xFu; }
+fn set_line(l: u32, v: u32) {
+    let s = (l & 7u) * 4u;
+    lw[l >> 3u] = (lw[l >> 3u] & ~(0xFu << s)) | (v << s);
+}
+
+fn dist(t: u32, c: u32) -> u32 { return consts[t * CELLS + c]; }
+fn goal_rc(t: u32) -> u32 { return consts[CELLS * CELLS + t]; }
+fn nbr(c: u32, m: u32) -> u32 { return consts[CELLS * CELLS + CELLS + c * 4u + m]; }
+fn tile_pattern(t: u32) -> u32 { return consts[CELLS * CELLS + 5u * CELLS + t]; }
+fn goal_tile(c: u32) -> u32 { return consts[CELLS * CELLS + 6u * CELLS + c]; }
+
+// Word `w` of invocation `i`'s state, interleaved: neighbouring invocations read neighbouring
+// words (coalesced on GPUs; one vector load on lavapipe, 4× faster there than each
+// invocation's words together).
+fn st(w: u32, i: u32) -> u32 { return state[w * INV + i]; }
+fn set_st(w: u32, i: u32, v: u32) { state[w * INV + i] = v; }
+fn frame_word(d: u32) -> u32 { return 3u + BOARD_WORDS + d; }
+
+fn pdb_byte(b: u32) -> u32 {
+    let w = (b & ((1u << CHUNK_SHIFT) - 1u)) >> 2u;
+    var word = 0u;
+    switch (b >> CHUNK_SHIFT) {
+        case 0u: { word = pdb0[w]; }
+        case 1u: { word = pdb1[w]; }
+        case 2u: { word = pdb2[w]; }
+        case 3u: { word = pdb3[w]; }
+        case 4u: { word = pdb4[w]; }
+        default: { word = pdb5[w]; }
+    }
+    return (word >> ((b & 3u) * 8u)) & 0xFFu;
+}
+
+// Pattern p's value with its tiles on the cells `pos` (direct) or `rpos` (reflected) gives.
+fn pattern_value(p: u32, reflected: bool) -> u32 {
+    let k = pdb_meta.pattern[p].k;
+    var seen = 0u;
+    var idx = 0u;
+    for (var i = 0u; i < MAX_PATTERN; i++) {
+        if (i < k) {
+            let t = pdb_meta.pattern[p].tiles[i];
+            let c = select(pos(t), rpos(t), reflected);
+            let below = countOneBits(seen & ((1u << c) - 1u));
+            idx += (c - below) * pdb_meta.pattern[p].weights[i];
+            seen |= 1u << c;
+        }
+    }
+    return pdb_byte(pdb_meta.pattern[p].offset + idx);
+}
+
+// Tiles that must leave line `l` (rows 0..ROWS, then columns): k − LIS (Hansson et al. 1992).
+fn line_conflicts(l: u32) -> u32 {
+    var tails = array<u32, MAX_SIDE>(0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+    var k = 0u;
+    var len = 0u;
+    let is_row = l < ROWS;
+    let n = select(ROWS, COLS, is_row);
+    let line = select(l - ROWS, l, is_row);
+    for (var j = 0u; j < n; j++) {
+        let cell = select(j * COLS + line, line * COLS + j, is_row);
+        let t = tile(cell);
+        let g = goal_rc(t);
+        let goal_line = select(g & 0xFFu, g >> 8u, is_row);
+        let x = select(g >> 8u, g & 0xFFu, is_row);
+        if (t != 0u && goal_line == line) {
+            var p = 0u;
+            for (var q = 0u; q < MAX_SIDE; q++) {
+                if (q < len && tails[q] < x) {
+                    p = q + 1u;
+                }
+            }
+            tails[p] = x;
+            len = max(len, p + 1u);
+            k++;
+        }
+    }
+    return k - len;
+}
+
+// Sets every part of h from `tiles`; returns h.
+fn full_h() -> u32 {
+    md = 0u;
+    for (var c = 0u; c < CELLS; c++) {
+        let t = tile(c);
+        if (KIND == KIND_PDB) {
+            set_pos(t, c);
+        }
+        md += dist(t, c);
+    }
+    if (KIND == KIND_LINEAR_CONFLICT) {
+        lc = 0u;
+        for (var l = 0u; l < ROWS + COLS; l++) {
+            let v = line_conflicts(l);
+            set_line(l, v);
+            lc += v;
+        }
+        return md + 2u * lc;
+    }
+    if (KIND == KIND_PDB) {
+        spv = 0u;
+        srv = 0u;
+        for (var p = 0u; p < MAX_PATTERNS; p++) {
+            if (p < pdb_meta.patterns) {
+                let v = pattern_value(p, false);
+                set_pv(p, v);
+                spv += v;
+            }
+        }
+        if (pdb_meta.reflect == 1u) {
+            for (var t = 0u; t < CELLS; t++) {
+                set_rpos(pdb_meta.phi[t], pdb_meta.tmap[pos(t)]);
+            }
+            for (var p = 0u; p < MAX_PATTERNS; p++) {
+                if (p < pdb_meta.patterns) {
+                    let v = pattern_value(p, true);
+                    set_rv(p, v);
+                    srv += v;
+                }
+            }
+        }
+        return max(spv, srv);
+    }
+    return md;
+}
+
+fn current_h() -> u32 {
+    if (KIND == KIND_LINEAR_CONFLICT) {
+        return md + 2u * lc;
+    }
+    if (KIND == KIND_PDB) {
+        return max(spv, srv);
+    }
+    return md;
+}
+
+// The lines a tile moving between cells `a` and `b` (neighbours) leaves and enters: for a
+// vertical move its two rows, for a horizontal one its two columns.
+fn moved_lines(a: u32, b: u32) -> vec2<u32> {
+    if (a % COLS == b % COLS) {
+        return vec2<u32>(a / COLS, b / COLS);
+    }
+    return vec2<u32>(ROWS + a % COLS, ROWS + b % COLS);
+}
+
+fn update_lines(a: u32, b: u32) {
+    let ls = moved_lines(a, b);
+    let x = line_conflicts(ls.x);
+    let y = line_conflicts(ls.y);
+    lc = lc - line(ls.x) - line(ls.y) + x + y;
+    set_line(ls.x, x);
+    set_line(ls.y, y);
+}
+
+// The blank goes to `to` (its tile slides into the blank's cell). Returns the pattern values
+// it replaced (old direct | old reflected << 8) for `undo_move`.
+fn do_move(to: u32) -> u32 {
+    let src = blank;
+    let t = tile(to);
+    set_tile(src, t);
+    set_tile(to, 0u);
+    if (KIND == KIND_PDB) {
+        set_pos(t, src);
+        set_pos(0u, to);
+    }
+    blank = to;
+    md = md + dist(t, src) - dist(t, to);
+    var saved = 0u;
+    if (KIND == KIND_LINEAR_CONFLICT) {
+        update_lines(to, src);
+    }
+    if (KIND == KIND_PDB) {
+        let p = tile_pattern(t);
+        let old = pv(p);
+        let v = pattern_value(p, false);
+        set_pv(p, v);
+        spv = spv + v - old;
+        saved = old;
+        if (pdb_meta.reflect == 1u) {
+            let rt = pdb_meta.phi[t];
+            set_rpos(rt, pdb_meta.tmap[src]);
+            set_rpos(pdb_meta.phi[0], pdb_meta.tmap[to]);
+            let rp = tile_pattern(rt);
+            let rold = rv(rp);
+            let v = pattern_value(rp, true);
+            set_rv(rp, v);
+            srv = srv + v - rold;
+            saved |= rold << 8u;
+        }
+    }
+    return saved;
+}
+
+// Undoes `do_move`: the blank goes back to `back`; `saved` is what `do_move` returned.
+fn undo_move(back: u32, saved: u32) {
+    let src = blank;
+    let t = tile(back);
+    set_tile(src, t);
+    set_tile(back, 0u);
+    if (KIND == KIND_PDB) {
+        set_pos(t, src);
+        set_pos(0u, back);
+    }
+    blank = back;
+    md = md + dist(t, src) - dist(t, back);
+    if (KIND == KIND_LINEAR_CONFLICT) {
+        update_lines(back, src);
+    }
+    if (KIND == KIND_PDB) {
+        let p = tile_pattern(t);
+        spv = spv - pv(p) + (saved & 0xFFu);
+        set_pv(p, saved & 0xFFu);
+        if (pdb_meta.reflect == 1u) {
+            let rt = pdb_meta.phi[t];
+            set_rpos(rt, pdb_meta.tmap[src]);
+            set_rpos(pdb_meta.phi[0], pdb_meta.tmap[back]);
+            let rp = tile_pattern(rt);
+            srv = srv - rv(rp) + (saved >> 8u);
+            set_rv(rp, saved >> 8u);
+        }
+    }
+}
+
+fn is_goal() -> bool {
+    var same = true;
+    for (var c = 0u; c < CELLS; c++) {
+        same = same && tile(c) == goal_tile(c);
+    }
+    return same;
+}
+
+fn record(g: u32, h: u32) {
+    if (HIST == 0u) {
+        return;
+    }
+    if (g < WG_G && h < WG_H) {
+        atomicAdd(&wg_hist[g * WG_H + h], 1u);
+    } else if (g < HIST_G && h < HIST_H) {
+        atomicAdd(&status[ST_HIST + g * HIST_H + h], 1u);
+    }
+}
+
+fn load_board(base: u32, from_items: bool, i: u32) {
+    for (var w = 0u; w < BOARD_WORDS; w++) {
+        var word = 0u;
+        if (from_items) {
+            word = items[base + w];
+        } else {
+            word = st(3u + w, i);
+        }
+        tw[w] = word;
+        for (var b = 0u; b < 4u; b++) {
+            let c = w * 4u + b;
+            if (c < CELLS && ((word >> (b * 8u)) & 0xFFu) == 0u) {
+                blank = c;
+            }
+        }
+    }
+}
+
+// The moves left to try at a node: those in `mask`, on the board, not undoing `prev`, from
+// index `next` on.
+fn moves_left(next: u32, prev: u32, mask: u32, at: u32) -> u32 {
+    var left = 0u;
+    for (var m = 0u; m < 4u; m++) {
+        let undo = prev != NO_MOVE && m == (prev ^ 1u);
+        if (m >= next && !undo && (mask & (1u << m)) != 0u && nbr(at, m) != NONE) {
+            left |= 1u << m;
+        }
+    }
+    return left;
+}
+
+// Without the histogram: no barrier (lavapipe runs a shader with barriers one invocation at a
+// time instead of eight to a vector).
+@compute @workgroup_size(WORKGROUP)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    if (gid.x < INV) {
+        search(gid.x);
+    }
+}
+
+// With the histogram (HIST = 1): each workgroup counts in its memory, then adds to `status`.
+@compute @workgroup_size(WORKGROUP)
+fn main_hist(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    for (var b = lid; b < WG_G * WG_H; b += WORKGROUP) {
+        atomicStore(&wg_hist[b], 0u);
+    }
+    workgroupBarrier();
+    if (gid.x < INV) {
+        search(gid.x);
+    }
+    workgroupBarrier();
+    for (var b = lid; b < WG_G * WG_H; b += WORKGROUP) {
+        let v = atomicLoad(&wg_hist[b]);
+        if (v != 0u) {
+            atomicAdd(&status[ST_HIST + (b / WG_H) * HIST_H + b % WG_H], v);
+        }
+    }
+}
+
+fn search(i: u32) {
+    let bound = params.bound;
+    let s0 = st(0u, i);
+    var running = (s0 & 1u) == 1u;
+    var depth = (s0 >> 1u) & 0xFFu;
+    var g0 = (s0 >> 9u) & 0xFFu;
+    var mask = (s0 >> 17u) & 0xFu;
+    var item = st(1u, i);
+    if (running) {
+        load_board(0u, false, i);
+        full_h();
+    }
+    var budget = params.budget;
+    var expanded = 0u;
+    var generated = 0u;
+    var finished = 0u;
+    var min_f = NONE;
+    var found = false;
+    var poll = 0u;
+    loop {
+        if (!running) {
+            if (atomicLoad(&status[ST_FOUND]) != 0u) {
+                break;
+            }
+            let idx = atomicAdd(&status[ST_WORK], 1u);
+            if (idx >= params.available) {
+                break;
+            }
+            item = idx;
+            let base = idx * ITEM_WORDS;
+            load_board(base, true, i);
+            let info = items[base + BOARD_WORDS];
+            g0 = info & 0xFFu;
+            let prev = (info >> 8u) & 7u;
+            mask = (info >> 11u) & 0xFu;
+            let done = (info >> 15u) & 1u;
+            let h = full_h();
+            if (done == 0u) {
+                if (h == 0u && is_goal()) {
+                    found = true;
+                    depth = 0u;
+                    running = true;
+                    break;
+                }
+                expanded++;
+                budget = max(budget, 1u) - 1u;
+            }
+            depth = 0u;
+            set_st(frame_word(0u), i, prev | (h << 6u));
+            running = true;
+        }
+        if (budget == 0u) {
+            break;
+        }
+        poll++;
+        if ((poll & 255u) == 0u && atomicLoad(&status[ST_FOUND]) != 0u) {
+            break;
+        }
+        let fw = frame_word(depth);
+        let fr = st(fw, i);
+        let prev = fr & 7u;
+        let next = (fr >> 3u) & 7u;
+        var mk = 0xFu;
+        if (depth == 0u) {
+            mk = mask;
+        }
+        let left = moves_left(next, prev, mk, blank);
+        if (left == 0u) {
+            if (depth == 0u) {
+                running = false;
+                finished++;
+                continue;
+            }
+            // Back to the parent: the blank returns the way it came.
+            undo_move(nbr(blank, prev ^ 1u), fr >> 14u);
+            depth--;
+            continue;
+        }
+        let m = firstTrailingBit(left);
+        set_st(fw, i, (fr & ~(7u << 3u)) | ((m + 1u) << 3u));
+        let saved = do_move(nbr(blank, m));
+        let h = current_h();
+        let g = g0 + depth + 1u;
+        generated++;
+        record(g, h);
+        let f = g + h;
+        if (f <= bound) {
+            depth++;
+            set_st(frame_word(depth), i, m | (h << 6u) | (saved << 14u));
+            if (h == 0u && is_goal()) {
+                found = true;
+                break;
+            }
+            expanded++;
+            budget--;
+        } else {
+            min_f = min(min_f, f);
+            undo_move(nbr(blank, m ^ 1u), saved);
+        }
+    }
+    if (found) {
+        if (atomicAdd(&status[ST_FOUND], 1u) == 0u) {
+            atomicStore(&status[ST_FOUND_ITEM], item);
+            atomicStore(&status[ST_FOUND_DEPTH], depth);
+            atomicStore(&status[ST_FOUND_INV], i);
+        }
+    } else if (running && params.hungry > 0u) {
+        donate(i, depth, g0, mask, item);
+    }
+    // Save the state (the frames are already in place).
+    set_st(0u, i, select(0u, 1u, running) | (depth << 1u) | (g0 << 9u) | (mask << 17u));
+    set_st(1u, i, item);
+    set_st(2u, i, blank);
+    for (var w = 0u; w < BOARD_WORDS; w++) {
+        set_st(3u + w, i, tw[w]);
+    }
+    if (expanded != 0u) {
+        atomicAdd(&status[ST_EXPANDED], expanded);
+    }
+    if (generated != 0u) {
+        atomicAdd(&status[ST_GENERATED], generated);
+    }
+    if (finished != 0u) {
+        atomicAdd(&status[ST_FINISHED], finished);
+    }
+    if (running && !found) {
+        atomicAdd(&status[ST_BUSY], 1u);
+    }
+    if (min_f != NONE) {
+        atomicMin(&status[ST_MIN_F], min_f);
+    }
+}
+
+// Hands the remaining moves of the shallowest node on this invocation's stack that has any
+// to a new work item (appended after `params.available`; taken from the next round on), so
+// that idle invocations get a large subtree. The node itself was already expanded here.
+fn donate(i: u32, depth: u32, g0: u32, mask: u32, item: u32) {
+    if (atomicAdd(&status[ST_DONATED], 1u) >= params.hungry) {
+        return;
+    }
+    // The shallowest node with moves left; the board there, by walking the blank back.
+    var b = blank;
+    // (Loops here run a fixed count with a guard inside: loops whose exit depends on a value
+    // computed in divergent code ran short on lavapipe and GL.)
+    for (var k = 0u; k < MAX_DEPTH; k++) {
+        if (k < depth) {
+            let fr = st(frame_word(depth - k), i);
+            b = nbr(b, (fr & 7u) ^ 1u);
+        }
+    }
+    var at = 0u;
+    var left = 0u;
+    var cell = b;
+    var searching = true;
+    for (var d = 0u; d < MAX_DEPTH; d++) {
+        if (searching && d < depth) {
+            let fr = st(frame_word(d), i);
+            var mk = 0xFu;
+            if (d == 0u) {
+                mk = mask;
+            }
+            left = moves_left((fr >> 3u) & 7u, fr & 7u, mk, cell);
+            if (left != 0u) {
+                at = d;
+                searching = false;
+            } else {
+                cell = nbr(cell, st(frame_word(d + 1u), i) & 3u);
+            }
+        }
+    }
+    if (left == 0u) {
+        return;
+    }
+    let slot = atomicAdd(&status[ST_TAIL], 1u);
+    if (slot >= params.capacity) {
+        return;
+    }
+    atomicAdd(&status[ST_GIVEN], 1u);
+    // The board at depth `at`: undo the moves above it, write it, and put the board back.
+    let board = tw;
+    var bl = blank;
+    for (var k = 0u; k < MAX_DEPTH; k++) {
+        if (k < depth - at) {
+            let back = nbr(bl, (st(frame_word(depth - k), i) & 7u) ^ 1u);
+            set_tile(bl, tile(back));
+            set_tile(back, 0u);
+            bl = back;
+        }
+    }
+    let base = slot * ITEM_WORDS;
+    for (var w = 0u; w < BOARD_WORDS; w++) {
+        items[base + w] = tw[w];
+    }
+    tw = board;
+    let src = item * ITEM_WORDS;
+    let info = items[src + BOARD_WORDS];
+    let plen = info >> 16u;
+    let fr = st(frame_word(at), i);
+    items[base + BOARD_WORDS] = (g0 + at) | ((fr & 7u) << 8u) | (left << 11u) | (1u << 15u)
+        | ((plen + at) << 16u);
+    items[base + BOARD_WORDS + 1u] = items[src + BOARD_WORDS + 1u];
+    // The path: the source item's, then the moves down to depth `at`.
+    for (var w = 0u; w < PATH_WORDS; w++) {
+        items[base + BOARD_WORDS + 2u + w] = items[src + BOARD_WORDS + 2u + w];
+    }
+    for (var k = 0u; k < MAX_DEPTH; k++) {
+        if (k >= at) {
+            continue;
+        }
+        let d = k + 1u;
+        let p = plen + k;
+        let mv = st(frame_word(d), i) & 3u;
+        let w = base + BOARD_WORDS + 2u + p / 16u;
+        items[w] = (items[w] & ~(3u << ((p % 16u) * 2u))) | (mv << ((p % 16u) * 2u));
+    }
+    // This invocation no longer searches those moves.
+    set_st(frame_word(at), i, (fr & ~(7u << 3u)) | (4u << 3u));
+}

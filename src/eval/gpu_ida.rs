@@ -1,0 +1,737 @@
+//! GPU IDA* on wgpu: [`GpuIda`], the [`IdaDevice`] that runs `shaders/idastar.wgsl`.
+//!
+//! Each invocation takes subtree roots from an atomic work counter and searches below them
+//! depth first, at most `budget` expansions a round (one dispatch), its stack of frames kept
+//! in a storage buffer so that the next round resumes it. After each round the host reads a
+//! status block of 176 words (and, when asked, the `(g, h)` histogram), never the boards.
+//!
+//! Load balance: when the work counter has run out, the round after it asks every busy
+//! invocation to hand the untried moves of the shallowest node on its stack to the queue
+//! (one work item, as many as there were idle invocations), so a few deep subtrees do not
+//! leave the rest of the device idle at the end of an iteration.
+//!
+//! Limits: boards of at most [`GPU_IDA_MAX_CELLS`] cells with sides of at most 8 (5×5, 4×8,
+//! …); a depth of [`MAX_DEPTH`] moves below a root; pattern tables up to 6 storage bindings
+//! (each a power of two bytes, at most the adapter's binding limit) and 4 GiB in all.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::EvalError;
+use super::gpu::pdb_layout;
+pub use super::gpu::{GpuContext, GpuError};
+use super::gpu_layout::{KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB};
+use super::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
+use crate::heuristic::{HeuristicKind, HeuristicSpec};
+use crate::puzzle::{Goal, Move, move_target};
+
+/// Most cells of a board GPU IDA* takes (a cell set fits one 32-bit mask).
+pub const GPU_IDA_MAX_CELLS: usize = 32;
+/// Largest side GPU IDA* takes (linear conflict keeps one line in registers).
+pub const GPU_IDA_MAX_SIDE: usize = 8;
+/// Most moves an invocation goes below its root (frames on its stack).
+pub const MAX_DEPTH: u32 = 160;
+/// Invocations per workgroup.
+const WORKGROUP: u32 = 64;
+/// Words of the moves below a root in a work item (2 bits a move).
+const PATH_WORDS: usize = 10;
+/// Status words before the histogram.
+const ST_HEADER: usize = 176;
+const ST_WORK: usize = 0;
+const ST_TAIL: usize = 1;
+const ST_EXPANDED: usize = 2;
+const ST_GENERATED: usize = 3;
+const ST_MIN_F: usize = 4;
+const ST_FOUND: usize = 5;
+const ST_FINISHED: usize = 6;
+const ST_BUSY: usize = 7;
+const ST_FOUND_ITEM: usize = 9;
+const ST_FOUND_DEPTH: usize = 10;
+const ST_GIVEN: usize = 11;
+const ST_FOUND_INV: usize = 12;
+/// Bindings for pattern tables.
+const TABLE_BINDINGS: usize = 6;
+/// Storage buffers the shader binds.
+const STORAGE_BUFFERS: u32 = 5 + TABLE_BINDINGS as u32;
+
+/// Per-iteration state.
+struct Run {
+    bound: u32,
+    /// Work items the current round may take.
+    available: u32,
+    /// Work items taken so far (the counter, less what idle invocations overshot).
+    taken: u32,
+    tail: u32,
+    min_f: u32,
+    hungry: u32,
+    histogram: bool,
+    capacity: u32,
+    /// The work item, invocation and depth of the goal found.
+    found: Option<(u32, u32, usize)>,
+}
+
+/// IDA* subtrees on a GPU: see the module docs.
+pub struct GpuIda {
+    ctx: Arc<GpuContext>,
+    cells: usize,
+    board_words: usize,
+    item_words: usize,
+    invocations: u32,
+    /// Invocations per workgroup.
+    workgroup: u32,
+
+    kind: u32,
+    rows: usize,
+    cols: usize,
+    chunk_shift: u32,
+    module: wgpu::ShaderModule,
+    layout: wgpu::BindGroupLayout,
+    pipeline_layout: wgpu::PipelineLayout,
+    pipelines: [Option<wgpu::ComputePipeline>; 2],
+    params: wgpu::Buffer,
+    state: wgpu::Buffer,
+    status: wgpu::Buffer,
+    staging: wgpu::Buffer,
+    consts: wgpu::Buffer,
+    meta: wgpu::Buffer,
+    tables: Vec<wgpu::Buffer>,
+    items: Option<(wgpu::Buffer, wgpu::BindGroup, u32)>,
+    run: Option<Run>,
+}
+
+impl GpuIda {
+    /// GPU IDA* with `spec` towards `goal` on `ctx`'s device, with `invocations` parallel
+    /// searches (in workgroups of 64, or one workgroup of fewer; `None`: 4,096 on a software
+    /// adapter, 65,536 on a hardware one).
+    ///
+    /// # Errors
+    /// [`GpuError::TooLarge`] for boards over [`GPU_IDA_MAX_CELLS`] cells or a side over
+    /// [`GPU_IDA_MAX_SIDE`]; [`GpuError::Unsupported`] for Hamming, walking distance or an
+    /// adapter with too few storage bindings; [`GpuError::TablesTooLarge`] for tables over
+    /// the bindings' room.
+    pub fn new(
+        ctx: Arc<GpuContext>,
+        spec: &HeuristicSpec,
+        goal: &Goal,
+        invocations: Option<usize>,
+    ) -> Result<GpuIda, GpuError> {
+        let b = goal.board();
+        let (rows, cols, n) = (b.rows(), b.cols(), b.len());
+        if n > GPU_IDA_MAX_CELLS || rows > GPU_IDA_MAX_SIDE || cols > GPU_IDA_MAX_SIDE {
+            return Err(GpuError::TooLarge(rows, cols));
+        }
+        let device = &ctx.device;
+        let limits = device.limits();
+        if limits.max_storage_buffers_per_shader_stage < STORAGE_BUFFERS {
+            return Err(GpuError::Unsupported(format!(
+                "GPU IDA* on an adapter with {} storage buffers a stage (it needs {STORAGE_BUFFERS})",
+                limits.max_storage_buffers_per_shader_stage
+            )));
+        }
+        let (kind, tables, meta, name) = match spec {
+            HeuristicSpec::Kind(HeuristicKind::Manhattan) => {
+                (KIND_MANHATTAN, Vec::new(), None, "manhattan")
+            }
+            HeuristicSpec::Kind(HeuristicKind::LinearConflict) => {
+                (KIND_LINEAR_CONFLICT, Vec::new(), None, "linear-conflict")
+            }
+            HeuristicSpec::Kind(k) => {
+                return Err(GpuError::Unsupported(format!(
+                    "{k} in GPU IDA* (it takes manhattan, linear-conflict and pattern databases)"
+                )));
+            }
+            HeuristicSpec::Pdb(p) => {
+                let (bytes, meta) = pdb_layout(p, n)?;
+                if p.tables().len() > 16 {
+                    return Err(GpuError::Unsupported(
+                        "a pattern database of more than 16 patterns in GPU IDA*".into(),
+                    ));
+                }
+                (KIND_PDB, bytes, Some(meta), p.name())
+            }
+        };
+        let _ = name;
+        let chunk_shift = chunk_shift(&ctx);
+        let chunk = 1usize << chunk_shift;
+        let room = max_table_bytes(&ctx) as usize;
+        if tables.len() > room {
+            return Err(GpuError::TablesTooLarge {
+                bytes: tables.len() as u64,
+                limit: room as u64,
+            });
+        }
+        let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
+        let invocations = invocations
+            .unwrap_or(if software { 4096 } else { 65_536 })
+            .max(1);
+        let workgroup = (WORKGROUP as usize).min(invocations);
+        let invocations = invocations.div_ceil(workgroup) * workgroup;
+        let invocations = u32::try_from(invocations)
+            .map_err(|_| GpuError::Unsupported("that many invocations".into()))?;
+
+        let storage_buf = |label: &str, size: u64, extra: wgpu::BufferUsages| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: size.max(4),
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | extra,
+                mapped_at_creation: false,
+            })
+        };
+        let mut table_bufs = Vec::new();
+        for part in tables.chunks(chunk) {
+            let mut words = part.to_vec();
+            words.resize(part.len().div_ceil(4) * 4, 0);
+            let buf = storage_buf(
+                "pattern tables",
+                words.len() as u64,
+                wgpu::BufferUsages::empty(),
+            );
+            ctx.queue.write_buffer(&buf, 0, &words);
+            table_bufs.push(buf);
+        }
+        while table_bufs.len() < TABLE_BINDINGS {
+            table_bufs.push(storage_buf("no table", 4, wgpu::BufferUsages::empty()));
+        }
+        let meta = meta
+            .unwrap_or_else(|| super::gpu_layout::meta_words(&bytemuck::Zeroable::zeroed(), &[]));
+        let meta_buf = storage_buf(
+            "pattern meta",
+            meta.len() as u64 * 4,
+            wgpu::BufferUsages::empty(),
+        );
+        ctx.queue
+            .write_buffer(&meta_buf, 0, bytemuck::cast_slice(&meta));
+        let consts = consts(goal, spec);
+        let consts_buf = storage_buf(
+            "consts",
+            consts.len() as u64 * 4,
+            wgpu::BufferUsages::empty(),
+        );
+        ctx.queue
+            .write_buffer(&consts_buf, 0, bytemuck::cast_slice(&consts));
+
+        let board_words = n.div_ceil(4);
+        let item_words = board_words + 2 + PATH_WORDS;
+        let state_words = 3 + board_words + MAX_DEPTH as usize;
+        let state = storage_buf(
+            "stacks",
+            state_words as u64 * u64::from(invocations) * 4,
+            wgpu::BufferUsages::COPY_SRC,
+        );
+        let status_words = ST_HEADER + HIST_G * HIST_H;
+        let status = storage_buf(
+            "status",
+            status_words as u64 * 4,
+            wgpu::BufferUsages::COPY_SRC,
+        );
+        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("status staging"),
+            size: status_words as u64 * 4,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("params"),
+            size: 32,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let rw = wgpu::BufferBindingType::Storage { read_only: false };
+        let ro = wgpu::BufferBindingType::Storage { read_only: true };
+        let mut entries = vec![
+            entry(0, wgpu::BufferBindingType::Uniform),
+            entry(1, rw),
+            entry(2, rw),
+            entry(3, rw),
+            entry(4, ro),
+            entry(5, ro),
+        ];
+        for t in 0..TABLE_BINDINGS as u32 {
+            entries.push(entry(6 + t, ro));
+        }
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("gpu idastar"),
+            entries: &entries,
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("gpu idastar"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let module = device.create_shader_module(wgpu::include_wgsl!("../../shaders/idastar.wgsl"));
+        let mut ida = GpuIda {
+            ctx: ctx.clone(),
+            cells: n,
+            board_words,
+            item_words,
+            invocations,
+            workgroup: workgroup as u32,
+
+            kind,
+            rows,
+            cols,
+            chunk_shift,
+            module,
+            layout,
+            pipeline_layout,
+            pipelines: [None, None],
+            params,
+            state,
+            status,
+            staging,
+            consts: consts_buf,
+            meta: meta_buf,
+            tables: table_bufs,
+            items: None,
+            run: None,
+        };
+        ida.pipeline(false);
+        Ok(ida)
+    }
+
+    /// Bytes of GPU memory per invocation (its stack and board) and in all (stacks, status,
+    /// tables, constants; the work items are counted by [`GpuIda::item_bytes`]).
+    pub fn memory(&self) -> (u64, u64) {
+        let per = (3 + self.board_words as u64 + u64::from(MAX_DEPTH)) * 4;
+        let tables: u64 = self.tables.iter().map(wgpu::Buffer::size).sum();
+        let total = per * u64::from(self.invocations)
+            + self.status.size() * 2
+            + tables
+            + self.consts.size()
+            + self.meta.size()
+            + self.items.as_ref().map_or(0, |(b, _, _)| b.size());
+        (per, total)
+    }
+
+    /// Word `w` of invocation `i`'s state (interleaved: see `st` in the shader).
+    fn state_index(&self, w: usize, i: usize) -> u64 {
+        (w * self.invocations as usize + i) as u64
+    }
+
+    /// Bytes a work item (subtree root) takes on the GPU.
+    pub fn item_bytes(&self) -> u64 {
+        self.item_words as u64 * 4
+    }
+
+    /// The pipeline with or without the histogram, compiled on first use.
+    fn pipeline(&mut self, histogram: bool) -> &wgpu::ComputePipeline {
+        let slot = usize::from(histogram);
+        if self.pipelines[slot].is_none() {
+            let constants = [
+                ("CELLS", self.cells as f64),
+                ("ROWS", self.rows as f64),
+                ("COLS", self.cols as f64),
+                ("KIND", f64::from(self.kind)),
+                ("INV", f64::from(self.invocations)),
+                ("BOARD_WORDS", self.board_words as f64),
+                ("ITEM_WORDS", self.item_words as f64),
+                ("CHUNK_SHIFT", f64::from(self.chunk_shift)),
+                ("HIST", f64::from(u8::from(histogram))),
+                ("WG_BINS", if histogram { 4096.0 } else { 1.0 }),
+                ("WORKGROUP", f64::from(self.workgroup)),
+            ];
+            let p = self
+                .ctx
+                .device
+                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some("gpu idastar"),
+                    layout: Some(&self.pipeline_layout),
+                    module: &self.module,
+                    entry_point: Some(if histogram { "main_hist" } else { "main" }),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &constants,
+                        zero_initialize_workgroup_memory: false,
+                    },
+                    cache: None,
+                });
+            self.pipelines[slot] = Some(p);
+        }
+        self.pipelines[slot].as_ref().expect("compiled above")
+    }
+
+    /// The items buffer and its bind group for at least `capacity` work items.
+    fn ensure_items(&mut self, capacity: u32) {
+        if self.items.as_ref().is_some_and(|(_, _, c)| *c >= capacity) {
+            return;
+        }
+        let device = &self.ctx.device;
+        let buf = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("work items"),
+            size: u64::from(capacity) * self.item_words as u64 * 4,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let mut entries = vec![
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: self.params.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: buf.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: self.state.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: self.status.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: self.consts.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 5,
+                resource: self.meta.as_entire_binding(),
+            },
+        ];
+        for (t, table) in self.tables.iter().enumerate() {
+            entries.push(wgpu::BindGroupEntry {
+                binding: 6 + t as u32,
+                resource: table.as_entire_binding(),
+            });
+        }
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("gpu idastar"),
+            layout: &self.layout,
+            entries: &entries,
+        });
+        self.items = Some((buf, group, capacity));
+    }
+
+    /// Copies `words` words of `src` from word `from` into the staging buffer and reads them.
+    fn read(&self, src: &wgpu::Buffer, from: usize, words: usize) -> Result<Vec<u32>, EvalError> {
+        let ctx = &self.ctx;
+        let bytes = words as u64 * 4;
+        let mut enc = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        enc.copy_buffer_to_buffer(src, from as u64 * 4, &self.staging, 0, bytes);
+        ctx.queue.submit(Some(enc.finish()));
+        self.map_staging(bytes)
+    }
+
+    fn map_staging(&self, bytes: u64) -> Result<Vec<u32>, EvalError> {
+        let device = |e: &dyn std::fmt::Display| EvalError::Device(e.to_string());
+        let slice = self.staging.slice(0..bytes);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.ctx
+            .device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| device(&e))?;
+        rx.recv().map_err(|e| device(&e))?.map_err(|e| device(&e))?;
+        let words = {
+            let view = slice.get_mapped_range().map_err(|e| device(&e))?;
+            bytemuck::cast_slice::<u8, u32>(&view).to_vec()
+        };
+        self.staging.unmap();
+        Ok(words)
+    }
+}
+
+/// log2 of the bytes of one table binding: the largest power of two the adapter binds.
+fn chunk_shift(ctx: &GpuContext) -> u32 {
+    let limits = ctx.device.limits();
+    let per_binding = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size)
+        .min(1 << 31);
+    63 - per_binding.leading_zeros()
+}
+
+/// The most bytes of pattern tables [`GpuIda`] takes on `ctx`'s device: six bindings of the
+/// largest power of two it binds, at most 4 GiB in all (768 MiB on lavapipe, whose bindings
+/// take 128 MiB; 4 GiB on GPUs that bind 1 GiB or more).
+pub fn max_table_bytes(ctx: &GpuContext) -> u64 {
+    ((1u64 << chunk_shift(ctx)) * TABLE_BINDINGS as u64).min(u64::from(u32::MAX))
+}
+
+/// The constants the shader reads (see `shaders/idastar.wgsl`): Manhattan distance by tile and
+/// cell, goal row and column by tile, neighbours by cell and move, pattern by tile, goal tile
+/// by cell.
+fn consts(goal: &Goal, spec: &HeuristicSpec) -> Vec<u32> {
+    let b = goal.board();
+    let (rows, cols, n) = (b.rows(), b.cols(), b.len());
+    let pos = goal.positions();
+    let mut out = Vec::with_capacity(n * (n + 7));
+    for (t, &p) in pos.iter().enumerate().take(n) {
+        for c in 0..n {
+            let d = if t == 0 {
+                0
+            } else {
+                (c / cols).abs_diff(p as usize / cols) + (c % cols).abs_diff(p as usize % cols)
+            };
+            out.push(d as u32);
+        }
+    }
+    for &p in pos.iter().take(n) {
+        out.push(((p as u32 / cols as u32) << 8) | (p as u32 % cols as u32));
+    }
+    for c in 0..n {
+        for m in Move::ALL {
+            out.push(move_target(rows, cols, c, m).map_or(u32::MAX, |t| t as u32));
+        }
+    }
+    let mut pattern = vec![0xFFu32; n];
+    if let HeuristicSpec::Pdb(p) = spec {
+        for (i, t) in p.tables().iter().enumerate() {
+            for &tile in t.tiles() {
+                pattern[tile as usize] = i as u32;
+            }
+        }
+    }
+    out.extend_from_slice(&pattern);
+    out.extend(b.tiles().iter().map(|&t| u32::from(t)));
+    out
+}
+
+impl IdaDevice for GpuIda {
+    fn describe(&self) -> String {
+        self.ctx.describe()
+    }
+
+    fn invocations(&self) -> usize {
+        self.invocations as usize
+    }
+
+    fn frontier_target(&self) -> usize {
+        // Four roots an invocation: the work counter hands them out as invocations finish, so
+        // the device stays full while subtrees of very different sizes end; donation (see the
+        // module docs) takes over when the roots run out.
+        4 * self.invocations as usize
+    }
+
+    fn max_depth(&self) -> u32 {
+        MAX_DEPTH - 1
+    }
+
+    fn begin(
+        &mut self,
+        bound: u32,
+        roots: &[SubtreeRoot<'_>],
+        histogram: bool,
+    ) -> Result<(), EvalError> {
+        let count = u32::try_from(roots.len())
+            .map_err(|_| EvalError::Device("too many subtree roots".into()))?;
+        let limits = self.ctx.device.limits();
+        let most = (limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size)
+            / (self.item_words as u64 * 4))
+            .min(u64::from(u32::MAX)) as u32;
+        if count > most {
+            return Err(EvalError::Device(format!(
+                "{count} subtree roots do not fit one binding ({most} do)"
+            )));
+        }
+        let capacity = count
+            .saturating_add(self.invocations.saturating_mul(8))
+            .min(most)
+            .max(1);
+        self.ensure_items(capacity);
+        let mut words = vec![0u32; roots.len() * self.item_words];
+        for (i, (r, item)) in roots
+            .iter()
+            .zip(words.chunks_exact_mut(self.item_words))
+            .enumerate()
+        {
+            if r.tiles.len() != self.cells || r.g > 255 {
+                return Err(EvalError::Device(format!(
+                    "subtree root {i}: {} cells at depth {} (the device takes {} cells, depth < 256)",
+                    r.tiles.len(),
+                    r.g,
+                    self.cells
+                )));
+            }
+            for (c, &t) in r.tiles.iter().enumerate() {
+                item[c / 4] |= u32::from(t) << (8 * (c % 4));
+            }
+            let prev = r.prev.map_or(4, |m| m.index() as u32);
+            item[self.board_words] = r.g | (prev << 8) | (0xF << 11);
+            item[self.board_words + 1] = i as u32;
+        }
+        let ctx = &self.ctx;
+        let (items, _, _) = self.items.as_ref().expect("allocated above");
+        ctx.queue
+            .write_buffer(items, 0, bytemuck::cast_slice(&words));
+        let mut enc = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        // Every invocation starts idle.
+        enc.clear_buffer(&self.state, 0, Some(u64::from(self.invocations) * 4));
+        ctx.queue.submit(Some(enc.finish()));
+        if histogram {
+            self.pipeline(true);
+        }
+        self.run = Some(Run {
+            bound,
+            available: count,
+            taken: 0,
+            tail: count,
+            min_f: u32::MAX,
+            hungry: 0,
+            histogram,
+            capacity,
+            found: None,
+        });
+        Ok(())
+    }
+
+    fn round(&mut self, budget: u32) -> Result<RoundReport, EvalError> {
+        let started = Instant::now();
+        let Some(run) = &self.run else {
+            return Err(EvalError::Device("round before begin".into()));
+        };
+        // Counts per round stay below 2³²: at most 4 generated per expansion.
+        let budget = budget
+            .clamp(1, (1u32 << 30) / self.invocations.max(1))
+            .max(1);
+        let params = [
+            run.bound,
+            run.available,
+            budget,
+            run.hungry,
+            run.capacity,
+            0,
+            0,
+            0,
+        ];
+        let mut header = [0u32; 16];
+        header[ST_WORK] = run.taken;
+        header[ST_TAIL] = run.tail;
+        header[ST_MIN_F] = run.min_f;
+        let histogram = run.histogram;
+        let groups = self.invocations.div_ceil(self.workgroup);
+        let ctx = self.ctx.clone();
+        ctx.queue
+            .write_buffer(&self.params, 0, bytemuck::cast_slice(&params));
+        ctx.queue
+            .write_buffer(&self.status, 0, bytemuck::cast_slice(&header));
+        let words = ST_HEADER + if histogram { HIST_G * HIST_H } else { 0 };
+        let mut enc = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        if histogram {
+            enc.clear_buffer(&self.status, ST_HEADER as u64 * 4, None);
+        }
+        {
+            self.pipeline(histogram);
+            let pipeline = self.pipelines[usize::from(histogram)]
+                .as_ref()
+                .expect("compiled");
+            let (_, group, _) = self.items.as_ref().expect("begin allocates");
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("gpu idastar"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups(groups, 1, 1);
+        }
+        enc.copy_buffer_to_buffer(&self.status, 0, &self.staging, 0, words as u64 * 4);
+        ctx.queue.submit(Some(enc.finish()));
+        let st = self.map_staging(words as u64 * 4)?;
+        let run = self.run.as_mut().expect("checked above");
+        let expanded = u64::from(st[ST_EXPANDED]);
+        let busy = u64::from(st[ST_BUSY]);
+        run.taken = st[ST_WORK].min(run.available);
+        run.tail = st[ST_TAIL].min(run.capacity);
+        run.min_f = st[ST_MIN_F];
+        let found = st[ST_FOUND] != 0;
+
+        if found {
+            let depth = st[ST_FOUND_DEPTH] as usize;
+            run.found = Some((st[ST_FOUND_ITEM], st[ST_FOUND_INV], depth));
+        }
+        let exhausted = !found && busy == 0 && run.taken >= run.tail;
+        // The roots are all taken: the next round asks the busy invocations to share.
+        run.hungry = if run.taken >= run.available {
+            self.invocations - busy as u32
+        } else {
+            0
+        };
+        run.available = run.tail;
+        Ok(RoundReport {
+            expanded,
+            generated: u64::from(st[ST_GENERATED]),
+            min_f: run.min_f,
+            found,
+            finished: u64::from(st[ST_FINISHED]),
+            busy,
+            invocations: u64::from(self.invocations),
+            busy_share: expanded as f64 / (f64::from(self.invocations) * f64::from(budget)),
+            donated: u64::from(st[ST_GIVEN]),
+            exhausted,
+            histogram: if histogram {
+                st[ST_HEADER..].to_vec()
+            } else {
+                Vec::new()
+            },
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError> {
+        let Some((item, inv, depth)) = self.run.as_ref().and_then(|r| r.found) else {
+            return Err(EvalError::Device("no goal was found".into()));
+        };
+        // The moves on the invocation's stack: frame d's low two bits, d = 1..=depth.
+        let below = {
+            let ctx = &self.ctx;
+            let mut enc = ctx
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+            for d in 1..=depth {
+                let word = self.state_index(3 + self.board_words + d, inv as usize);
+                enc.copy_buffer_to_buffer(
+                    &self.state,
+                    word * 4,
+                    &self.staging,
+                    (d as u64 - 1) * 4,
+                    4,
+                );
+            }
+            ctx.queue.submit(Some(enc.finish()));
+            self.map_staging(depth.max(1) as u64 * 4)?
+        };
+        let below = below[..depth]
+            .iter()
+            .map(|&w| Move::from_index(w as usize & 3));
+        let (items, _, _) = self.items.as_ref().expect("begin allocates");
+        let words = self.read(items, item as usize * self.item_words, self.item_words)?;
+        let info = words[self.board_words];
+        let root = words[self.board_words + 1] as usize;
+        let len = (info >> 16) as usize;
+        let mut moves: Vec<Move> = (0..len)
+            .map(|p| {
+                let w = words[self.board_words + 2 + p / 16];
+                Move::from_index(((w >> ((p % 16) * 2)) & 3) as usize)
+            })
+            .collect();
+        moves.extend(below);
+        Ok((root, moves))
+    }
+}
+
+impl From<GpuError> for EvalError {
+    fn from(e: GpuError) -> Self {
+        EvalError::Device(e.to_string())
+    }
+}

@@ -1,0 +1,102 @@
+//! What the search needs of a device that runs IDA* below many subtree roots at once
+//! ([`IdaDevice`]), in resumable rounds: the GPU's implementation is
+//! [`GpuIda`](super::gpu_ida::GpuIda) (feature `gpu`); the iteration loop around it is
+//! `search::gpu_idastar`. Nothing here knows of wgpu.
+//!
+//! One IDA* iteration with threshold `bound` on the device: [`begin`](IdaDevice::begin) uploads
+//! the subtree roots (the host's search down to a split depth collected them), then each
+//! [`round`](IdaDevice::round) lets every invocation advance its own depth-first search by at
+//! most `budget` expansions, its stack kept on the device so that the next round resumes it,
+//! until the report says the iteration is exhausted or a solution was found.
+
+use super::EvalError;
+use crate::puzzle::Move;
+
+/// Rows of [`RoundReport::histogram`]: `g` below this.
+pub const HIST_G: usize = 192;
+/// Columns of [`RoundReport::histogram`]: `h` below this.
+pub const HIST_H: usize = 128;
+
+/// What one round did (counts of this round only, except `min_f`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RoundReport {
+    /// Nodes expanded in the round (f ≤ bound, not the goal).
+    pub expanded: u64,
+    /// Nodes generated in the round (successors, never undoing the previous move).
+    pub generated: u64,
+    /// The smallest f above the bound seen in the iteration so far (`u32::MAX`: none): the
+    /// next threshold once the iteration is exhausted.
+    pub min_f: u32,
+    /// Whether an invocation reached the goal ([`IdaDevice::solution`] gives the moves).
+    pub found: bool,
+    /// Subtrees (roots and donated nodes) searched to the end in the round.
+    pub finished: u64,
+    /// Invocations still searching at the round's end.
+    pub busy: u64,
+    /// Invocations on the device.
+    pub invocations: u64,
+    /// Expansions made over the most the round allowed (invocations × budget), 0..=1: the
+    /// share of the device that had work.
+    pub busy_share: f64,
+    /// Nodes whose untried moves an invocation handed to the queue for idle ones.
+    pub donated: u64,
+    /// Whether every subtree of the iteration has been searched.
+    pub exhausted: bool,
+    /// Nodes generated in the round by `(g, h)`: `histogram[g * HIST_H + h]`, when asked for
+    /// in [`IdaDevice::begin`] (else empty); `g ≥ HIST_G` or `h ≥ HIST_H` is not counted.
+    pub histogram: Vec<u32>,
+    /// Wall-clock seconds of the round: upload, dispatch, readback.
+    pub seconds: f64,
+}
+
+/// A subtree root: where an invocation's depth-first search starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubtreeRoot<'a> {
+    /// The board, row-major, `0` = blank.
+    pub tiles: &'a [u8],
+    /// Moves from the start.
+    pub g: u32,
+    /// The move that led here (its undo is never generated); `None` at the start.
+    pub prev: Option<Move>,
+}
+
+/// A device that searches IDA* subtrees in resumable rounds.
+pub trait IdaDevice {
+    /// The adapter, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) / Vulkan`.
+    fn describe(&self) -> String;
+
+    /// Parallel searches on the device (invocations).
+    fn invocations(&self) -> usize;
+
+    /// Subtree roots worth handing over per iteration: enough to keep every invocation busy
+    /// many times over.
+    fn frontier_target(&self) -> usize;
+
+    /// The most moves an invocation may go below its root (its stack's depth).
+    fn max_depth(&self) -> u32;
+
+    /// Starts an iteration with threshold `bound` (moves) below `roots`; `histogram` asks the
+    /// rounds for their `(g, h)` counts.
+    ///
+    /// # Errors
+    /// [`EvalError::Device`] when the device fails or the roots do not fit it.
+    fn begin(
+        &mut self,
+        bound: u32,
+        roots: &[SubtreeRoot<'_>],
+        histogram: bool,
+    ) -> Result<(), EvalError>;
+
+    /// Runs one round: every invocation makes at most `budget` expansions.
+    ///
+    /// # Errors
+    /// [`EvalError::Device`] when the device fails.
+    fn round(&mut self, budget: u32) -> Result<RoundReport, EvalError>;
+
+    /// After a round that found the goal: the index of the root it was found below and the
+    /// moves from that root to the goal.
+    ///
+    /// # Errors
+    /// [`EvalError::Device`] when the device fails or no goal was found.
+    fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError>;
+}

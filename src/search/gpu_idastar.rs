@@ -1,0 +1,118 @@
+//! GPU IDA*: the iteration loop of IDA* with its subtrees searched on a device
+//! ([`IdaDevice`], the GPU's being `eval::gpu_ida::GpuIda`) in resumable rounds.
+//!
+//! Each iteration (threshold T), the host searches the top of the tree with the CPU form of the
+//! heuristic down to the shallowest depth that gives the device's
+//! [`frontier_target`](IdaDevice::frontier_target) nodes (the same probe parallel IDA* makes
+//! for its threads), counting the nodes it expands and generates there. The nodes at that depth
+//! go to the device with their board, g, last move (and the host keeps their moves from the
+//! start). The device then runs rounds: each invocation takes roots from a work counter and
+//! advances its own depth-first search by at most `budget` expansions; the host reads a status
+//! block after each round. Between rounds the host checks cancel and the time limit, reports
+//! progress (counts, the `(g, h)` histogram of the iteration so far, rounds, the busy share) and
+//! sizes the next round's budget to about [`ROUND_SECONDS`].
+//!
+//! Optimality is IDA*'s: an iteration ends only when every subtree is exhausted (the next
+//! threshold is then the least f above T that any invocation or the host saw) or a node with
+//! h = 0 that is the goal is reached, at cost T; thresholds only grow to the least f that
+//! exceeded them, so the first solution is optimal. The device counts as the CPU IDA* does
+//! (a node with f ≤ T that is not the goal is expanded once; every successor but the undo of
+//! the last move is generated once), so a finished iteration has the CPU's counts exactly,
+//! in another order. The solution (the root's moves, then the device's) is replayed by
+//! `solve_on_device` before it is returned.
+
+use super::idastar::{Dfs, Reporter, Round, Top, split_top};
+use super::{Limits, SearchError};
+use crate::eval::ida::{HIST_H, IdaDevice, SubtreeRoot};
+use crate::heuristic::Incremental;
+
+/// Target wall-clock seconds of one round: short enough that pause, step, cancel and the time
+/// limit answer at once and far below the ~2 s watchdog of desktop drivers, long enough that
+/// a dispatch's fixed cost (about a millisecond) is small beside it.
+pub const ROUND_SECONDS: f64 = 0.05;
+
+/// Expansions per invocation in the first round (then sized to [`ROUND_SECONDS`]).
+pub(super) const FIRST_BUDGET: u32 = 256;
+
+/// Most expansions per invocation in one round.
+const MAX_BUDGET: u32 = 1 << 20;
+
+/// One iteration of GPU IDA* with threshold `dfs.bound`: see the module docs. `budget` is
+/// the expansions per invocation a round, carried from iteration to iteration.
+pub(super) fn iteration<H: Incremental>(
+    dfs: &mut Dfs<'_, H, Reporter<'_, '_, '_>>,
+    h0: u32,
+    device: &mut dyn IdaDevice,
+    limits: &Limits,
+    budget: &mut u32,
+) -> Result<Round, SearchError> {
+    let (nodes, mut next) = match split_top(dfs, h0, device.frontier_target(), limits)? {
+        Top::Done(round) => return Ok(round),
+        Top::Split(nodes, next) => (nodes, next),
+    };
+    let bound = dfs.bound;
+    let depth = device.max_depth();
+    if let Some(n) = nodes.iter().find(|n| bound - n.g > depth) {
+        return Err(SearchError::Evaluator(format!(
+            "threshold {bound} is {} moves below a subtree root at depth {}; the device's stacks \
+             hold {depth}",
+            bound - n.g,
+            n.g
+        )));
+    }
+    let roots: Vec<SubtreeRoot<'_>> = nodes
+        .iter()
+        .map(|n| SubtreeRoot {
+            tiles: &n.tiles,
+            g: n.g,
+            prev: n.prev,
+        })
+        .collect();
+    let device_error = |e: crate::eval::EvalError| SearchError::Evaluator(e.to_string());
+    device
+        .begin(bound, &roots, dfs.watch.hist.is_some())
+        .map_err(device_error)?;
+    loop {
+        let due = dfs.watch.ctl.check()?;
+        let r = device.round(*budget).map_err(device_error)?;
+        dfs.tally.expanded += r.expanded;
+        dfs.tally.generated += r.generated;
+        next = next.min(r.min_f);
+        dfs.watch.rounds += 1;
+        dfs.watch.busy = r.busy_share;
+        if let Some(hist) = &mut dfs.watch.hist {
+            for (i, &c) in r.histogram.iter().enumerate() {
+                if c != 0 {
+                    hist.add_n(i / HIST_H, i % HIST_H, u64::from(c));
+                }
+            }
+        }
+        // Size the next round: only a round in which the device was mostly busy says how long
+        // a budget takes.
+        if r.busy_share > 0.5 && r.seconds > 0.0 {
+            let scale = (ROUND_SECONDS / r.seconds).clamp(0.5, 4.0);
+            *budget = ((f64::from(*budget) * scale) as u32).clamp(16, MAX_BUDGET);
+        }
+        if r.found {
+            let (root, below) = device.solution().map_err(device_error)?;
+            let mut path = nodes
+                .get(root)
+                .ok_or_else(|| {
+                    SearchError::Evaluator(format!(
+                        "the device names root {root} of {}",
+                        nodes.len()
+                    ))
+                })?
+                .path
+                .clone();
+            path.extend(below);
+            return Ok(Round::Found(path));
+        }
+        if r.exhausted {
+            return Ok(Round::Next(next));
+        }
+        if due || limits.histogram {
+            dfs.watch.report(bound, dfs.tally, false, false);
+        }
+    }
+}

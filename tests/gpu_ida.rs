@@ -1,0 +1,347 @@
+//! GPU IDA* (`shaders/idastar.wgsl`) against the CPU IDA*, on lavapipe in CI
+//! (`NPUZZLE_REQUIRE_GPU=1` makes a missing adapter a failure; elsewhere the tests say loudly
+//! that they were skipped).
+//!
+//! Every iteration that completes must expand and generate exactly the CPU's nodes (the same
+//! tree, searched in another order, split across invocations, resumed across rounds and handed
+//! between invocations); lengths must equal the known optima.
+#![cfg(feature = "gpu")]
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::gpu::context;
+use common::{board, goal, korf100};
+use npuzzle::eval::EvalError;
+use npuzzle::eval::gpu::GpuContext;
+use npuzzle::eval::gpu_ida::GpuIda;
+use npuzzle::eval::ida::{IdaDevice, RoundReport, SubtreeRoot};
+use npuzzle::heuristic::pdb::builder::build_partition;
+use npuzzle::heuristic::pdb::{AdditivePdb, contiguous_partition};
+use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
+use npuzzle::puzzle::random::{random_solvable, random_walk};
+use npuzzle::puzzle::{Board, Goal, GoalSpec, Move};
+use npuzzle::search::{
+    Algorithm, Limits, Outcome, Problem, SearchError, Solution, solve, solve_on_device,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn solved(o: Result<Outcome, SearchError>) -> Solution {
+    match o.unwrap() {
+        Outcome::Solved(s) => s,
+        Outcome::Unsolvable(v) => panic!("unsolvable: {}", v.reason()),
+    }
+}
+
+/// Solves `start` with GPU IDA* on `dev` and with the CPU IDA*, and checks lengths, the
+/// solution's replay and every completed iteration's counts; returns the GPU's rounds and
+/// solution length.
+fn check(
+    dev: &mut GpuIda,
+    spec: &HeuristicSpec,
+    start: &Board,
+    g: &Goal,
+    what: &str,
+) -> (u64, u32) {
+    let problem = Problem {
+        start: start.clone(),
+        goal: g.clone(),
+    };
+    let limits = Limits::default();
+    let cpu = solved(solve(
+        &problem,
+        Algorithm::IdaStar,
+        spec.clone(),
+        &limits,
+        &mut |_| {},
+    ));
+    let gpu = solved(solve_on_device(
+        &problem,
+        spec.clone(),
+        dev,
+        &limits,
+        &mut |_| {},
+    ));
+    assert_eq!(gpu.moves.len(), cpu.moves.len(), "{what}: length");
+    assert_eq!(&common::replay(start, &gpu.moves), g.board(), "{what}");
+    let (c, d) = (&cpu.stats.iterations, &gpu.stats.iterations);
+    assert_eq!(c.len(), d.len(), "{what}: iterations");
+    for (a, b) in c.iter().zip(d).take(c.len() - 1) {
+        assert_eq!(a, b, "{what}: iteration with threshold {}", a.threshold);
+    }
+    assert_eq!(c.last().unwrap().threshold, d.last().unwrap().threshold);
+    (gpu.stats.rounds, gpu.moves.len() as u32)
+}
+
+fn pdb(g: &Goal, sizes: &[usize]) -> HeuristicSpec {
+    let parts = contiguous_partition(g, sizes).unwrap();
+    let tables = build_partition(g, &parts, 1 << 30, &|_| true).unwrap();
+    HeuristicSpec::Pdb(Arc::new(
+        AdditivePdb::new("test", g, tables.into_iter().map(Arc::new).collect()).unwrap(),
+    ))
+}
+
+/// 8 invocations: a frontier of 32 roots, so that even 3×3 trees reach the device and the
+/// rounds, resumes and donations are many.
+fn small_device(ctx: &Arc<GpuContext>, spec: &HeuristicSpec, g: &Goal) -> GpuIda {
+    GpuIda::new(ctx.clone(), spec, g, Some(8)).unwrap()
+}
+
+#[test]
+fn gpu_ida_star_expands_the_cpu_nodes_on_3x3_and_finds_the_optima() {
+    let Some(ctx) = context("gpu_ida_star_expands_the_cpu_nodes_on_3x3_and_finds_the_optima")
+    else {
+        return;
+    };
+    for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
+        let g = goal(&spec, 3, 3);
+        let exact = common::exact_distances(g.board());
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for kind in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
+            let h = HeuristicSpec::Kind(kind);
+            let mut dev = small_device(&ctx, &h, &g);
+            let mut rounds = 0;
+            for i in 0..60 {
+                let b = random_solvable(&g, &mut rng);
+                let (r, len) = check(
+                    &mut dev,
+                    &h,
+                    &b,
+                    &g,
+                    &format!("{kind} {} #{i}", spec.name()),
+                );
+                assert_eq!(len, exact[b.tiles()], "{b}");
+                rounds += r;
+            }
+            assert!(
+                rounds > 60,
+                "the device ran {rounds} rounds: the tests must reach it"
+            );
+        }
+        // The hardest boards (31 moves), with an 8-tile pattern database too.
+        let p8 = pdb(&g, &[8]);
+        let mut dev = small_device(&ctx, &p8, &g);
+        let hardest: Vec<&Vec<u8>> = exact.iter().filter(|e| *e.1 == 31).map(|e| e.0).collect();
+        assert!(!hardest.is_empty());
+        for t in hardest {
+            let b = board(3, 3, t);
+            let (_, len) = check(&mut dev, &p8, &b, &g, &format!("pdb8 {b}"));
+            assert_eq!(len, 31, "{b}");
+        }
+    }
+}
+
+#[test]
+fn gpu_ida_star_expands_the_cpu_nodes_on_korf_instances() {
+    let Some(ctx) = context("gpu_ida_star_expands_the_cpu_nodes_on_korf_instances") else {
+        return;
+    };
+    let g = goal(&GoalSpec::BlankFirst, 4, 4);
+    let mut korf = korf100();
+    korf.sort_by_key(|k| k.2);
+    let p555 = pdb(&g, &[5, 5, 5]);
+    let lc = HeuristicSpec::Kind(HeuristicKind::LinearConflict);
+    for h in [lc, p555] {
+        let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(1024)).unwrap();
+        for (id, tiles, optimal) in korf.iter().take(3) {
+            let b = board(4, 4, tiles);
+            let (_, len) = check(&mut dev, &h, &b, &g, &format!("Korf #{id} {}", h.name()));
+            assert_eq!(len, *optimal, "Korf #{id}");
+        }
+    }
+}
+
+#[test]
+fn gpu_ida_star_expands_the_cpu_nodes_on_rectangles_and_5x5() {
+    let Some(ctx) = context("gpu_ida_star_expands_the_cpu_nodes_on_rectangles_and_5x5") else {
+        return;
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let lc = HeuristicSpec::Kind(HeuristicKind::LinearConflict);
+    for (r, c, walk) in [
+        (2, 5, None),
+        (5, 2, None),
+        (3, 4, None),
+        (5, 5, Some(40..60)),
+    ] {
+        let g = goal(&GoalSpec::BlankLast, r, c);
+        let mut dev = GpuIda::new(ctx.clone(), &lc, &g, Some(256)).unwrap();
+        for i in 0..4 {
+            let b = match &walk {
+                Some(w) => {
+                    let k = rng.random_range(w.clone());
+                    random_walk(&g, k, &mut rng)
+                }
+                None => random_solvable(&g, &mut rng),
+            };
+            check(&mut dev, &lc, &b, &g, &format!("{r}×{c} #{i} {b}"));
+        }
+    }
+}
+
+#[test]
+fn a_time_limit_or_cancel_mid_iteration_stops_the_device_and_it_solves_the_next_board() {
+    let Some(ctx) = context("a_time_limit_or_cancel_mid_iteration_stops_the_device") else {
+        return;
+    };
+    let g = goal(&GoalSpec::BlankFirst, 4, 4);
+    let h = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+    let mut dev = GpuIda::new(ctx.clone(), &h, &g, None).unwrap();
+    let hardest = korf100().into_iter().max_by_key(|k| k.2).unwrap();
+    let p = Problem {
+        start: board(4, 4, &hardest.1),
+        goal: g.clone(),
+    };
+    let limits = Limits {
+        time_limit: Some(Duration::from_millis(300)),
+        ..Limits::default()
+    };
+    let mut last = None;
+    let r = solve_on_device(&p, h.clone(), &mut dev, &limits, &mut |p| {
+        last = Some(p.clone())
+    });
+    assert_eq!(r, Err(SearchError::TimeLimit(0.3)));
+    let last = last.expect("a report at the stop");
+    assert!(
+        last.finished && last.expanded > 0 && last.round > 0,
+        "{last:?}"
+    );
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let limits = Limits {
+        cancel: Some(cancel.clone()),
+        ..Limits::default()
+    };
+    let mut rounds = 0;
+    let r = solve_on_device(&p, h.clone(), &mut dev, &limits, &mut |p| {
+        rounds = p.round;
+        if p.round >= 3 {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    assert_eq!(r, Err(SearchError::Cancelled));
+    // The device is left with nothing running: the next board is solved from a clean start.
+    let (_, tiles, optimal) = korf100().into_iter().min_by_key(|k| k.2).unwrap();
+    let b = board(4, 4, &tiles);
+    let rounds_before = rounds;
+    assert!(rounds_before >= 3);
+    let (_, len) = check(&mut dev, &h, &b, &g, "after a stop");
+    assert_eq!(len, optimal);
+}
+
+/// A device that must never be used.
+struct Untouchable;
+
+impl IdaDevice for Untouchable {
+    fn describe(&self) -> String {
+        "untouchable".into()
+    }
+    fn invocations(&self) -> usize {
+        64
+    }
+    fn frontier_target(&self) -> usize {
+        256
+    }
+    fn max_depth(&self) -> u32 {
+        100
+    }
+    fn begin(&mut self, _: u32, _: &[SubtreeRoot<'_>], _: bool) -> Result<(), EvalError> {
+        panic!("an unsolvable board reached the device")
+    }
+    fn round(&mut self, _: u32) -> Result<RoundReport, EvalError> {
+        panic!("an unsolvable board reached the device")
+    }
+    fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError> {
+        panic!("an unsolvable board reached the device")
+    }
+}
+
+#[test]
+fn unsolvable_boards_are_answered_before_any_device_work() {
+    let g = goal(&GoalSpec::BlankLast, 4, 4);
+    let mut t = g.board().tiles().to_vec();
+    t.swap(0, 1);
+    let p = Problem {
+        start: board(4, 4, &t),
+        goal: g,
+    };
+    let h = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+    let o = solve_on_device(&p, h, &mut Untouchable, &Limits::default(), &mut |_| {}).unwrap();
+    assert!(matches!(o, Outcome::Unsolvable(_)));
+}
+
+/// A device whose rounds fail: the error reaches the caller as an evaluator error.
+struct Failing;
+
+impl IdaDevice for Failing {
+    fn describe(&self) -> String {
+        "failing".into()
+    }
+    fn invocations(&self) -> usize {
+        1
+    }
+    fn frontier_target(&self) -> usize {
+        4
+    }
+    fn max_depth(&self) -> u32 {
+        100
+    }
+    fn begin(&mut self, _: u32, _: &[SubtreeRoot<'_>], _: bool) -> Result<(), EvalError> {
+        Ok(())
+    }
+    fn round(&mut self, _: u32) -> Result<RoundReport, EvalError> {
+        Err(EvalError::Device("lost".into()))
+    }
+    fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError> {
+        Err(EvalError::Device("lost".into()))
+    }
+}
+
+#[test]
+fn a_device_failure_is_an_evaluator_error() {
+    let g = goal(&GoalSpec::BlankLast, 4, 4);
+    let start: Board = "9 6 15 2/11 7 3 10/14 12 0 8/13 1 5 4".parse().unwrap();
+    let p = Problem { start, goal: g };
+    let h = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+    let r = solve_on_device(&p, h, &mut Failing, &Limits::default(), &mut |_| {});
+    assert!(
+        matches!(r, Err(SearchError::Evaluator(ref m)) if m.contains("lost")),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn the_histogram_of_each_finished_iteration_counts_every_node_generated() {
+    let Some(ctx) = context("the_histogram_of_each_finished_iteration_counts_every_node") else {
+        return;
+    };
+    let g = goal(&GoalSpec::BlankLast, 4, 4);
+    let h = HeuristicSpec::Kind(HeuristicKind::LinearConflict);
+    let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(256)).unwrap();
+    let start: Board = "9 6 15 2/11 7 3 10/14 12 0 8/13 1 5 4".parse().unwrap();
+    let p = Problem {
+        start,
+        goal: g.clone(),
+    };
+    let limits = Limits {
+        histogram: true,
+        ..Limits::default()
+    };
+    let mut done = Vec::new();
+    let mut rounds = 0;
+    let s = solved(solve_on_device(&p, h, &mut dev, &limits, &mut |p| {
+        rounds = rounds.max(p.round);
+        if p.iteration_done && !p.finished {
+            done.push(p.histogram.as_ref().map_or(0, |h| h.total()));
+        }
+    }));
+    assert!(rounds > 10, "{rounds} rounds");
+    let its = &s.stats.iterations;
+    assert_eq!(done.len(), its.len() - 1);
+    for (total, it) in done.iter().zip(its) {
+        // The start (g = 0) and every node generated, on the host and on the device.
+        assert_eq!(*total, it.generated + 1, "threshold {}", it.threshold);
+    }
+}
