@@ -99,8 +99,8 @@ struct PdbMeta {
 @group(0) @binding(1) var<storage, read_write> items: array<u32>;
 @group(0) @binding(2) var<storage, read_write> state: array<u32>;
 @group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
-// dist[t * CELLS + c], goal (row << 8 | col) by tile, nbr[c * 4 + m], pattern by tile, goal
-// tile by cell.
+// dist[t * CELLS + c], goal (row << 8 | col) by tile, pattern by tile, goal tile by cell, the
+// moves on the board by cell (bit m).
 @group(0) @binding(4) var<storage, read> consts: array<u32>;
 @group(0) @binding(5) var<storage, read> pdb_meta: PdbMeta;
 @group(0) @binding(6) var<storage, read> pdb0: array<u32>;
@@ -167,9 +167,15 @@ fn set_line(l: u32, v: u32) {
 
 fn dist(t: u32, c: u32) -> u32 { return consts[t * CELLS + c]; }
 fn goal_rc(t: u32) -> u32 { return consts[CELLS * CELLS + t]; }
-fn nbr(c: u32, m: u32) -> u32 { return consts[CELLS * CELLS + CELLS + c * 4u + m]; }
-fn tile_pattern(t: u32) -> u32 { return consts[CELLS * CELLS + 5u * CELLS + t]; }
-fn goal_tile(c: u32) -> u32 { return consts[CELLS * CELLS + 6u * CELLS + c]; }
+fn tile_pattern(t: u32) -> u32 { return consts[CELLS * CELLS + CELLS + t]; }
+fn goal_tile(c: u32) -> u32 { return consts[CELLS * CELLS + 2u * CELLS + c]; }
+fn on_board(c: u32) -> u32 { return consts[CELLS * CELLS + 3u * CELLS + c]; }
+// The cell the blank on `c` goes to with move `m` (0 up, 1 down, 2 left, 3 right), which
+// `on_board(c)` allows.
+fn nbr(c: u32, m: u32) -> u32 {
+    let d = select(1u, COLS, m < 2u);
+    return select(c + d, c - d, (m & 1u) == 0u);
+}
 
 // Word `w` of invocation `i`'s state, interleaved: neighbouring invocations read neighbouring
 // words (coalesced on GPUs; one vector load on lavapipe, 4× faster there than each
@@ -217,7 +223,10 @@ fn line_conflicts(l: u32) -> u32 {
     let is_row = l < ROWS;
     let n = select(ROWS, COLS, is_row);
     let line = select(l - ROWS, l, is_row);
-    for (var j = 0u; j < n; j++) {
+    for (var j = 0u; j < max(ROWS, COLS); j++) {
+        if (j >= n) {
+            continue;
+        }
         let cell = select(j * COLS + line, line * COLS + j, is_row);
         let t = tile(cell);
         let g = goal_rc(t);
@@ -225,7 +234,7 @@ fn line_conflicts(l: u32) -> u32 {
         let x = select(g >> 8u, g & 0xFFu, is_row);
         if (t != 0u && goal_line == line) {
             var p = 0u;
-            for (var q = 0u; q < MAX_SIDE; q++) {
+            for (var q = 0u; q < max(ROWS, COLS); q++) {
                 if (q < len && tails[q] < x) {
                     p = q + 1u;
                 }
@@ -421,14 +430,12 @@ fn load_board(base: u32, from_items: bool, i: u32) {
 // The moves left to try at a node: those in `mask`, on the board, not undoing `prev`, from
 // index `next` on.
 fn moves_left(next: u32, prev: u32, mask: u32, at: u32) -> u32 {
-    var left = 0u;
-    for (var m = 0u; m < 4u; m++) {
-        let undo = prev != NO_MOVE && m == (prev ^ 1u);
-        if (m >= next && !undo && (mask & (1u << m)) != 0u && nbr(at, m) != NONE) {
-            left |= 1u << m;
-        }
+    // Bits: the moves on the board from `at`, less the undo, less those before `next`.
+    var undo = 0u;
+    if (prev != NO_MOVE) {
+        undo = 1u << (prev ^ 1u);
     }
-    return left;
+    return on_board(at) & mask & ~undo & ~((1u << next) - 1u);
 }
 
 // Without the histogram: no barrier (lavapipe runs a shader with barriers one invocation at a
@@ -470,9 +477,12 @@ fn search(i: u32) {
     var g0 = (s0 >> 9u) & 0xFFu;
     var mask = (s0 >> 17u) & 0xFu;
     var item = st(1u, i);
+    // The top frame lives in `cur` while the invocation runs; the frames below it in `state`.
+    var cur = 0u;
     if (running) {
         load_board(0u, false, i);
         full_h();
+        cur = st(frame_word(depth), i);
     }
     var budget = params.budget;
     var expanded = 0u;
@@ -510,7 +520,7 @@ fn search(i: u32) {
                 budget = max(budget, 1u) - 1u;
             }
             depth = 0u;
-            set_st(frame_word(0u), i, prev | (h << 6u));
+            cur = prev | (h << 6u);
             running = true;
         }
         if (budget == 0u) {
@@ -520,8 +530,7 @@ fn search(i: u32) {
         if ((poll & 255u) == 0u && atomicLoad(&status[ST_FOUND]) != 0u) {
             break;
         }
-        let fw = frame_word(depth);
-        let fr = st(fw, i);
+        let fr = cur;
         let prev = fr & 7u;
         let next = (fr >> 3u) & 7u;
         var mk = 0xFu;
@@ -538,19 +547,34 @@ fn search(i: u32) {
             // Back to the parent: the blank returns the way it came.
             undo_move(nbr(blank, prev ^ 1u), fr >> 14u);
             depth--;
+            cur = st(frame_word(depth), i);
             continue;
         }
         let m = firstTrailingBit(left);
-        set_st(fw, i, (fr & ~(7u << 3u)) | ((m + 1u) << 3u));
-        let saved = do_move(nbr(blank, m));
-        let h = current_h();
+        cur = (fr & ~(7u << 3u)) | ((m + 1u) << 3u);
+        let to = nbr(blank, m);
         let g = g0 + depth + 1u;
         generated++;
+        // Pruned on Manhattan alone, the board untouched: exactly for Manhattan; for linear
+        // conflict (never below Manhattan) when that f cannot lower the next threshold (it is
+        // at least this invocation's least f above the bound, as the CPU's early stop).
+        if (KIND == KIND_MANHATTAN || (KIND == KIND_LINEAR_CONFLICT && HIST == 0u)) {
+            let t = tile(to);
+            let f_low = g + md + dist(t, blank) - dist(t, to);
+            if (f_low > bound && (KIND == KIND_MANHATTAN || f_low >= min_f)) {
+                record(g, f_low - g);
+                min_f = min(min_f, f_low);
+                continue;
+            }
+        }
+        let saved = do_move(to);
+        let h = current_h();
         record(g, h);
         let f = g + h;
         if (f <= bound) {
+            set_st(frame_word(depth), i, cur);
             depth++;
-            set_st(frame_word(depth), i, m | (h << 6u) | (saved << 14u));
+            cur = m | (h << 6u) | (saved << 14u);
             if (h == 0u && is_goal()) {
                 found = true;
                 break;
@@ -561,6 +585,9 @@ fn search(i: u32) {
             min_f = min(min_f, f);
             undo_move(nbr(blank, m ^ 1u), saved);
         }
+    }
+    if (running) {
+        set_st(frame_word(depth), i, cur);
     }
     if (found) {
         if (atomicAdd(&status[ST_FOUND], 1u) == 0u) {

@@ -735,3 +735,50 @@ fn batched_a_star_steps_one_node_a_round_then_runs_in_batches() {
     assert!(!st.run.is_stepped() && st.run.inspect().is_none());
     assert!(sol.stats.rounds > 0 && sol.stats.expanded > 10);
 }
+
+#[test]
+fn gpu_ida_star_in_the_app_shows_its_rounds_and_grows_the_iteration_chart() {
+    let Some(ctx) = common::gpu::context("gpu_ida_star_in_the_app") else {
+        return;
+    };
+    let mut h = common::harness::harness_with_gpu("9 6 15 2/11 7 3 10/14 12 0 8/13 1 5 4", ctx);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::GpuIdaStar,
+        HeuristicKind::LinearConflict,
+    );
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| *s.run.state() == RunState::Done);
+    h.step();
+    let st = &h.state().st;
+    let sol = st.run.solution().unwrap();
+    assert_eq!(sol.moves.len(), 50);
+    let p = st.run.progress().unwrap();
+    assert_eq!(p.algorithm, Some(Algorithm::GpuIdaStar));
+    assert!(
+        p.round > 0 && sol.stats.rounds == p.round,
+        "{} rounds",
+        p.round
+    );
+    // Thresholds 36, 38, …, 50: eight iterations, each in the chart with the CPU's counts.
+    let cpu = solve(
+        &Problem {
+            start: st.board().clone(),
+            goal: st.goal().unwrap().clone(),
+        },
+        Algorithm::IdaStar,
+        HeuristicKind::LinearConflict,
+        &Limits::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let Outcome::Solved(cpu) = cpu else { panic!() };
+    let its = st.run.iterations();
+    assert_eq!(its.len(), cpu.stats.iterations.len());
+    for (a, b) in its.iter().zip(&cpu.stats.iterations).take(its.len() - 1) {
+        assert_eq!((a.threshold, a.expanded), (b.threshold, b.expanded));
+    }
+    h.get_by_label("GPU rounds");
+    h.get_by_label("busy (last round)");
+}

@@ -464,8 +464,8 @@ pub fn max_table_bytes(ctx: &GpuContext) -> u64 {
 }
 
 /// The constants the shader reads (see `shaders/idastar.wgsl`): Manhattan distance by tile and
-/// cell, goal row and column by tile, neighbours by cell and move, pattern by tile, goal tile
-/// by cell.
+/// cell, goal row and column by tile, pattern by tile, goal tile by cell, the moves on the
+/// board by cell (bit `m` for [`Move::index`] `m`).
 fn consts(goal: &Goal, spec: &HeuristicSpec) -> Vec<u32> {
     let b = goal.board();
     let (rows, cols, n) = (b.rows(), b.cols(), b.len());
@@ -484,11 +484,6 @@ fn consts(goal: &Goal, spec: &HeuristicSpec) -> Vec<u32> {
     for &p in pos.iter().take(n) {
         out.push(((p as u32 / cols as u32) << 8) | (p as u32 % cols as u32));
     }
-    for c in 0..n {
-        for m in Move::ALL {
-            out.push(move_target(rows, cols, c, m).map_or(u32::MAX, |t| t as u32));
-        }
-    }
     let mut pattern = vec![0xFFu32; n];
     if let HeuristicSpec::Pdb(p) = spec {
         for (i, t) in p.tables().iter().enumerate() {
@@ -499,6 +494,13 @@ fn consts(goal: &Goal, spec: &HeuristicSpec) -> Vec<u32> {
     }
     out.extend_from_slice(&pattern);
     out.extend(b.tiles().iter().map(|&t| u32::from(t)));
+    for c in 0..n {
+        let bits = Move::ALL
+            .iter()
+            .filter(|&&m| move_target(rows, cols, c, m).is_some())
+            .fold(0u32, |acc, m| acc | (1 << m.index()));
+        out.push(bits);
+    }
     out
 }
 

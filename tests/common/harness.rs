@@ -37,10 +37,32 @@ pub fn harness(board: &str) -> Harness<'static, TestApp> {
 
 /// A harness of `w × h` points showing `board`.
 pub fn harness_sized(board: &str, w: f32, h: f32) -> Harness<'static, TestApp> {
+    harness_on(board, w, h, None)
+}
+
+/// A 1280×800 harness showing `board`, whose searches may use the GPU `ctx`.
+pub fn harness_with_gpu(
+    board: &str,
+    ctx: std::sync::Arc<npuzzle::eval::gpu::GpuContext>,
+) -> Harness<'static, TestApp> {
+    harness_on(board, 1280.0, 800.0, Some(ctx))
+}
+
+fn harness_on(
+    board: &str,
+    w: f32,
+    h: f32,
+    gpu: Option<std::sync::Arc<npuzzle::eval::gpu::GpuContext>>,
+) -> Harness<'static, TestApp> {
     let b: Board = board.parse().unwrap();
     let app = TestApp {
         st: {
-            let mut st = AppState::new(b, "test", None, "no GPU adapter: CPU evaluator".into());
+            let note = if gpu.is_some() {
+                "GPU evaluator"
+            } else {
+                "no GPU adapter: CPU evaluator"
+            };
+            let mut st = AppState::new(b, "test", gpu, note.into());
             // Pattern databases (the coach's, a test's) never go to the user's cache.
             st.settings.pdb_cache = Some(super::bin::CACHE.into());
             st

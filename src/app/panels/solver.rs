@@ -152,7 +152,10 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
             st.step(10);
         }
         {
-            let ida = st.settings.algorithm.resolve(st.board().len()) == Algorithm::IdaStar;
+            let ida = matches!(
+                st.settings.algorithm.resolve(st.board().len()),
+                Algorithm::IdaStar | Algorithm::GpuIdaStar
+            );
             let (label, tip) = if ida {
                 ("Next iteration", "run to the end of this IDA* iteration")
             } else if st.settings.algorithm == Algorithm::Bfs {

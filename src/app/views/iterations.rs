@@ -13,7 +13,10 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     let p = ui.painter_at(rect);
     let font = FontId::proportional(12.0);
     let prog = st.run.progress();
-    let is_ida = prog.and_then(|p| p.algorithm) == Some(Algorithm::IdaStar);
+    let is_ida = matches!(
+        prog.and_then(|p| p.algorithm),
+        Some(Algorithm::IdaStar | Algorithm::GpuIdaStar)
+    );
     if !is_ida {
         p.text(
             rect.left_top() + vec2(8.0, 8.0),
