@@ -22,7 +22,6 @@
 // The metadata's tables by tile and cell (src/eval/gpu_layout.rs; boards here have at most 32
 // cells, checked on the host).
 const MAX_CELLS: u32 = 64u;
-const MAX_SIDE: u32 = 8u;
 const MAX_PATTERN: u32 = 12u;
 const MAX_PATTERNS: u32 = 16u;
 const MAX_DEPTH: u32 = 160u;
@@ -100,7 +99,7 @@ struct PdbMeta {
 @group(0) @binding(2) var<storage, read_write> state: array<u32>;
 @group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
 // dist[t * CELLS + c], goal (row << 8 | col) by tile, pattern by tile, goal tile by cell, the
-// moves on the board by cell (bit m).
+// moves on the board by cell (bit m), then (linear conflict) k − LIS by line code.
 @group(0) @binding(4) var<storage, read> consts: array<u32>;
 @group(0) @binding(5) var<storage, read> pdb_meta: PdbMeta;
 @group(0) @binding(6) var<storage, read> pdb0: array<u32>;
@@ -217,34 +216,27 @@ fn pattern_value(p: u32, reflected: bool) -> u32 {
 
 // Tiles that must leave line `l` (rows 0..ROWS, then columns): k − LIS (Hansson et al. 1992).
 fn line_conflicts(l: u32) -> u32 {
-    var tails = array<u32, MAX_SIDE>(0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
-    var k = 0u;
-    var len = 0u;
     let is_row = l < ROWS;
     let n = select(ROWS, COLS, is_row);
     let line = select(l - ROWS, l, is_row);
+    // The line's code: per cell, 0 for a tile of another line (or the blank), else 1 + the
+    // tile's goal place along the line; the table (built on the host) holds k − LIS.
+    var code = 0u;
+    var scale = 1u;
     for (var j = 0u; j < max(ROWS, COLS); j++) {
-        if (j >= n) {
-            continue;
-        }
-        let cell = select(j * COLS + line, line * COLS + j, is_row);
-        let t = tile(cell);
-        let g = goal_rc(t);
-        let goal_line = select(g & 0xFFu, g >> 8u, is_row);
-        let x = select(g >> 8u, g & 0xFFu, is_row);
-        if (t != 0u && goal_line == line) {
-            var p = 0u;
-            for (var q = 0u; q < max(ROWS, COLS); q++) {
-                if (q < len && tails[q] < x) {
-                    p = q + 1u;
-                }
+        if (j < n) {
+            let cell = select(j * COLS + line, line * COLS + j, is_row);
+            let t = tile(cell);
+            let g = goal_rc(t);
+            let goal_line = select(g & 0xFFu, g >> 8u, is_row);
+            let x = select(g >> 8u, g & 0xFFu, is_row);
+            if (t != 0u && goal_line == line) {
+                code += (x + 1u) * scale;
             }
-            tails[p] = x;
-            len = max(len, p + 1u);
-            k++;
+            scale *= max(ROWS, COLS) + 1u;
         }
     }
-    return k - len;
+    return consts[CELLS * CELLS + 4u * CELLS + code];
 }
 
 // Sets every part of h from `tiles`; returns h.
@@ -336,6 +328,9 @@ fn do_move(to: u32) -> u32 {
     md = md + dist(t, src) - dist(t, to);
     var saved = 0u;
     if (KIND == KIND_LINEAR_CONFLICT) {
+        // The two lines' values before the move, for `undo_move`.
+        let ls = moved_lines(to, src);
+        saved = line(ls.x) | (line(ls.y) << 4u);
         update_lines(to, src);
     }
     if (KIND == KIND_PDB) {
@@ -373,7 +368,13 @@ fn undo_move(back: u32, saved: u32) {
     blank = back;
     md = md + dist(t, src) - dist(t, back);
     if (KIND == KIND_LINEAR_CONFLICT) {
-        update_lines(back, src);
+        // The lines `do_move` changed (the same pair, named in its order), as they were.
+        let ls = moved_lines(src, back);
+        let x = saved & 0xFu;
+        let y = (saved >> 4u) & 0xFu;
+        lc = lc - line(ls.x) - line(ls.y) + x + y;
+        set_line(ls.x, x);
+        set_line(ls.y, y);
     }
     if (KIND == KIND_PDB) {
         let p = tile_pattern(t);
