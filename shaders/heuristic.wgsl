@@ -30,6 +30,8 @@ override WORDS: u32 = 2u;
 override BITS: u32 = 4u;
 // The heuristic: one of the KIND_ constants.
 override KIND: u32 = 1u;
+// log2 of the bytes in each pattern-table binding.
+override CHUNK_SHIFT: u32 = 27u;
 
 struct Params {
     count: u32,
@@ -60,9 +62,29 @@ struct PdbMeta {
     pattern: array<PatternMeta>,
 }
 
-// Pattern databases (KIND_PDB): every table's bytes, four to a word, end to end.
-@group(0) @binding(4) var<storage, read> pdb: array<u32>;
+// Pattern databases (KIND_PDB): every table's bytes, four to a word, end to end, split over
+// six bindings of 2^CHUNK_SHIFT bytes each (byte b is in binding b >> CHUNK_SHIFT).
+@group(0) @binding(4) var<storage, read> pdb0: array<u32>;
 @group(0) @binding(5) var<storage, read> pdb_meta: PdbMeta;
+@group(0) @binding(6) var<storage, read> pdb1: array<u32>;
+@group(0) @binding(7) var<storage, read> pdb2: array<u32>;
+@group(0) @binding(8) var<storage, read> pdb3: array<u32>;
+@group(0) @binding(9) var<storage, read> pdb4: array<u32>;
+@group(0) @binding(10) var<storage, read> pdb5: array<u32>;
+
+fn pdb_byte(b: u32) -> u32 {
+    let w = (b & ((1u << CHUNK_SHIFT) - 1u)) >> 2u;
+    var word = 0u;
+    switch (b >> CHUNK_SHIFT) {
+        case 0u: { word = pdb0[w]; }
+        case 1u: { word = pdb1[w]; }
+        case 2u: { word = pdb2[w]; }
+        case 3u: { word = pdb3[w]; }
+        case 4u: { word = pdb4[w]; }
+        default: { word = pdb5[w]; }
+    }
+    return (word >> ((b & 3u) * 8u)) & 0xFFu;
+}
 
 fn pdb_sum(pos: ptr<function, array<u32, MAX_CELLS>>) -> u32 {
     var sum = 0u;
@@ -81,8 +103,7 @@ fn pdb_sum(pos: ptr<function, array<u32, MAX_CELLS>>) -> u32 {
             idx += (c - below) * pdb_meta.pattern[p].weights[i];
             prev[i] = c;
         }
-        let byte = base + idx;
-        sum += (pdb[byte >> 2u] >> ((byte & 3u) * 8u)) & 0xFFu;
+        sum += pdb_byte(base + idx);
     }
     return sum;
 }

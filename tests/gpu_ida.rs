@@ -345,3 +345,45 @@ fn the_histogram_of_each_finished_iteration_counts_every_node_generated() {
         assert_eq!(*total, it.generated + 1, "threshold {}", it.threshold);
     }
 }
+
+#[test]
+fn tables_split_over_several_bindings_give_the_same_values_and_searches() {
+    use npuzzle::eval::gpu::GpuEvaluator;
+    use npuzzle::eval::{BatchEvaluator, CpuEvaluator};
+    if context("tables_split_over_several_bindings").is_none() {
+        return;
+    }
+    let g = goal(&GoalSpec::BlankFirst, 4, 4);
+    // pdb555: three tables of 524,160 bytes; bindings of 512 KiB split them over four.
+    let h = pdb(&g, &[5, 5, 5]);
+    // A context of its own: the cap holds for what is made on it from now on.
+    let ctx = GpuContext::new().unwrap();
+    ctx.cap_table_bindings(19);
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let flat: Vec<u8> = (0..20_000)
+        .flat_map(|_| random_solvable(&g, &mut rng).tiles().to_vec())
+        .collect();
+    let mut cpu = CpuEvaluator::with_heuristic(h.build(&g), 16, 2);
+    let mut gpu = GpuEvaluator::for_spec(ctx.clone(), &h, &g).unwrap();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    cpu.evaluate(&flat, &mut a).unwrap();
+    gpu.evaluate(&flat, &mut b).unwrap();
+    assert_eq!(a, b);
+    let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(1024)).unwrap();
+    let mut korf = korf100();
+    korf.sort_by_key(|k| k.2);
+    for (id, tiles, optimal) in korf.iter().take(2) {
+        let (_, len) = check(
+            &mut dev,
+            &h,
+            &board(4, 4, tiles),
+            &g,
+            &format!("Korf #{id}"),
+        );
+        assert_eq!(len, *optimal);
+    }
+    // Beyond six bindings: refused with the room.
+    ctx.cap_table_bindings(17);
+    let e = GpuEvaluator::for_spec(ctx.clone(), &h, &g).err().unwrap();
+    assert!(e.to_string().contains("786432 bytes"), "{e}");
+}

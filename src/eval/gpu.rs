@@ -22,6 +22,9 @@ use super::{BatchEvaluator, EvalError};
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
 use crate::puzzle::Goal;
 
+/// Storage bindings the pattern tables are split over (both shaders).
+pub(super) const TABLE_BINDINGS: usize = 6;
+
 /// Most workgroups in one dispatch dimension (the WebGPU minimum limit).
 const MAX_GROUPS_X: u32 = 65_535;
 
@@ -39,14 +42,14 @@ pub enum GpuError {
         "the GPU evaluator supports boards up to {GPU_MAX_SIDE}×{GPU_MAX_SIDE}; this one is {0}×{1}"
     )]
     TooLarge(usize, usize),
-    /// Pattern tables larger than one storage binding of this device.
+    /// Pattern tables larger than the storage bindings of this device take.
     #[error(
-        "the pattern tables take {bytes} bytes, more than this GPU's storage-binding limit of {limit} bytes"
+        "the pattern tables take {bytes} bytes, more than this GPU's {limit} bytes (six storage bindings)"
     )]
     TablesTooLarge {
         /// Bytes of all tables.
         bytes: u64,
-        /// The device's `max_storage_buffer_binding_size`.
+        /// [`GpuContext::max_table_bytes`].
         limit: u64,
     },
     /// A heuristic the shader cannot take: walking distance, a pattern database with more than
@@ -63,6 +66,9 @@ pub struct GpuContext {
     pub queue: wgpu::Queue,
     /// The adapter it came from.
     pub info: wgpu::AdapterInfo,
+    /// When non-zero, log2 of the most bytes a pattern-table binding takes (below the device's
+    /// own limit): [`GpuContext::cap_table_bindings`].
+    table_shift_cap: std::sync::atomic::AtomicU32,
 }
 
 impl GpuContext {
@@ -99,16 +105,76 @@ impl GpuContext {
             device,
             queue,
             info: adapter.get_info(),
+            table_shift_cap: std::sync::atomic::AtomicU32::new(0),
         }))
     }
 
-    /// The most bytes of pattern tables [`GpuEvaluator::for_spec`] takes on this device (its
-    /// storage-binding limit: the tables travel in one binding).
+    /// The most bytes of pattern tables the evaluator and GPU IDA* take on this device: six
+    /// storage bindings of the largest power of two it binds, at most 4 GiB in all (768 MiB on
+    /// lavapipe, whose bindings take 128 MiB; 4 GiB on GPUs that bind 1 GiB or more).
     pub fn max_table_bytes(&self) -> u64 {
-        self.device
-            .limits()
+        ((1u64 << self.table_shift()) * TABLE_BINDINGS as u64).min(u64::from(u32::MAX))
+    }
+
+    /// log2 of the bytes of one table binding: the largest power of two the device binds.
+    pub(super) fn table_shift(&self) -> u32 {
+        let limits = self.device.limits();
+        let per_binding = limits
             .max_storage_buffer_binding_size
-            .min(u64::from(u32::MAX))
+            .min(limits.max_buffer_size)
+            .clamp(4, 1 << 31);
+        let own = 63 - per_binding.leading_zeros();
+        match self
+            .table_shift_cap
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            0 => own,
+            cap => own.min(cap),
+        }
+    }
+
+    /// Makes pattern-table bindings take at most `2^shift` bytes (at least 4) from now on, so
+    /// that small tables are split over several bindings as large ones are on real devices
+    /// (tests; evaluators and devices made before keep their split).
+    pub fn cap_table_bindings(&self, shift: u32) {
+        self.table_shift_cap
+            .store(shift.clamp(2, 31), std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Pattern tables (`bytes`, end to end) as [`TABLE_BINDINGS`] storage buffers of
+    /// `1 << table_shift()` bytes each (the unused ones 4 bytes).
+    ///
+    /// # Errors
+    /// [`GpuError::TablesTooLarge`] beyond [`GpuContext::max_table_bytes`].
+    pub(super) fn table_buffers(&self, bytes: &[u8]) -> Result<Vec<wgpu::Buffer>, GpuError> {
+        let limit = self.max_table_bytes();
+        if bytes.len() as u64 > limit {
+            return Err(GpuError::TablesTooLarge {
+                bytes: bytes.len() as u64,
+                limit,
+            });
+        }
+        let chunk = 1usize << self.table_shift();
+        let mut buffers = Vec::with_capacity(TABLE_BINDINGS);
+        let buffer = |len: usize| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("pattern tables"),
+                size: len.max(4) as u64,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        for part in bytes.chunks(chunk) {
+            let mut words = part.to_vec();
+            words.resize(part.len().div_ceil(4) * 4, 0);
+            let buf = buffer(words.len());
+            self.queue.write_buffer(&buf, 0, &words);
+            buffers.push(buf);
+        }
+        while buffers.len() < TABLE_BINDINGS {
+            buffers.push(buffer(4));
+        }
+        Ok(buffers)
     }
 
     /// `name / backend`, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) / Vulkan`.
@@ -138,7 +204,8 @@ pub struct GpuEvaluator {
     layout: wgpu::BindGroupLayout,
     params: wgpu::Buffer,
     tables: wgpu::Buffer,
-    pdb: wgpu::Buffer,
+    /// The pattern tables, over [`TABLE_BINDINGS`] bindings.
+    pdb: Vec<wgpu::Buffer>,
     pdb_meta: wgpu::Buffer,
     buffers: Option<Buffers>,
     /// Most boards one dispatch may take (storage-binding limit).
@@ -189,20 +256,9 @@ impl GpuEvaluator {
             HeuristicSpec::Kind(k) => return Self::new(ctx, *k, goal),
             HeuristicSpec::Pdb(p) => p,
         };
-        let (mut bytes, meta) = pdb_layout(pdb, goal.board().len())?;
-        let limit = ctx.max_table_bytes();
-        if bytes.len() as u64 > limit {
-            return Err(GpuError::TablesTooLarge {
-                bytes: bytes.len() as u64,
-                limit,
-            });
-        }
-        bytes.resize(bytes.len().div_ceil(4) * 4, 0);
-        let words: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        Self::build(ctx, KIND_PDB, pdb.name(), goal, Some((words, meta)))
+        let (bytes, meta) = pdb_layout(pdb, goal.board().len())?;
+        let tables = ctx.table_buffers(&bytes)?;
+        Self::build(ctx, KIND_PDB, pdb.name(), goal, Some((tables, meta)))
     }
 
     fn build(
@@ -210,7 +266,7 @@ impl GpuEvaluator {
         kind_code: u32,
         name: &str,
         goal: &Goal,
-        pdb: Option<(Vec<u32>, Vec<u32>)>,
+        pdb: Option<(Vec<wgpu::Buffer>, Vec<u32>)>,
     ) -> Result<GpuEvaluator, GpuError> {
         let b = goal.board();
         let (rows, cols, n) = (b.rows(), b.cols(), b.len());
@@ -250,6 +306,11 @@ impl GpuEvaluator {
                 storage(3, false),
                 storage(4, true),
                 storage(5, true),
+                storage(6, true),
+                storage(7, true),
+                storage(8, true),
+                storage(9, true),
+                storage(10, true),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -265,6 +326,7 @@ impl GpuEvaluator {
             ("WORDS", words as f64),
             ("BITS", f64::from(bits)),
             ("KIND", kind_code),
+            ("CHUNK_SHIFT", f64::from(ctx.table_shift())),
         ];
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("heuristic"),
@@ -291,8 +353,10 @@ impl GpuEvaluator {
         });
         ctx.queue
             .write_buffer(&tables_buf, 0, bytemuck::cast_slice(&tables));
-        let (pdb_words, meta) =
-            pdb.unwrap_or_else(|| (vec![0], meta_words(&PdbMeta::zeroed(), &[])));
+        let (tables, meta) = match pdb {
+            Some(p) => p,
+            None => (ctx.table_buffers(&[])?, meta_words(&PdbMeta::zeroed(), &[])),
+        };
         let upload = |label: &str, data: &[u32]| {
             let buf = device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -303,7 +367,6 @@ impl GpuEvaluator {
             ctx.queue.write_buffer(&buf, 0, bytemuck::cast_slice(data));
             buf
         };
-        let pdb_buf = upload("pattern tables", &pdb_words);
         let meta_buf = upload("pattern meta", &meta);
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("params"),
@@ -329,7 +392,7 @@ impl GpuEvaluator {
             layout,
             params,
             tables: tables_buf,
-            pdb: pdb_buf,
+            pdb: tables,
             pdb_meta: meta_buf,
             buffers: None,
             max_chunk,
@@ -393,11 +456,31 @@ impl GpuEvaluator {
                 },
                 wgpu::BindGroupEntry {
                     binding: 4,
-                    resource: self.pdb.as_entire_binding(),
+                    resource: self.pdb[0].as_entire_binding(),
                 },
                 wgpu::BindGroupEntry {
                     binding: 5,
                     resource: self.pdb_meta.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 6,
+                    resource: self.pdb[1].as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 7,
+                    resource: self.pdb[2].as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 8,
+                    resource: self.pdb[3].as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 9,
+                    resource: self.pdb[4].as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 10,
+                    resource: self.pdb[5].as_entire_binding(),
                 },
             ],
         });

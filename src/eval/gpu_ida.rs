@@ -18,8 +18,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::EvalError;
-use super::gpu::pdb_layout;
 pub use super::gpu::{GpuContext, GpuError};
+use super::gpu::{TABLE_BINDINGS, pdb_layout};
 use super::gpu_layout::{KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB};
 use super::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
@@ -52,7 +52,6 @@ const ST_FOUND_DEPTH: usize = 10;
 const ST_GIVEN: usize = 11;
 const ST_FOUND_INV: usize = 12;
 /// Bindings for pattern tables.
-const TABLE_BINDINGS: usize = 6;
 /// Storage buffers the shader binds.
 const STORAGE_BUFFERS: u32 = 5 + TABLE_BINDINGS as u32;
 
@@ -159,15 +158,8 @@ impl GpuIda {
             }
         };
         let _ = name;
-        let chunk_shift = chunk_shift(&ctx);
-        let chunk = 1usize << chunk_shift;
-        let room = max_table_bytes(&ctx) as usize;
-        if tables.len() > room {
-            return Err(GpuError::TablesTooLarge {
-                bytes: tables.len() as u64,
-                limit: room as u64,
-            });
-        }
+        let chunk_shift = ctx.table_shift();
+        let table_bufs = ctx.table_buffers(&tables)?;
         let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
         let invocations = invocations
             .unwrap_or(if software { 4096 } else { 65_536 })
@@ -185,21 +177,6 @@ impl GpuIda {
                 mapped_at_creation: false,
             })
         };
-        let mut table_bufs = Vec::new();
-        for part in tables.chunks(chunk) {
-            let mut words = part.to_vec();
-            words.resize(part.len().div_ceil(4) * 4, 0);
-            let buf = storage_buf(
-                "pattern tables",
-                words.len() as u64,
-                wgpu::BufferUsages::empty(),
-            );
-            ctx.queue.write_buffer(&buf, 0, &words);
-            table_bufs.push(buf);
-        }
-        while table_bufs.len() < TABLE_BINDINGS {
-            table_bufs.push(storage_buf("no table", 4, wgpu::BufferUsages::empty()));
-        }
         let meta = meta
             .unwrap_or_else(|| super::gpu_layout::meta_words(&bytemuck::Zeroable::zeroed(), &[]));
         let meta_buf = storage_buf(
@@ -454,21 +431,10 @@ impl GpuIda {
     }
 }
 
-/// log2 of the bytes of one table binding: the largest power of two the adapter binds.
-fn chunk_shift(ctx: &GpuContext) -> u32 {
-    let limits = ctx.device.limits();
-    let per_binding = limits
-        .max_storage_buffer_binding_size
-        .min(limits.max_buffer_size)
-        .min(1 << 31);
-    63 - per_binding.leading_zeros()
-}
-
-/// The most bytes of pattern tables [`GpuIda`] takes on `ctx`'s device: six bindings of the
-/// largest power of two it binds, at most 4 GiB in all (768 MiB on lavapipe, whose bindings
-/// take 128 MiB; 4 GiB on GPUs that bind 1 GiB or more).
+/// The most bytes of pattern tables [`GpuIda`] takes on `ctx`'s device
+/// ([`GpuContext::max_table_bytes`]: the batch evaluator's room too).
 pub fn max_table_bytes(ctx: &GpuContext) -> u64 {
-    ((1u64 << chunk_shift(ctx)) * TABLE_BINDINGS as u64).min(u64::from(u32::MAX))
+    ctx.max_table_bytes()
 }
 
 /// The constants the shader reads (see `shaders/idastar.wgsl`): Manhattan distance by tile and

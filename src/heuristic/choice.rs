@@ -83,7 +83,7 @@ pub struct ResolveOptions<'a> {
     pub cache_dir: Option<PathBuf>,
     /// Memory cap for building a table, in bytes.
     pub max_memory: u64,
-    /// The most bytes of pattern tables the evaluator takes (a GPU's storage-binding limit);
+    /// The most bytes of pattern tables the evaluator takes (a GPU's six table bindings);
     /// `auto` picks the strongest database within it. `None`: no limit (the CPU).
     pub max_table_bytes: Option<u64>,
     /// Called while a table is built: (pattern index, patterns, progress); return `false` to
