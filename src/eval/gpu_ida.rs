@@ -610,9 +610,8 @@ impl IdaDevice for GpuIda {
             return Err(EvalError::Device("round before begin".into()));
         };
         // Counts per round stay below 2³²: at most 4 generated per expansion.
-        let budget = budget
-            .clamp(1, (1u32 << 30) / self.invocations.max(1))
-            .max(1);
+        let most = ((1u32 << 30) / self.invocations.max(1)).max(1);
+        let budget = budget.min(most).max(1);
         let params = [
             run.bound,
             run.available,

@@ -51,6 +51,12 @@ pub(super) fn iteration<H: Incremental>(
         Top::Split(nodes, next) => (nodes, next),
     };
     let bound = dfs.bound;
+    if bound > 255 {
+        // Depths and h travel in bytes on the device.
+        return Err(SearchError::Evaluator(format!(
+            "threshold {bound} is over the 255 moves GPU IDA* takes"
+        )));
+    }
     let depth = device.max_depth();
     if let Some(n) = nodes.iter().find(|n| bound - n.g > depth) {
         return Err(SearchError::Evaluator(format!(
