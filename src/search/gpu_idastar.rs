@@ -90,6 +90,7 @@ pub(super) fn iteration<H: Incremental>(
             for (i, &c) in r.histogram.iter().enumerate() {
                 if c != 0 {
                     hist.add_n(i / HIST_H, i % HIST_H, u64::from(c));
+                    dfs.watch.max_g = dfs.watch.max_g.max((i / HIST_H) as u32);
                 }
             }
         }

@@ -325,8 +325,8 @@ pub(super) struct Reporter<'c, 'l, 'p> {
     /// Counts of the iterations finished so far.
     done: Tally,
     iteration: u32,
-    /// Deepest g seen at a poll.
-    max_g: u32,
+    /// Deepest g seen at a poll (GPU IDA*: also in the rounds' histograms).
+    pub(super) max_g: u32,
     h0: u32,
     /// IDA*, or GPU IDA* when a device searches the subtrees.
     algorithm: Algorithm,
