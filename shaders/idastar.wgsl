@@ -627,7 +627,8 @@ fn search(i: u32) {
 // to a new work item (appended after `params.available`; taken from the next round on), so
 // that idle invocations get a large subtree. The node itself was already expanded here.
 fn donate(i: u32, depth: u32, g0: u32, mask: u32, item: u32) {
-    if (atomicAdd(&status[ST_DONATED], 1u) >= params.hungry) {
+    // (A cheap early out; the count of donations is taken below, once there is one to make.)
+    if (atomicLoad(&status[ST_DONATED]) >= params.hungry) {
         return;
     }
     // The shallowest node with moves left; the board there, by walking the blank back.
@@ -660,7 +661,7 @@ fn donate(i: u32, depth: u32, g0: u32, mask: u32, item: u32) {
             }
         }
     }
-    if (left == 0u) {
+    if (left == 0u || atomicAdd(&status[ST_DONATED], 1u) >= params.hungry) {
         return;
     }
     let slot = atomicAdd(&status[ST_TAIL], 1u);

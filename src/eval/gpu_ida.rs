@@ -166,8 +166,16 @@ impl GpuIda {
             .max(1);
         let workgroup = (WORKGROUP as usize).min(invocations);
         let invocations = invocations.div_ceil(workgroup) * workgroup;
+        // One dispatch dimension of workgroups (the WebGPU minimum limit, 65,535).
         let invocations = u32::try_from(invocations)
-            .map_err(|_| GpuError::Unsupported("that many invocations".into()))?;
+            .ok()
+            .filter(|&n| n / workgroup as u32 <= 65_535)
+            .ok_or_else(|| {
+                GpuError::Unsupported(format!(
+                    "{invocations} invocations (GPU IDA* takes at most {})",
+                    65_535 * WORKGROUP
+                ))
+            })?;
 
         let storage_buf = |label: &str, size: u64, extra: wgpu::BufferUsages| {
             device.create_buffer(&wgpu::BufferDescriptor {
