@@ -8,30 +8,16 @@
 // The board shape, packing and heuristic are pipeline-overridable constants, so the driver
 // compiles one specialised kernel per evaluator (loops of known length, no branches on kind).
 //
-// The constants and the `PdbMeta` / `PatternMeta` structs below mirror src/eval/gpu_layout.rs
-// (a unit test there checks that they agree).
+// The host puts shaders/common.wgsl (the shape, the heuristic codes, the pattern tables and
+// their metadata) in front of this file. The constants below mirror src/eval/gpu_layout.rs (a
+// unit test there checks that they agree).
 
-const MAX_CELLS: u32 = 64u;
 const MAX_SIDE: u32 = 8u;
-const MAX_PATTERN: u32 = 12u;
 const WORKGROUP: u32 = 64u;
 
-// Values of KIND.
-const KIND_HAMMING: u32 = 0u;
-const KIND_MANHATTAN: u32 = 1u;
-const KIND_LINEAR_CONFLICT: u32 = 2u;
-const KIND_PDB: u32 = 3u;
-
-// Cells (rows × cols), rows, columns, u32 words a board, bits a tile.
-override CELLS: u32 = 16u;
-override ROWS: u32 = 4u;
-override COLS: u32 = 4u;
+// u32 words a board, bits a tile.
 override WORDS: u32 = 2u;
 override BITS: u32 = 4u;
-// The heuristic: one of the KIND_ constants.
-override KIND: u32 = 1u;
-// log2 of the bytes in each pattern-table binding.
-override CHUNK_SHIFT: u32 = 27u;
 
 struct Params {
     count: u32,
@@ -44,48 +30,6 @@ struct Params {
 @group(0) @binding(1) var<storage, read> boards: array<u32>;
 @group(0) @binding(2) var<storage, read> goals: array<u32>;
 @group(0) @binding(3) var<storage, read_write> out: array<u32>;
-// One pattern: the byte offset of its table in `pdb`, its k tiles in index order and their
-// index weights; index = Σ (cᵢ − #{j<i: cⱼ<cᵢ}) · wᵢ, cᵢ the cell of tile i.
-struct PatternMeta {
-    offset: u32,
-    k: u32,
-    tiles: array<u32, MAX_PATTERN>,
-    weights: array<u32, MAX_PATTERN>,
-}
-
-// The patterns, whether the reflection is looked up too (1), its tile map φ and cell map T.
-struct PdbMeta {
-    patterns: u32,
-    reflect: u32,
-    phi: array<u32, MAX_CELLS>,
-    tmap: array<u32, MAX_CELLS>,
-    pattern: array<PatternMeta>,
-}
-
-// Pattern databases (KIND_PDB): every table's bytes, four to a word, end to end, split over
-// six bindings of 2^CHUNK_SHIFT bytes each (byte b is in binding b >> CHUNK_SHIFT).
-@group(0) @binding(4) var<storage, read> pdb0: array<u32>;
-@group(0) @binding(5) var<storage, read> pdb_meta: PdbMeta;
-@group(0) @binding(6) var<storage, read> pdb1: array<u32>;
-@group(0) @binding(7) var<storage, read> pdb2: array<u32>;
-@group(0) @binding(8) var<storage, read> pdb3: array<u32>;
-@group(0) @binding(9) var<storage, read> pdb4: array<u32>;
-@group(0) @binding(10) var<storage, read> pdb5: array<u32>;
-
-fn pdb_byte(b: u32) -> u32 {
-    let w = (b & ((1u << CHUNK_SHIFT) - 1u)) >> 2u;
-    var word = 0u;
-    switch (b >> CHUNK_SHIFT) {
-        case 0u: { word = pdb0[w]; }
-        case 1u: { word = pdb1[w]; }
-        case 2u: { word = pdb2[w]; }
-        case 3u: { word = pdb3[w]; }
-        case 4u: { word = pdb4[w]; }
-        default: { word = pdb5[w]; }
-    }
-    return (word >> ((b & 3u) * 8u)) & 0xFFu;
-}
-
 fn pdb_sum(pos: ptr<function, array<u32, MAX_CELLS>>) -> u32 {
     var sum = 0u;
     let patterns = pdb_meta.patterns;

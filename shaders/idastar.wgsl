@@ -15,24 +15,19 @@
 //         subtree-root index), PATH_WORDS words of moves below the root (2 bits each).
 // state   s0 = running | depth << 1 | g0 << 9 | mask << 17 (mask: depth 0's moves to try),
 //         s1 = item, s2 = blank cell, then BOARD_WORDS board words, then MAX_DEPTH frames:
-//         frame d = prev (3 bits; 4 = none) | next move to try << 3 | h << 6 | the pattern
-//         value the move to it replaced << 14 | the reflected one << 22.
+//         frame d = prev (3 bits; 4 = none) | next move to try << 3 | h << 6 | what the move to
+//         it replaced in the heuristic << 14 (two pattern values, or two lines' conflicts).
 // status  see the ST_ constants; `hist` (g < HIST_G, h < HIST_H) after the header.
 
-// The metadata's tables by tile and cell (src/eval/gpu_layout.rs; boards here have at most 32
-// cells, checked on the host).
-const MAX_CELLS: u32 = 64u;
-const MAX_PATTERN: u32 = 12u;
+// The host puts shaders/common.wgsl (the shape, the heuristic codes, the pattern tables and
+// their metadata) in front of this file. Boards here have at most 32 cells (checked on the
+// host).
 const MAX_PATTERNS: u32 = 16u;
 const MAX_DEPTH: u32 = 160u;
 const PATH_WORDS: u32 = 10u;
 override WORKGROUP: u32 = 64u;
 const NONE: u32 = 0xFFFFFFFFu;
 const NO_MOVE: u32 = 4u;
-
-const KIND_MANHATTAN: u32 = 1u;
-const KIND_LINEAR_CONFLICT: u32 = 2u;
-const KIND_PDB: u32 = 3u;
 
 // Status words.
 const ST_WORK: u32 = 0u;
@@ -56,15 +51,9 @@ const HIST_H: u32 = 128u;
 const WG_G: u32 = 64u;
 const WG_H: u32 = 64u;
 
-override CELLS: u32 = 16u;
-override ROWS: u32 = 4u;
-override COLS: u32 = 4u;
-override KIND: u32 = 1u;
 override INV: u32 = 4096u;
 override BOARD_WORDS: u32 = 4u;
 override ITEM_WORDS: u32 = 16u;
-// log2 of the bytes in each table binding.
-override CHUNK_SHIFT: u32 = 27u;
 // 1: gather the (g, h) histogram of generated nodes.
 override HIST: u32 = 0u;
 
@@ -79,21 +68,6 @@ struct Params {
     _pad2: u32,
 }
 
-struct PatternMeta {
-    offset: u32,
-    k: u32,
-    tiles: array<u32, MAX_PATTERN>,
-    weights: array<u32, MAX_PATTERN>,
-}
-
-struct PdbMeta {
-    patterns: u32,
-    reflect: u32,
-    phi: array<u32, MAX_CELLS>,
-    tmap: array<u32, MAX_CELLS>,
-    pattern: array<PatternMeta>,
-}
-
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> items: array<u32>;
 @group(0) @binding(2) var<storage, read_write> state: array<u32>;
@@ -101,14 +75,6 @@ struct PdbMeta {
 // dist[t * CELLS + c], goal (row << 8 | col) by tile, pattern by tile, goal tile by cell, the
 // moves on the board by cell (bit m), then (linear conflict) k − LIS by line code.
 @group(0) @binding(4) var<storage, read> consts: array<u32>;
-@group(0) @binding(5) var<storage, read> pdb_meta: PdbMeta;
-@group(0) @binding(6) var<storage, read> pdb0: array<u32>;
-@group(0) @binding(7) var<storage, read> pdb1: array<u32>;
-@group(0) @binding(8) var<storage, read> pdb2: array<u32>;
-@group(0) @binding(9) var<storage, read> pdb3: array<u32>;
-@group(0) @binding(10) var<storage, read> pdb4: array<u32>;
-@group(0) @binding(11) var<storage, read> pdb5: array<u32>;
-
 // WG_G × WG_H bins when HIST is 1, else one (unused).
 override WG_BINS: u32 = 1u;
 var<workgroup> wg_hist: array<atomic<u32>, WG_BINS>;
@@ -133,31 +99,16 @@ var<private> lc: u32;
 var<private> spv: u32;
 var<private> srv: u32;
 
-fn tile(c: u32) -> u32 { return (tw[c >> 2u] >> ((c & 3u) * 8u)) & 0xFFu; }
-fn set_tile(c: u32, v: u32) {
-    let s = (c & 3u) * 8u;
-    tw[c >> 2u] = (tw[c >> 2u] & ~(0xFFu << s)) | (v << s);
-}
-fn pos(t: u32) -> u32 { return (pw[t >> 2u] >> ((t & 3u) * 8u)) & 0xFFu; }
-fn set_pos(t: u32, v: u32) {
-    let s = (t & 3u) * 8u;
-    pw[t >> 2u] = (pw[t >> 2u] & ~(0xFFu << s)) | (v << s);
-}
-fn rpos(t: u32) -> u32 { return (rw[t >> 2u] >> ((t & 3u) * 8u)) & 0xFFu; }
-fn set_rpos(t: u32, v: u32) {
-    let s = (t & 3u) * 8u;
-    rw[t >> 2u] = (rw[t >> 2u] & ~(0xFFu << s)) | (v << s);
-}
-fn pv(p: u32) -> u32 { return (pvw[p >> 2u] >> ((p & 3u) * 8u)) & 0xFFu; }
-fn set_pv(p: u32, v: u32) {
-    let s = (p & 3u) * 8u;
-    pvw[p >> 2u] = (pvw[p >> 2u] & ~(0xFFu << s)) | (v << s);
-}
-fn rv(p: u32) -> u32 { return (rvw[p >> 2u] >> ((p & 3u) * 8u)) & 0xFFu; }
-fn set_rv(p: u32, v: u32) {
-    let s = (p & 3u) * 8u;
-    rvw[p >> 2u] = (rvw[p >> 2u] & ~(0xFFu << s)) | (v << s);
-}
+fn tile(c: u32) -> u32 { return byte_of(tw[c >> 2u], c); }
+fn set_tile(c: u32, v: u32) { tw[c >> 2u] = with_byte(tw[c >> 2u], c, v); }
+fn pos(t: u32) -> u32 { return byte_of(pw[t >> 2u], t); }
+fn set_pos(t: u32, v: u32) { pw[t >> 2u] = with_byte(pw[t >> 2u], t, v); }
+fn rpos(t: u32) -> u32 { return byte_of(rw[t >> 2u], t); }
+fn set_rpos(t: u32, v: u32) { rw[t >> 2u] = with_byte(rw[t >> 2u], t, v); }
+fn pv(p: u32) -> u32 { return byte_of(pvw[p >> 2u], p); }
+fn set_pv(p: u32, v: u32) { pvw[p >> 2u] = with_byte(pvw[p >> 2u], p, v); }
+fn rv(p: u32) -> u32 { return byte_of(rvw[p >> 2u], p); }
+fn set_rv(p: u32, v: u32) { rvw[p >> 2u] = with_byte(rvw[p >> 2u], p, v); }
 fn line(l: u32) -> u32 { return (lw[l >> 3u] >> ((l & 7u) * 4u)) & 0xFu; }
 fn set_line(l: u32, v: u32) {
     let s = (l & 7u) * 4u;
@@ -182,20 +133,6 @@ fn nbr(c: u32, m: u32) -> u32 {
 fn st(w: u32, i: u32) -> u32 { return state[w * INV + i]; }
 fn set_st(w: u32, i: u32, v: u32) { state[w * INV + i] = v; }
 fn frame_word(d: u32) -> u32 { return 3u + BOARD_WORDS + d; }
-
-fn pdb_byte(b: u32) -> u32 {
-    let w = (b & ((1u << CHUNK_SHIFT) - 1u)) >> 2u;
-    var word = 0u;
-    switch (b >> CHUNK_SHIFT) {
-        case 0u: { word = pdb0[w]; }
-        case 1u: { word = pdb1[w]; }
-        case 2u: { word = pdb2[w]; }
-        case 3u: { word = pdb3[w]; }
-        case 4u: { word = pdb4[w]; }
-        default: { word = pdb5[w]; }
-    }
-    return (word >> ((b & 3u) * 8u)) & 0xFFu;
-}
 
 // Pattern p's value with its tiles on the cells `pos` (direct) or `rpos` (reflected) gives.
 fn pattern_value(p: u32, reflected: bool) -> u32 {

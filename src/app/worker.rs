@@ -313,11 +313,16 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
             uses_heuristic: job.algorithm != Algorithm::Bfs,
             cache_dir: job.pdb_cache.clone(),
             max_memory: job.max_memory,
-            max_table_bytes: job.gpu.as_ref().and_then(|ctx| match job.algorithm {
-                Algorithm::BatchedAStar => Some(ctx.max_table_bytes()),
-                Algorithm::GpuIdaStar => Some(crate::eval::gpu_ida::max_table_bytes(ctx)),
-                _ => None,
-            }),
+            max_table_bytes: job
+                .gpu
+                .as_ref()
+                .filter(|_| {
+                    matches!(
+                        job.algorithm,
+                        Algorithm::BatchedAStar | Algorithm::GpuIdaStar
+                    )
+                })
+                .map(|ctx| ctx.max_table_bytes()),
             progress: &|pattern, patterns, step| {
                 let mut b = built
                     .lock()

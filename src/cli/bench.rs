@@ -115,11 +115,9 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     } else {
         None
     };
-    let max_table_bytes = evaluators.as_ref().and_then(if gpu_ida {
-        super::evaluator::Evaluators::max_ida_table_bytes
-    } else {
-        super::evaluator::Evaluators::max_table_bytes
-    });
+    let max_table_bytes = evaluators
+        .as_ref()
+        .and_then(super::evaluator::Evaluators::max_table_bytes);
     // One heuristic per distinct goal (and size): pattern databases are goal-specific.
     let mut by_goal: Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)> = Vec::new();
     for (inst, g) in instances.iter().zip(&goals) {

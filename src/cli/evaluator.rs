@@ -83,20 +83,12 @@ impl Evaluators {
         }
     }
 
-    /// The most bytes of pattern tables the GPU takes, when batches go to a GPU.
+    /// The most bytes of pattern tables the GPU takes (batch evaluator and GPU IDA* alike),
+    /// when there is one.
     pub(super) fn max_table_bytes(&self) -> Option<u64> {
         #[cfg(feature = "gpu")]
         if let Some(ctx) = &self.ctx {
             return Some(ctx.max_table_bytes());
-        }
-        None
-    }
-
-    /// The most bytes of pattern tables GPU IDA* takes, when it runs on a GPU.
-    pub(super) fn max_ida_table_bytes(&self) -> Option<u64> {
-        #[cfg(feature = "gpu")]
-        if let Some(ctx) = &self.ctx {
-            return Some(crate::eval::gpu_ida::max_table_bytes(ctx));
         }
         None
     }

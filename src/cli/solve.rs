@@ -130,13 +130,7 @@ pub(super) fn solve_and_print(
         e => e?,
     };
     let chosen = if parity.solvable {
-        let max_table_bytes = evaluators
-            .as_ref()
-            .and_then(if asked == Algorithm::GpuIdaStar {
-                Evaluators::max_ida_table_bytes
-            } else {
-                Evaluators::max_table_bytes
-            });
+        let max_table_bytes = evaluators.as_ref().and_then(Evaluators::max_table_bytes);
         choose(opts, &start, &goal, max_table_bytes, deadline)
     } else {
         Ok((

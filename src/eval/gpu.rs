@@ -276,8 +276,7 @@ impl GpuEvaluator {
         let bits: u32 = if n <= 16 { 4 } else { 8 };
         let words = n.div_ceil((32 / bits) as usize);
         let device = &ctx.device;
-        let module =
-            device.create_shader_module(wgpu::include_wgsl!("../../shaders/heuristic.wgsl"));
+        let module = shader_module(device, "heuristic", HEURISTIC_WGSL);
         let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -304,13 +303,13 @@ impl GpuEvaluator {
                 storage(1, true),
                 storage(2, true),
                 storage(3, false),
-                storage(4, true),
                 storage(5, true),
                 storage(6, true),
                 storage(7, true),
                 storage(8, true),
                 storage(9, true),
                 storage(10, true),
+                storage(11, true),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -434,55 +433,13 @@ impl GpuEvaluator {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
+        let own = [&self.params, &input, &self.tables, &output];
+        let mut entries = entries(own.into_iter().enumerate().map(|(b, buf)| (b as u32, buf)));
+        entries.extend(table_entries(&self.pdb_meta, &self.pdb));
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("heuristic"),
             layout: &self.layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: self.params.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: input.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: self.tables.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: output.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 4,
-                    resource: self.pdb[0].as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 5,
-                    resource: self.pdb_meta.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 6,
-                    resource: self.pdb[1].as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 7,
-                    resource: self.pdb[2].as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 8,
-                    resource: self.pdb[3].as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 9,
-                    resource: self.pdb[4].as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 10,
-                    resource: self.pdb[5].as_entire_binding(),
-                },
-            ],
+            entries: &entries,
         });
         self.buffers = Some(Buffers {
             capacity,
@@ -540,26 +497,75 @@ impl GpuEvaluator {
         let bytes = (count * 4) as u64;
         enc.copy_buffer_to_buffer(&bufs.output, 0, &bufs.staging, 0, bytes);
         ctx.queue.submit(Some(enc.finish()));
-        let slice = bufs.staging.slice(0..bytes);
-        let (tx, rx) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
-        ctx.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| EvalError::Device(e.to_string()))?;
-        rx.recv()
-            .map_err(|e| EvalError::Device(e.to_string()))?
-            .map_err(|e| EvalError::Device(e.to_string()))?;
-        {
-            let view = slice
-                .get_mapped_range()
-                .map_err(|e| EvalError::Device(e.to_string()))?;
-            out.extend_from_slice(bytemuck::cast_slice(&view));
-        }
-        bufs.staging.unmap();
-        Ok(())
+        with_mapped(&ctx.device, &bufs.staging, bytes, |words| {
+            out.extend_from_slice(words);
+        })
     }
+}
+
+/// The batch evaluator's shader: shaders/common.wgsl, then shaders/heuristic.wgsl.
+pub(super) const HEURISTIC_WGSL: &str = concat!(
+    include_str!("../../shaders/common.wgsl"),
+    include_str!("../../shaders/heuristic.wgsl")
+);
+
+/// A shader module from WGSL source.
+pub(super) fn shader_module(device: &wgpu::Device, label: &str, wgsl: &str) -> wgpu::ShaderModule {
+    device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+    })
+}
+
+/// Bind-group entries binding each buffer whole at its number.
+pub(super) fn entries<'a>(
+    buffers: impl IntoIterator<Item = (u32, &'a wgpu::Buffer)>,
+) -> Vec<wgpu::BindGroupEntry<'a>> {
+    buffers
+        .into_iter()
+        .map(|(binding, buf)| wgpu::BindGroupEntry {
+            binding,
+            resource: buf.as_entire_binding(),
+        })
+        .collect()
+}
+
+/// The entries of shaders/common.wgsl's bindings: the pattern metadata (5) and the
+/// [`TABLE_BINDINGS`] tables (6 on).
+pub(super) fn table_entries<'a>(
+    meta: &'a wgpu::Buffer,
+    tables: &'a [wgpu::Buffer],
+) -> Vec<wgpu::BindGroupEntry<'a>> {
+    entries(std::iter::once((5, meta)).chain((6..).zip(tables)))
+}
+
+/// Maps the first `bytes` of `staging` (a `MAP_READ` buffer a submitted copy fills), waits for
+/// the device, hands the words to `f`, and unmaps.
+///
+/// # Errors
+/// [`EvalError::Device`] when the device fails or the mapping is refused.
+pub(super) fn with_mapped<R>(
+    device: &wgpu::Device,
+    staging: &wgpu::Buffer,
+    bytes: u64,
+    f: impl FnOnce(&[u32]) -> R,
+) -> Result<R, EvalError> {
+    let error = |e: &dyn std::fmt::Display| EvalError::Device(e.to_string());
+    let slice = staging.slice(0..bytes);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| error(&e))?;
+    rx.recv().map_err(|e| error(&e))?.map_err(|e| error(&e))?;
+    let r = {
+        let view = slice.get_mapped_range().map_err(|e| error(&e))?;
+        f(bytemuck::cast_slice(&view))
+    };
+    staging.unmap();
+    Ok(r)
 }
 
 impl BatchEvaluator for GpuEvaluator {

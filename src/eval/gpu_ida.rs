@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use super::EvalError;
 pub use super::gpu::{GpuContext, GpuError};
-use super::gpu::{TABLE_BINDINGS, pdb_layout};
+use super::gpu::{TABLE_BINDINGS, entries, pdb_layout, shader_module, table_entries, with_mapped};
 use super::gpu_layout::{KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB};
 use super::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
@@ -54,6 +54,12 @@ const ST_FOUND_INV: usize = 12;
 /// Bindings for pattern tables.
 /// Storage buffers the shader binds.
 const STORAGE_BUFFERS: u32 = 5 + TABLE_BINDINGS as u32;
+
+/// GPU IDA*'s shader: shaders/common.wgsl, then shaders/idastar.wgsl.
+pub(super) const IDASTAR_WGSL: &str = concat!(
+    include_str!("../../shaders/common.wgsl"),
+    include_str!("../../shaders/idastar.wgsl")
+);
 
 /// Per-iteration state.
 struct Run {
@@ -129,10 +135,8 @@ impl GpuIda {
                 limits.max_storage_buffers_per_shader_stage
             )));
         }
-        let (kind, tables, meta, name) = match spec {
-            HeuristicSpec::Kind(HeuristicKind::Manhattan) => {
-                (KIND_MANHATTAN, Vec::new(), None, "manhattan")
-            }
+        let (kind, tables, meta) = match spec {
+            HeuristicSpec::Kind(HeuristicKind::Manhattan) => (KIND_MANHATTAN, Vec::new(), None),
             HeuristicSpec::Kind(HeuristicKind::LinearConflict) => {
                 if rows.max(cols) > LC_MAX_SIDE {
                     return Err(GpuError::Unsupported(format!(
@@ -140,7 +144,7 @@ impl GpuIda {
                          (its line table would take (side + 1)^side entries)"
                     )));
                 }
-                (KIND_LINEAR_CONFLICT, Vec::new(), None, "linear-conflict")
+                (KIND_LINEAR_CONFLICT, Vec::new(), None)
             }
             HeuristicSpec::Kind(k) => {
                 return Err(GpuError::Unsupported(format!(
@@ -154,10 +158,9 @@ impl GpuIda {
                         "a pattern database of more than 16 patterns in GPU IDA*".into(),
                     ));
                 }
-                (KIND_PDB, bytes, Some(meta), p.name())
+                (KIND_PDB, bytes, Some(meta))
             }
         };
-        let _ = name;
         let chunk_shift = ctx.table_shift();
         let table_bufs = ctx.table_buffers(&tables)?;
         let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
@@ -187,21 +190,13 @@ impl GpuIda {
         };
         let meta = meta
             .unwrap_or_else(|| super::gpu_layout::meta_words(&bytemuck::Zeroable::zeroed(), &[]));
-        let meta_buf = storage_buf(
-            "pattern meta",
-            meta.len() as u64 * 4,
-            wgpu::BufferUsages::empty(),
-        );
-        ctx.queue
-            .write_buffer(&meta_buf, 0, bytemuck::cast_slice(&meta));
-        let consts = consts(goal, spec);
-        let consts_buf = storage_buf(
-            "consts",
-            consts.len() as u64 * 4,
-            wgpu::BufferUsages::empty(),
-        );
-        ctx.queue
-            .write_buffer(&consts_buf, 0, bytemuck::cast_slice(&consts));
+        let upload = |label: &str, words: &[u32]| {
+            let buf = storage_buf(label, words.len() as u64 * 4, wgpu::BufferUsages::empty());
+            ctx.queue.write_buffer(&buf, 0, bytemuck::cast_slice(words));
+            buf
+        };
+        let meta_buf = upload("pattern meta", &meta);
+        let consts_buf = upload("consts", &consts(goal, spec));
 
         let board_words = n.div_ceil(4);
         let item_words = board_words + 2 + PATH_WORDS;
@@ -261,7 +256,7 @@ impl GpuIda {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let module = device.create_shader_module(wgpu::include_wgsl!("../../shaders/idastar.wgsl"));
+        let module = shader_module(device, "gpu idastar", IDASTAR_WGSL);
         let mut ida = GpuIda {
             ctx: ctx.clone(),
             cells: n,
@@ -269,7 +264,6 @@ impl GpuIda {
             item_words,
             invocations,
             workgroup: workgroup as u32,
-
             kind,
             rows,
             cols,
@@ -292,28 +286,9 @@ impl GpuIda {
         Ok(ida)
     }
 
-    /// Bytes of GPU memory per invocation (its stack and board) and in all (stacks, status,
-    /// tables, constants; the work items are counted by [`GpuIda::item_bytes`]).
-    pub fn memory(&self) -> (u64, u64) {
-        let per = (3 + self.board_words as u64 + u64::from(MAX_DEPTH)) * 4;
-        let tables: u64 = self.tables.iter().map(wgpu::Buffer::size).sum();
-        let total = per * u64::from(self.invocations)
-            + self.status.size() * 2
-            + tables
-            + self.consts.size()
-            + self.meta.size()
-            + self.items.as_ref().map_or(0, |(b, _, _)| b.size());
-        (per, total)
-    }
-
     /// Word `w` of invocation `i`'s state (interleaved: see `st` in the shader).
     fn state_index(&self, w: usize, i: usize) -> u64 {
         (w * self.invocations as usize + i) as u64
-    }
-
-    /// Bytes a work item (subtree root) takes on the GPU.
-    pub fn item_bytes(&self) -> u64 {
-        self.item_words as u64 * 4
     }
 
     /// The pipeline with or without the histogram, compiled on first use.
@@ -366,38 +341,9 @@ impl GpuIda {
                 | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let mut entries = vec![
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: self.params.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: buf.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: self.state.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 3,
-                resource: self.status.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 4,
-                resource: self.consts.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 5,
-                resource: self.meta.as_entire_binding(),
-            },
-        ];
-        for (t, table) in self.tables.iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry {
-                binding: 6 + t as u32,
-                resource: table.as_entire_binding(),
-            });
-        }
+        let own = [&self.params, &buf, &self.state, &self.status, &self.consts];
+        let mut entries = entries(own.into_iter().enumerate().map(|(b, x)| (b as u32, x)));
+        entries.extend(table_entries(&self.meta, &self.tables));
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("gpu idastar"),
             layout: &self.layout,
@@ -419,30 +365,8 @@ impl GpuIda {
     }
 
     fn map_staging(&self, bytes: u64) -> Result<Vec<u32>, EvalError> {
-        let device = |e: &dyn std::fmt::Display| EvalError::Device(e.to_string());
-        let slice = self.staging.slice(0..bytes);
-        let (tx, rx) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
-        self.ctx
-            .device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| device(&e))?;
-        rx.recv().map_err(|e| device(&e))?.map_err(|e| device(&e))?;
-        let words = {
-            let view = slice.get_mapped_range().map_err(|e| device(&e))?;
-            bytemuck::cast_slice::<u8, u32>(&view).to_vec()
-        };
-        self.staging.unmap();
-        Ok(words)
+        with_mapped(&self.ctx.device, &self.staging, bytes, <[u32]>::to_vec)
     }
-}
-
-/// The most bytes of pattern tables [`GpuIda`] takes on `ctx`'s device
-/// ([`GpuContext::max_table_bytes`]: the batch evaluator's room too).
-pub fn max_table_bytes(ctx: &GpuContext) -> u64 {
-    ctx.max_table_bytes()
 }
 
 /// The constants the shader reads (see `shaders/idastar.wgsl`): Manhattan distance by tile and
@@ -744,11 +668,5 @@ impl IdaDevice for GpuIda {
             .collect();
         moves.extend(below);
         Ok((root, moves))
-    }
-}
-
-impl From<GpuError> for EvalError {
-    fn from(e: GpuError) -> Self {
-        EvalError::Device(e.to_string())
     }
 }

@@ -1,7 +1,8 @@
-//! What `gpu.rs` and `shaders/heuristic.wgsl` must agree on, written once on the Rust side:
-//! the heuristic codes (`KIND`), the shader's limits, and the layout of the pattern-database
-//! metadata buffer ([`PdbMeta`], [`PatternMeta`], mirrored by wgsl structs of the same names).
-//! A unit test reads the wgsl declarations and checks them against these.
+//! What `gpu.rs`, `gpu_ida.rs` and the shaders (`shaders/common.wgsl`, which both begin with,
+//! and `shaders/heuristic.wgsl`) must agree on, written once on the Rust side: the heuristic
+//! codes (`KIND`), the shaders' limits, and the layout of the pattern-database metadata buffer
+//! ([`PdbMeta`], [`PatternMeta`], mirrored by WGSL structs of the same names). A unit test
+//! reads the WGSL declarations and checks them against these.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -77,8 +78,9 @@ mod tests {
     use super::*;
     use std::mem::{offset_of, size_of};
 
-    const HEURISTIC: &str = include_str!("../../shaders/heuristic.wgsl");
-    const IDASTAR: &str = include_str!("../../shaders/idastar.wgsl");
+    use crate::eval::gpu::HEURISTIC_WGSL as HEURISTIC;
+    use crate::eval::gpu_ida::IDASTAR_WGSL as IDASTAR;
+    const COMMON: &str = include_str!("../../shaders/common.wgsl");
 
     /// The value of `const NAME: u32 = …u;` in the batch evaluator's shader.
     fn wgsl_const(name: &str) -> u32 {
@@ -147,6 +149,10 @@ mod tests {
     #[test]
     fn both_shaders_read_the_metadata_as_it_is_written() {
         for wgsl in [HEURISTIC, IDASTAR] {
+            assert!(
+                wgsl.starts_with(COMMON),
+                "both shaders begin with common.wgsl"
+            );
             metadata_layout(wgsl);
         }
         for name in [

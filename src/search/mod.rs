@@ -295,12 +295,8 @@ pub fn solve(
     progress: &mut ProgressFn<'_>,
 ) -> Result<Outcome, SearchError> {
     let heuristic: HeuristicSpec = heuristic.into();
-    if let HeuristicSpec::Kind(k) = &heuristic
-        && algorithm != Algorithm::Bfs
-    {
-        let b = &problem.goal.board();
-        k.supports(b.rows(), b.cols())
-            .map_err(|e| SearchError::Heuristic(e.to_string()))?;
+    if algorithm != Algorithm::Bfs {
+        takes_shape(&heuristic, problem)?;
     }
     if algorithm == Algorithm::BatchedAStar {
         let mut cpu = crate::eval::CpuEvaluator::with_heuristic(
@@ -365,11 +361,7 @@ pub fn solve_on_device(
     progress: &mut ProgressFn<'_>,
 ) -> Result<Outcome, SearchError> {
     let heuristic: HeuristicSpec = heuristic.into();
-    if let HeuristicSpec::Kind(k) = &heuristic {
-        let b = &problem.goal.board();
-        k.supports(b.rows(), b.cols())
-            .map_err(|e| SearchError::Heuristic(e.to_string()))?;
-    }
+    takes_shape(&heuristic, problem)?;
     checked(problem, limits, |ctl| {
         idastar::search_on(problem, &heuristic, Some(device), ctl, progress)
     })
@@ -391,6 +383,17 @@ pub fn solve_batched_from(
     checked(problem, limits, |ctl| {
         batched_astar::resume(problem, stepper, batch.evaluator, batch.size, ctl, progress)
     })
+}
+
+/// [`SearchError::Heuristic`] when a named heuristic does not take the board's shape
+/// ([`HeuristicKind::supports`](crate::heuristic::HeuristicKind::supports)).
+fn takes_shape(heuristic: &HeuristicSpec, problem: &Problem) -> Result<(), SearchError> {
+    if let HeuristicSpec::Kind(k) = heuristic {
+        let b = problem.goal.board();
+        k.supports(b.rows(), b.cols())
+            .map_err(|e| SearchError::Heuristic(e.to_string()))?;
+    }
+    Ok(())
 }
 
 /// [`SearchError::SizeMismatch`] unless start and goal have the same shape.

@@ -1,0 +1,77 @@
+// What both compute shaders share; the host puts this file in front of `heuristic.wgsl` and
+// `idastar.wgsl` (src/eval/gpu.rs: `HEURISTIC_WGSL`; src/eval/gpu_ida.rs: `IDASTAR_WGSL`).
+// The constants and the `PdbMeta` / `PatternMeta` structs mirror src/eval/gpu_layout.rs (a unit
+// test there checks that they agree).
+
+// The metadata's tables by tile and cell (GPU_MAX_SIDE²).
+const MAX_CELLS: u32 = 64u;
+const MAX_PATTERN: u32 = 12u;
+
+// Values of KIND.
+const KIND_HAMMING: u32 = 0u;
+const KIND_MANHATTAN: u32 = 1u;
+const KIND_LINEAR_CONFLICT: u32 = 2u;
+const KIND_PDB: u32 = 3u;
+
+// Cells (rows × cols), rows, columns.
+override CELLS: u32 = 16u;
+override ROWS: u32 = 4u;
+override COLS: u32 = 4u;
+// The heuristic: one of the KIND_ constants.
+override KIND: u32 = 1u;
+// log2 of the bytes in each pattern-table binding.
+override CHUNK_SHIFT: u32 = 27u;
+
+// One pattern: the byte offset of its table in the tables, its k tiles in index order and
+// their index weights; index = Σ (cᵢ − #{j<i: cⱼ<cᵢ}) · wᵢ, cᵢ the cell of tile i.
+struct PatternMeta {
+    offset: u32,
+    k: u32,
+    tiles: array<u32, MAX_PATTERN>,
+    weights: array<u32, MAX_PATTERN>,
+}
+
+// The patterns, whether the reflection is looked up too (1), its tile map φ and cell map T.
+struct PdbMeta {
+    patterns: u32,
+    reflect: u32,
+    phi: array<u32, MAX_CELLS>,
+    tmap: array<u32, MAX_CELLS>,
+    pattern: array<PatternMeta>,
+}
+
+// Pattern databases (KIND_PDB): every table's bytes, four to a word, end to end, split over
+// six bindings of 2^CHUNK_SHIFT bytes each (byte b is in binding b >> CHUNK_SHIFT).
+@group(0) @binding(5) var<storage, read> pdb_meta: PdbMeta;
+@group(0) @binding(6) var<storage, read> pdb0: array<u32>;
+@group(0) @binding(7) var<storage, read> pdb1: array<u32>;
+@group(0) @binding(8) var<storage, read> pdb2: array<u32>;
+@group(0) @binding(9) var<storage, read> pdb3: array<u32>;
+@group(0) @binding(10) var<storage, read> pdb4: array<u32>;
+@group(0) @binding(11) var<storage, read> pdb5: array<u32>;
+
+// Byte `i % 4` of `word`.
+fn byte_of(word: u32, i: u32) -> u32 {
+    return (word >> ((i & 3u) * 8u)) & 0xFFu;
+}
+
+// `word` with byte `i % 4` set to `v` (< 256).
+fn with_byte(word: u32, i: u32, v: u32) -> u32 {
+    let s = (i & 3u) * 8u;
+    return (word & ~(0xFFu << s)) | (v << s);
+}
+
+// Byte `b` of the tables.
+fn pdb_byte(b: u32) -> u32 {
+    let w = (b & ((1u << CHUNK_SHIFT) - 1u)) >> 2u;
+    var word = 0u;
+    switch (b >> CHUNK_SHIFT) {
+        case 0u: { word = pdb0[w]; }
+        case 1u: { word = pdb1[w]; }
+        case 2u: { word = pdb2[w]; }
+        case 3u: { word = pdb3[w]; }
+        case 4u: { word = pdb4[w]; }
+        default: { word = pdb5[w]; }
+    }
+    return byte_of(word, b);
+}
