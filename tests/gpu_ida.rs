@@ -387,3 +387,16 @@ fn tables_split_over_several_bindings_give_the_same_values_and_searches() {
     let e = GpuEvaluator::for_spec(ctx.clone(), &h, &g).err().unwrap();
     assert!(e.to_string().contains("786432 bytes"), "{e}");
 }
+
+#[test]
+fn boards_gpu_ida_star_cannot_take_are_refused_with_its_own_limits() {
+    use npuzzle::eval::gpu::GpuError;
+    let Some(ctx) = context("boards_gpu_ida_star_cannot_take") else {
+        return;
+    };
+    let g = goal(&GoalSpec::BlankLast, 6, 6);
+    let h = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+    let e = GpuIda::new(ctx, &h, &g, None).err().unwrap();
+    assert_eq!(e, GpuError::TooLargeForIda(6, 6));
+    assert!(e.to_string().contains("at most 32 cells"), "{e}");
+}

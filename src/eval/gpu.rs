@@ -42,6 +42,13 @@ pub enum GpuError {
         "the GPU evaluator supports boards up to {GPU_MAX_SIDE}×{GPU_MAX_SIDE}; this one is {0}×{1}"
     )]
     TooLarge(usize, usize),
+    /// The board is larger than GPU IDA* takes (rows, cols).
+    #[error(
+        "GPU IDA* takes boards of at most {cells} cells with sides up to {side}; this one is {0}×{1}",
+        cells = super::gpu_ida::GPU_IDA_MAX_CELLS,
+        side = super::gpu_ida::GPU_IDA_MAX_SIDE
+    )]
+    TooLargeForIda(usize, usize),
     /// Pattern tables larger than the storage bindings of this device take.
     #[error(
         "the pattern tables take {bytes} bytes, more than this GPU's {limit} bytes (six storage bindings)"

@@ -112,7 +112,7 @@ impl GpuIda {
     /// adapter, 65,536 on a hardware one).
     ///
     /// # Errors
-    /// [`GpuError::TooLarge`] for boards over [`GPU_IDA_MAX_CELLS`] cells or a side over
+    /// [`GpuError::TooLargeForIda`] for boards over [`GPU_IDA_MAX_CELLS`] cells or a side over
     /// [`GPU_IDA_MAX_SIDE`]; [`GpuError::Unsupported`] for Hamming, walking distance or an
     /// adapter with too few storage bindings; [`GpuError::TablesTooLarge`] for tables over
     /// the bindings' room.
@@ -125,7 +125,7 @@ impl GpuIda {
         let b = goal.board();
         let (rows, cols, n) = (b.rows(), b.cols(), b.len());
         if n > GPU_IDA_MAX_CELLS || rows > GPU_IDA_MAX_SIDE || cols > GPU_IDA_MAX_SIDE {
-            return Err(GpuError::TooLarge(rows, cols));
+            return Err(GpuError::TooLargeForIda(rows, cols));
         }
         let device = &ctx.device;
         let limits = device.limits();
