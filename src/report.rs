@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::puzzle::{Board, Goal, Move, Notation, Solvability, format_moves};
-use crate::search::{Algorithm, Iteration, SearchStats};
+use crate::search::{Algorithm, AllSolutions, Iteration, SearchStats};
 
 /// The tile numbers that slide, one per move of the blank, starting from `start`.
 pub fn tiles_moved(start: &Board, moves: &[Move]) -> Vec<u8> {
@@ -51,6 +51,28 @@ pub fn solution_text(start: &Board, moves: &[Move], moves_line: Option<Notation>
         b.apply(m);
         out.push('\n');
         out.push_str(&b.to_block_string());
+    }
+    out
+}
+
+/// All optimal solutions as text: `Optimal solutions: K` (with `at least` when the count was
+/// cut short), then one numbered line of move letters per listed solution. Ends with a newline.
+pub fn all_solutions_text(all: &AllSolutions, notation: Notation) -> String {
+    let mut out = format!(
+        "Optimal solutions: {}{}\n",
+        if all.count_is_exact { "" } else { "at least " },
+        group_digits(all.count)
+    );
+    if (all.solutions.len() as u64) < all.count {
+        let _ = writeln!(
+            out,
+            "The first {} in move order (U < D < L < R):",
+            all.solutions.len()
+        );
+    }
+    let width = all.solutions.len().to_string().len();
+    for (i, s) in all.solutions.iter().enumerate() {
+        let _ = writeln!(out, "{:>width$}  {}", i + 1, format_moves(s, notation));
     }
     out
 }
@@ -116,6 +138,15 @@ pub struct SolveJson {
     pub reason: String,
     /// The parity numbers behind `reason`.
     pub parity: Solvability,
+    /// All optimal solutions (`--all`): how many there are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    /// Whether `count` is all of them (false when a time limit cut the count short).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count_is_exact: Option<bool>,
+    /// The first of them in move order, as move letters in `notation`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solutions: Option<Vec<String>>,
 }
 
 impl SolveJson {
@@ -153,7 +184,26 @@ impl SolveJson {
             seconds: stats.seconds,
             reason: parity.reason(),
             parity: parity.clone(),
+            count: None,
+            count_is_exact: None,
+            solutions: None,
         }
+    }
+
+    /// With the fields of all optimal solutions (`count`, `count_is_exact`, `solutions`)
+    /// when `all` is given.
+    pub fn with_all(mut self, all: Option<&AllSolutions>, notation: Notation) -> SolveJson {
+        if let Some(all) = all {
+            self.count = Some(all.count);
+            self.count_is_exact = Some(all.count_is_exact);
+            self.solutions = Some(
+                all.solutions
+                    .iter()
+                    .map(|s| format_moves(s, notation))
+                    .collect(),
+            );
+        }
+        self
     }
 
     /// Pretty-printed JSON (two-space indent, no trailing newline).

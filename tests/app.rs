@@ -376,3 +376,36 @@ fn window_screenshot_under_a_display() {
     assert!(stderr.contains("moves;"), "{stderr}");
     assert!(stderr.contains("30 moves"), "{stderr}");
 }
+
+#[test]
+fn all_optimal_solutions_are_counted_and_any_of_them_played_back() {
+    // The farthest 3×3 board has 40 optimal solutions (an independent breadth-first count:
+    // tests/all_solutions.rs); BFS, A* and IDA* list the same ones in move order.
+    for algo in [Algorithm::AStar, Algorithm::IdaStar, Algorithm::Bfs] {
+        let mut h = harness("8 6 7/2 5 4/3 0 1");
+        h.state_mut().st.settings.algorithm = algo;
+        h.step();
+        h.get_by_label("All optimal solutions").click();
+        h.step();
+        assert!(h.state().st.settings.all_solutions, "{algo}");
+        h.get_by_label("Start").click();
+        step_until(&mut h, |s| *s.run.state() == RunState::Done);
+        h.step();
+        let _ = h.get_by_label("All optimal solutions: 40");
+        let all = h.state().st.run.solution().unwrap().all.clone().unwrap();
+        assert_eq!((all.count, all.solutions.len()), (40, 40), "{algo}");
+        assert_eq!(h.state().st.run.solution().unwrap().moves, all.solutions[0]);
+        // Pick the second: it is the one played back, from the start.
+        let letters = npuzzle::puzzle::format_moves(&all.solutions[1], Default::default());
+        h.get_by_label(&format!("   2  {letters}")).click();
+        h.step();
+        let st = &h.state().st;
+        let sol = st.run.solution().unwrap();
+        assert_eq!((sol.chosen, &sol.moves), (1, &all.solutions[1]), "{algo}");
+        assert_eq!(st.playback.position(), 0);
+        h.get_by_label(">|").click();
+        h.step();
+        let g = goal(&GoalSpec::BlankLast, 3, 3);
+        assert_eq!(&h.state().st.shown_board(), g.board(), "{algo}");
+    }
+}

@@ -13,18 +13,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::gpu::context;
-use common::{board, goal, korf100};
+use common::{board, goal, korf100, pdb};
 use npuzzle::eval::EvalError;
 use npuzzle::eval::gpu::GpuContext;
 use npuzzle::eval::gpu_ida::GpuIda;
 use npuzzle::eval::ida::{IdaDevice, RoundReport, SubtreeRoot};
-use npuzzle::heuristic::pdb::builder::build_partition;
-use npuzzle::heuristic::pdb::{AdditivePdb, contiguous_partition};
 use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
 use npuzzle::puzzle::random::{random_solvable, random_walk};
 use npuzzle::puzzle::{Board, Goal, GoalSpec, Move};
 use npuzzle::search::{
-    Algorithm, Limits, Outcome, Problem, SearchError, Solution, solve, solve_on_device,
+    Algorithm, Limits, Outcome, Problem, Pruning, SearchError, Solution, solve, solve_on_device,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -50,7 +48,11 @@ fn check(
         start: start.clone(),
         goal: g.clone(),
     };
-    let limits = Limits::default();
+    // GPU IDA* prunes with "never undo": the CPU IDA* it is compared with does too.
+    let limits = Limits {
+        pruning: Pruning::Undo,
+        ..Limits::default()
+    };
     let cpu = solved(solve(
         &problem,
         Algorithm::IdaStar,
@@ -74,14 +76,6 @@ fn check(
     }
     assert_eq!(c.last().unwrap().threshold, d.last().unwrap().threshold);
     (gpu.stats.rounds, gpu.moves.len() as u32)
-}
-
-fn pdb(g: &Goal, sizes: &[usize]) -> HeuristicSpec {
-    let parts = contiguous_partition(g, sizes).unwrap();
-    let tables = build_partition(g, &parts, 1 << 30, &|_| true).unwrap();
-    HeuristicSpec::Pdb(Arc::new(
-        AdditivePdb::new("test", g, tables.into_iter().map(Arc::new).collect()).unwrap(),
-    ))
 }
 
 /// 8 invocations: a frontier of 32 roots, so that even 3×3 trees reach the device and the

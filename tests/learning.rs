@@ -12,7 +12,7 @@ use npuzzle::app::{AppState, HeuristicChoice, Level, LowerView, RunState};
 use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
 use npuzzle::puzzle::{Board, GoalSpec, Move};
 use npuzzle::search::stepper::{Fate, Stepper};
-use npuzzle::search::{Algorithm, Limits, Outcome, Problem, solve};
+use npuzzle::search::{Algorithm, Limits, Outcome, Problem, Pruning, solve};
 
 /// Blank in the middle, two moves from the goal (Down, Right); Manhattan h = 2.
 const NEAR: &str = "1 2 3/4 0 6/7 5 8";
@@ -146,7 +146,11 @@ fn a_stepped_search_runs_to_the_same_answer_and_counts_as_the_fast_one() {
             &p,
             algo,
             HeuristicKind::Manhattan,
-            &Limits::default(),
+            // The app's IDA* prunes as the stepper does: "never undo".
+            &Limits {
+                pruning: Pruning::Undo,
+                ..Limits::default()
+            },
             &mut |_| {},
         )
         .unwrap() else {
@@ -769,7 +773,11 @@ fn gpu_ida_star_in_the_app_shows_its_rounds_and_grows_the_iteration_chart() {
         },
         Algorithm::IdaStar,
         HeuristicKind::LinearConflict,
-        &Limits::default(),
+        // GPU IDA* prunes with "never undo".
+        &Limits {
+            pruning: Pruning::Undo,
+            ..Limits::default()
+        },
         &mut |_| {},
     )
     .unwrap();

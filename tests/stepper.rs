@@ -8,7 +8,7 @@ use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
 use npuzzle::puzzle::random::{random_solvable, random_walk};
 use npuzzle::puzzle::{Board, GoalSpec, Move};
 use npuzzle::search::stepper::{Fate, Step, Stepper, TREE_LIMIT};
-use npuzzle::search::{Algorithm, Limits, Outcome, Problem, SearchStats, solve};
+use npuzzle::search::{Algorithm, Limits, Outcome, Problem, Pruning, SearchStats, solve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -18,7 +18,12 @@ fn problem(start: Board, spec: GoalSpec) -> Problem {
 }
 
 fn fast(p: &Problem, a: Algorithm, h: HeuristicKind) -> (Vec<Move>, SearchStats) {
-    let Outcome::Solved(s) = solve(p, a, h, &Limits::default(), &mut |_| {}).unwrap() else {
+    // The stepper prunes with "never undo".
+    let limits = Limits {
+        pruning: Pruning::Undo,
+        ..Limits::default()
+    };
+    let Outcome::Solved(s) = solve(p, a, h, &limits, &mut |_| {}).unwrap() else {
         panic!("solvable")
     };
     (s.moves, s.stats)

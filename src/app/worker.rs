@@ -17,8 +17,8 @@ use crate::heuristic::HeuristicSpec;
 use crate::heuristic::{HeuristicChoice, ResolveError, ResolveOptions, resolve};
 use crate::search::stepper::{Expansion, OpenEntry, Step, Stepper, TreeNode};
 use crate::search::{
-    Algorithm, Batch, Iteration, Limits, Outcome, Problem, Progress, SearchError, Solution, solve,
-    solve_batched, solve_batched_from, solve_on_device,
+    Algorithm, Batch, Iteration, Limits, Outcome, Problem, Progress, Pruning, SearchError,
+    Solution, solve, solve_batched, solve_batched_from, solve_on_device,
 };
 
 /// Entries of the open list an inspector snapshot carries.
@@ -108,6 +108,8 @@ pub struct Job {
     /// Step mode: the search runs one node per step ([`Stepper`]) and sends a [`StepView`]
     /// after each request (BFS, A*, IDA*; batched A* steps a round at a time).
     pub stepped: bool,
+    /// `Some(n)`: find all optimal solutions and keep the first `n` (BFS, A*, IDA*).
+    pub all_solutions: Option<usize>,
 }
 
 /// A message from the worker.
@@ -277,6 +279,9 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
         },
         // One search thread: the window needs the other core.
         threads: 1,
+        // "Never undo", as the stepper prunes: Step and Start expand the same nodes.
+        pruning: Pruning::Undo,
+        all_solutions: job.all_solutions,
     };
     let mut on_progress = |p: &Progress| {
         let _ = tx.send(WorkerMsg::Progress(Box::new(p.clone())));
@@ -580,6 +585,7 @@ fn run_stepped(
                 return Ok(Stepped::Solved(Outcome::Solved(Solution {
                     moves: s.solution().unwrap_or_default().to_vec(),
                     stats,
+                    all: None,
                 })));
             }
             Err(e) => {

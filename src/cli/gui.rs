@@ -176,7 +176,8 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
         format: Format::Text,
         evaluator: a.evaluator,
         batch_size: a.batch_size,
+        pruning: Default::default(),
         threads: 1,
     };
-    solve::solve_and_print(board, goal, &opts, Notation::Blank)
+    solve::solve_and_print(board, goal, &opts, Notation::Blank, None)
 }

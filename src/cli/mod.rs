@@ -26,7 +26,10 @@ use crate::heuristic::HeuristicChoice;
 use crate::heuristic::pdb::PdbError;
 use crate::puzzle::parse::{ParseError, goal_name, parse_board, read_from, read_source};
 use crate::puzzle::{Board, GoalSpec, Notation};
-use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY, Limits, SearchError};
+use crate::search::{
+    Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY, DEFAULT_MAX_SOLUTIONS, Limits, Pruning,
+    SearchError,
+};
 
 /// Optimal sliding-tile puzzle solver (8-, 15-, 24-puzzle, any rows×cols board).
 ///
@@ -101,6 +104,10 @@ struct SearchOpts {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// IDA*'s move pruning: fsm (an automaton of duplicate move sequences, Taylor & Korf
+    /// 1993: fewer nodes, same optimal length) or undo (only the move undoing the last one).
+    #[arg(long, default_value = "fsm", value_parser = Pruning::from_str)]
+    pruning: Pruning,
     /// Threads for one IDA* search (set by `solve --jobs`; bench runs instances in parallel).
     #[arg(skip = 1usize)]
     threads: usize,
@@ -120,6 +127,14 @@ struct SolveArgs {
     // A negative number is a bad value of --jobs, not an unknown argument.
     #[arg(long, short, allow_negative_numbers = true)]
     jobs: Option<usize>,
+    /// Find every optimal solution: their number, and the first --max-solutions of them in
+    /// move order (U < D < L < R), each replayed. Transpositions count as distinct solutions.
+    /// With idastar (the last iteration is searched to the end), astar or bfs.
+    #[arg(long)]
+    all: bool,
+    /// How many solutions --all lists (it counts them all).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SOLUTIONS, allow_negative_numbers = true)]
+    max_solutions: usize,
 }
 
 #[derive(Args, Debug)]
@@ -435,6 +450,7 @@ impl SearchOpts {
             time_limit,
             max_memory: self.max_memory.as_u64(),
             threads: self.threads.max(1),
+            pruning: self.pruning,
             ..Limits::default()
         })
     }

@@ -10,7 +10,7 @@ use super::{CliError, Format, SearchOpts, SolveArgs, goal_spec, read_board};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal, Notation, Solvability};
-use crate::report::{RunInfo, SolveJson, solution_text};
+use crate::report::{RunInfo, SolveJson, all_solutions_text, solution_text};
 use crate::search::{
     Algorithm, Batch, Outcome, Problem, Progress, solve, solve_batched, solve_on_device,
 };
@@ -29,7 +29,8 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     };
     let mut opts = a.opts.clone();
     opts.threads = super::jobs(a.jobs);
-    solve_and_print(start, goal, &opts, a.notation.into())
+    let all = a.all.then_some(a.max_solutions);
+    solve_and_print(start, goal, &opts, a.notation.into(), all)
 }
 
 /// What `solve --format json` prints when there is no answer, so that scripts reading JSON
@@ -107,10 +108,12 @@ pub(super) fn solve_and_print(
     goal: Goal,
     opts: &SearchOpts,
     notation: Notation,
+    all: Option<usize>,
 ) -> Result<u8, CliError> {
     let parity = Solvability::of(&start, &goal);
     // --time-limit covers building pattern databases and the search together.
     let mut limits = opts.limits()?;
+    limits.all_solutions = all;
     let began = std::time::Instant::now();
     let deadline = limits
         .time_limit
@@ -118,7 +121,24 @@ pub(super) fn solve_and_print(
     // Unsolvable boards are answered before any database is built or GPU is opened. Batched
     // A*'s evaluator is opened first: `auto` picks the strongest heuristic it takes.
     let asked = opts.algorithm.resolve(start.len());
-    let on_gpu = matches!(asked, Algorithm::BatchedAStar | Algorithm::GpuIdaStar);
+    if all.is_some() {
+        match asked {
+            Algorithm::BatchedAStar => {
+                let e = CliError::Usage(
+                    "--all works with idastar, astar and bfs, not batched-astar".into(),
+                );
+                if opts.format == Format::Json {
+                    return fail_json(e, None);
+                }
+                return Err(e);
+            }
+            Algorithm::GpuIdaStar => crate::note!(
+                "npuzzle: --all searches on the CPU: gpu-idastar's rounds stop at the first goal, so IDA* on the CPU counts them"
+            ),
+            _ => {}
+        }
+    }
+    let on_gpu = all.is_none() && matches!(asked, Algorithm::BatchedAStar | Algorithm::GpuIdaStar);
     let evaluators = match (on_gpu && parity.solvable)
         .then(|| Evaluators::open(opts.evaluator))
         .transpose()
@@ -240,6 +260,10 @@ pub(super) fn solve_and_print(
         }
         (Outcome::Solved(sol), Format::Text) => {
             out.push_str(&solution_text(&start, &sol.moves, Some(notation)));
+            if let Some(all) = &sol.all {
+                out.push('\n');
+                out.push_str(&all_solutions_text(all, notation));
+            }
             crate::note!(
                 "npuzzle: {algorithm}{}: {} expanded, {} generated, {:.3} s",
                 if algorithm == Algorithm::Bfs {
@@ -282,7 +306,9 @@ pub(super) fn solve_and_print(
                 adapter,
             };
             let solved = sol.map(|s| (s.moves.as_slice(), &s.stats));
-            let j = SolveJson::new(&start, &goal, &parity, solved, notation, &run);
+            let all = sol.and_then(|s| s.all.as_ref());
+            let j = SolveJson::new(&start, &goal, &parity, solved, notation, &run)
+                .with_all(all, notation);
             let s = j
                 .to_json()
                 .map_err(|e| CliError::Other(format!("JSON: {e}")))?;

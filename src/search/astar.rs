@@ -5,7 +5,9 @@
 //! lowest f, ties broken by highest g; stale heap entries are skipped when popped (the open
 //! list, closed set and successor loop are the best-first core in `search/best_first.rs`,
 //! shared with batched A*). The goal test is made when a node is expanded, so with an
-//! admissible heuristic the first goal popped is optimal.
+//! admissible heuristic the first goal popped is optimal. Asked for all optimal solutions
+//! ([`Limits::all_solutions`](super::Limits::all_solutions)), it goes on until the lowest f
+//! on the open list passes the optimal cost, then counts them ([`super::all`]).
 
 use super::best_first::BestFirst;
 use super::key::{Key, with_key};
@@ -39,14 +41,34 @@ fn run<K: Key>(
         h.estimate(problem.start.tiles()),
     );
     let mut tiles = vec![0u8; problem.start.len()];
-    match expand_to_goal(&mut bf, h, goal_key, &mut tiles, ctl, progress) {
+    let mut ended = expand_to_goal(&mut bf, h, goal_key.clone(), &mut tiles, ctl, progress);
+    let mut all = None;
+    if let (Ok(()), Some(keep)) = (&ended, ctl.limits().all_solutions) {
+        let cost = bf.g_of(&goal_key).unwrap_or(0);
+        ended = expand_ties(&mut bf, h, cost, &goal_key, &mut tiles, ctl, progress);
+        if ended.is_ok() {
+            let (rows, cols) = (problem.start.rows(), problem.start.cols());
+            all = Some(super::all::from_distances(
+                rows,
+                cols,
+                problem.start.tiles(),
+                problem.goal.board().tiles(),
+                cost,
+                keep,
+                &|t| bf.g_of(&K::pack(t)),
+            ));
+        }
+    }
+    match ended {
         Ok(()) => {
             // The final counts and open list, so that a view's last frame is the search's end.
             progress(&Progress {
                 finished: true,
                 ..bf.progress(ctl, Algorithm::AStar)
             });
-            bf.finish(problem, ctl)
+            let mut solution = bf.finish(problem, ctl)?;
+            solution.all = all;
+            Ok(solution)
         }
         Err(e) => {
             // The counts at the stop, so that a caller's figures are those of this moment.
@@ -93,4 +115,38 @@ fn expand_to_goal<K: Key>(
             });
         }
     }
+}
+
+/// After the goal (cost `cost`) was popped: expands every node left with f ≤ `cost`, so that
+/// every board on an optimal path is closed at its optimal g (all optimal solutions).
+fn expand_ties<K: Key>(
+    bf: &mut BestFirst<K>,
+    h: &dyn Heuristic,
+    cost: u32,
+    goal_key: &K,
+    tiles: &mut [u8],
+    ctl: &mut Control<'_>,
+    progress: &mut ProgressFn<'_>,
+) -> Result<(), SearchError> {
+    while let Some(node) = bf.pop(Some(cost + 1)) {
+        let Some(closed) = bf.close(&node) else {
+            continue;
+        };
+        if &node.key == goal_key {
+            continue;
+        }
+        bf.expand(&node, closed, tiles, 0, ctl, |_, tiles, _| {
+            Some(h.estimate(tiles))
+        })?;
+        bf.note_peak();
+        if bf.stats.expanded & 0xFFF == 0 && ctl.check()? {
+            progress(&Progress {
+                bound: node.f,
+                g: node.g,
+                h: node.f - node.g,
+                ..bf.progress(ctl, Algorithm::AStar)
+            });
+        }
+    }
+    Ok(())
 }

@@ -288,6 +288,7 @@ impl<K: Key> BestFirst<K> {
         Ok(Solution {
             moves,
             stats: self.stats,
+            all: None,
         })
     }
 

@@ -118,6 +118,40 @@ fn run<K: Key>(
         key = K::pack(&tiles);
     }
     moves.reverse();
+    let all = ctl.limits().all_solutions.map(|keep| {
+        // Every board within `moves.len() - 1` moves has been reached, at its BFS depth: the
+        // length of its parent chain.
+        let depth = |t: &[u8]| -> Option<u32> {
+            let mut tiles = t.to_vec();
+            let mut key = K::pack(&tiles);
+            let mut d = 0u32;
+            loop {
+                let m = *parent.get(&key)?;
+                if m == ROOT {
+                    return Some(d);
+                }
+                let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+                let back = crate::puzzle::move_target(
+                    rows,
+                    cols,
+                    blank,
+                    Move::from_index(m as usize).inverse(),
+                )?;
+                tiles.swap(blank, back);
+                key = K::pack(&tiles);
+                d += 1;
+            }
+        };
+        super::all::from_distances(
+            rows,
+            cols,
+            problem.start.tiles(),
+            problem.goal.board().tiles(),
+            moves.len() as u32,
+            keep,
+            &depth,
+        )
+    });
     // The final counts, so that a view's last frame is the search's end.
     progress(&Progress {
         finished: true,
@@ -126,7 +160,7 @@ fn run<K: Key>(
     stats.closed = parent.len() as u64;
     stats.peak_memory = (parent.capacity() * entry * 8 / 7 + queue.capacity() * qentry) as u64;
     stats.seconds = ctl.elapsed();
-    Ok(Solution { moves, stats })
+    Ok(Solution { moves, stats, all })
 }
 
 /// A progress report of breadth-first search at depth `depth`.

@@ -3,8 +3,9 @@
 //! R. E. Korf, "Depth-first iterative-deepening: an optimal admissible tree search", Artificial
 //! Intelligence 27 (1985) 97–109. Each iteration is a depth-first search that prunes nodes with
 //! `f = g + h` above the threshold; the next threshold is the smallest f that was pruned. With
-//! an admissible heuristic the first solution found is optimal. Moves that undo the previous
-//! move are never generated. The heuristic is updated incrementally per move
+//! an admissible heuristic the first solution found is optimal. Moves are pruned by a
+//! [`MoveFsm`](super::MoveFsm) ([`Limits::pruning`]): the move undoing the previous one, or
+//! every move that completes a duplicate move string (Taylor & Korf 1993). The heuristic is updated incrementally per move
 //! ([`Incremental`]), the board is modified in place, and nothing is allocated in the inner loop.
 //!
 //! Two roles share one depth-first search (`Dfs`), told apart by its `Watch` (a type
@@ -18,6 +19,8 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
+use super::all::Collector;
+use super::move_fsm::{DEAD, MoveFsm, Pruning};
 use super::{
     Algorithm, CellSampler, Control, GhHistogram, Iteration, Limits, Problem, Progress, ProgressFn,
     SearchError, SearchStats, Solution,
@@ -32,10 +35,6 @@ use crate::puzzle::{Move, move_target};
 /// hold every real cell and this value too: on a 16×16 board cell 255 is real, and a `u8`
 /// sentinel of 255 made IDA* treat the bottom-right cell as off the board (it never returned).
 const OFF_BOARD: u16 = u16::MAX;
-
-/// The move index that no move has (moves are 0..4): what "the undo of the previous move"
-/// is at the root, where there is no previous move.
-const NO_MOVE: u8 = 4;
 
 /// IDA* from the start to the goal with the given heuristic.
 ///
@@ -118,6 +117,16 @@ where
         }
     }
     let limits = ctl.limits().clone();
+    // All optimal solutions: the last iteration searched to the end (on the CPU).
+    let collect = limits.all_solutions.filter(|_| device.is_none());
+    // The device searches with "never undo"; its host part must search the same tree. All
+    // solutions need every path without an undo.
+    let pruning = if device.is_some() || collect.is_some() {
+        Pruning::Undo
+    } else {
+        limits.pruning
+    };
+    let machine: std::sync::Arc<MoveFsm> = pruning.machine(rows, cols);
     let threads = limits.threads.max(1);
     let histogram = limits.histogram && (threads == 1 || device.is_some());
     let tiles = problem.start.tiles().to_vec();
@@ -130,6 +139,7 @@ where
     let mut dfs = Dfs {
         h,
         nbr: &nbr,
+        fsm: machine.table(),
         goal: problem.goal.board().tiles(),
         tiles,
         blank: problem.start.blank(),
@@ -140,6 +150,7 @@ where
         countdown: CHECK_EVERY,
         split_at: u32::MAX,
         split: Vec::new(),
+        found: collect.map(Collector::new),
         watch: Reporter {
             ctl,
             progress,
@@ -163,8 +174,13 @@ where
         initial_h: h0,
         ..SearchStats::default()
     };
+    // Whether the count of all solutions is complete (a time limit may cut it short).
+    let mut exact = true;
     let moves = loop {
         dfs.tally = Tally::default();
+        if let Some(c) = &mut dfs.found {
+            c.clear();
+        }
         if let Some(hh) = &mut dfs.watch.hist {
             hh.clear();
             hh.add(0, h0 as usize);
@@ -172,13 +188,23 @@ where
         let round = if let Some(device) = device.as_deref_mut() {
             super::gpu_idastar::iteration(&mut dfs, h0, device, &limits, &mut budget)
         } else if threads == 1 {
-            match dfs.dfs(0, h0, None, u32::MAX) {
+            match dfs.dfs(0, h0, MoveFsm::ROOT, u32::MAX) {
                 Ok(next) => Ok(Round::Next(next)),
                 Err(Halt::Found) => Ok(Round::Found(std::mem::take(&mut dfs.path))),
                 Err(halt) => Err(halt.error(&limits)),
             }
         } else {
-            parallel_iteration(&mut dfs, h0, threads, &shared, &limits)
+            parallel_iteration(&mut dfs, h0, threads, &shared, &limits, collect)
+        };
+        // Looking for all solutions, an iteration that reached the goal is the last; stopped
+        // by the time limit there, it gives what it found so far.
+        let round = match (round, &dfs.found) {
+            (Ok(Round::Next(_)), Some(c)) if c.count() > 0 => Ok(Round::Found(Vec::new())),
+            (Err(SearchError::TimeLimit(_)), Some(c)) if c.count() > 0 => {
+                exact = false;
+                Ok(Round::Found(Vec::new()))
+            }
+            (r, _) => r,
         };
         let round = match round {
             Ok(r) => r,
@@ -210,12 +236,21 @@ where
         dfs.bound = next;
         dfs.watch.iteration += 1;
     };
+    let (moves, all) = match dfs.found.take() {
+        Some(c) => {
+            let mut all = c.finish(exact);
+            let first = all.solutions.first().cloned().unwrap_or(moves);
+            all.solutions.truncate(collect.unwrap_or(0));
+            (first, Some(all))
+        }
+        None => (moves, None),
+    };
     stats.expanded = dfs.watch.done.expanded;
     stats.generated = dfs.watch.done.generated;
     stats.peak_memory = (moves.capacity() + n * 2 + n * 4) as u64;
     stats.rounds = dfs.watch.rounds;
     stats.seconds = dfs.watch.ctl.elapsed();
-    Ok(Solution { moves, stats })
+    Ok(Solution { moves, stats, all })
 }
 
 /// How an iteration ended.
@@ -292,7 +327,10 @@ pub(super) struct SplitNode<S> {
     state: S,
     pub(super) g: u32,
     h: u32,
+    /// The move that reached it (`None`: the start).
     pub(super) prev: Option<Move>,
+    /// Its state in the pruning automaton.
+    fsm: u32,
     pub(super) path: Vec<Move>,
 }
 
@@ -442,6 +480,8 @@ pub(super) struct Dfs<'a, H: Incremental, W> {
     h: &'a H,
     /// `nbr[cell][move]`: the cell the blank goes to, [`OFF_BOARD`] off the board.
     nbr: &'a [[u16; 4]],
+    /// The pruning automaton's transitions, `[state][move]` ([`DEAD`]: pruned).
+    fsm: &'a [[u32; 4]],
     goal: &'a [u8],
     tiles: Vec<u8>,
     blank: usize,
@@ -455,15 +495,21 @@ pub(super) struct Dfs<'a, H: Incremental, W> {
     /// Depth at which nodes are collected into `split` instead of searched.
     split_at: u32,
     split: Vec<SplitNode<H::State>>,
+    /// Looking for all optimal solutions: the goals reached (the search goes on after each).
+    found: Option<Collector>,
     pub(super) watch: W,
 }
 
 impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
     /// Depth-first search below the threshold from the current board (`g` moves from the
-    /// start, heuristic `h`), having arrived by move `prev` (`None` at the root); `next` is
-    /// the smallest f above the threshold seen so far in the iteration.
-    fn dfs(&mut self, g: u32, h: u32, prev: Option<Move>, mut next: u32) -> Probe {
+    /// start, heuristic `h`), in state `fsm` of the pruning automaton; `next` is the smallest
+    /// f above the threshold seen so far in the iteration.
+    fn dfs(&mut self, g: u32, h: u32, fsm: u32, mut next: u32) -> Probe {
         if h == 0 && self.tiles == self.goal {
+            if let Some(c) = &mut self.found {
+                c.record(&self.path);
+                return Ok(next);
+            }
             return Err(Halt::Found);
         }
         if g == self.split_at {
@@ -473,7 +519,8 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
                 state: self.state.clone(),
                 g,
                 h,
-                prev,
+                prev: self.path.last().copied(),
+                fsm,
                 path: self.path.clone(),
             });
             return Ok(next);
@@ -485,13 +532,13 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
             self.watch.poll(g, self.bound, self.tally)?;
         }
         let blank = self.blank;
-        // The move undoing `prev`, as an index ([`NO_MOVE`] at the root): one byte compare a move.
-        let undo = prev.map_or(NO_MOVE, |p| p.inverse().index() as u8);
+        // Each move's state in the automaton ([`DEAD`]: pruned).
+        let after = self.fsm[fsm as usize];
         // Evaluate every move first, so that their table reads overlap.
         let mut prepared = [H::Prepared::default(); 4];
         for mi in 0..4u8 {
             let to = self.nbr[blank][mi as usize];
-            if mi != undo && to != OFF_BOARD {
+            if after[mi as usize] != DEAD && to != OFF_BOARD {
                 let to = to as usize;
                 prepared[mi as usize] =
                     self.h
@@ -499,7 +546,7 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
             }
         }
         for mi in 0..4u8 {
-            if mi == undo {
+            if after[mi as usize] == DEAD {
                 continue;
             }
             let to = self.nbr[blank][mi as usize];
@@ -535,7 +582,7 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
                 self.blank = to;
                 let m = Move::from_index(mi as usize);
                 self.path.push(m);
-                next = self.dfs(g + 1, h2, Some(m), next)?;
+                next = self.dfs(g + 1, h2, after[mi as usize], next)?;
                 self.path.pop();
                 self.blank = blank;
             } else if f2 < next {
@@ -558,6 +605,7 @@ fn parallel_iteration<H: Incremental + Sync>(
     threads: usize,
     shared: &Shared,
     limits: &Limits,
+    collect: Option<usize>,
 ) -> Result<Round, SearchError>
 where
     H::State: Sync,
@@ -568,10 +616,10 @@ where
     };
     let cursor = AtomicUsize::new(0);
     shared.abort.store(false, Ordering::Relaxed);
-    let (h, nbr, goal, bound) = (dfs.h, dfs.nbr, dfs.goal, dfs.bound);
+    let (h, nbr, fsm, goal, bound) = (dfs.h, dfs.nbr, dfs.fsm, dfs.goal, dfs.bound);
     let ends: Vec<WorkerEnd> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
-            .map(|_| s.spawn(|| work(h, nbr, goal, bound, &nodes, &cursor, shared)))
+            .map(|_| s.spawn(|| work(h, nbr, fsm, goal, bound, &nodes, &cursor, shared, collect)))
             .collect();
         handles
             .into_iter()
@@ -581,6 +629,9 @@ where
     let (mut found, mut error) = (None, None);
     for end in ends {
         dfs.tally.add(end.tally);
+        if let (Some(all), Some(theirs)) = (&mut dfs.found, end.all) {
+            all.merge(theirs);
+        }
         match end.probe {
             Ok(n) => next = next.min(n),
             Err(Halt::Found) => found = found.or(end.found),
@@ -622,7 +673,10 @@ pub(super) fn split_top<H: Incremental, W: Watch>(
         dfs.split_at = depth;
         dfs.tally = Tally::default();
         dfs.watch.restart(h0);
-        let probe = dfs.dfs(0, h0, None, u32::MAX);
+        if let Some(c) = &mut dfs.found {
+            c.clear();
+        }
+        let probe = dfs.dfs(0, h0, MoveFsm::ROOT, u32::MAX);
         dfs.split_at = u32::MAX;
         match probe {
             Ok(next) => {
@@ -650,23 +704,29 @@ struct WorkerEnd {
     probe: Probe,
     /// The moves to the goal, when it reached it.
     found: Option<Vec<Move>>,
+    /// Looking for all optimal solutions: the goals it reached.
+    all: Option<Collector>,
 }
 
 /// A worker thread: searches the split nodes it takes in turn from `cursor` until none is
 /// left, it reaches the goal or a limit, or another thread ends the iteration.
+#[allow(clippy::too_many_arguments)]
 fn work<H: Incremental>(
     h: &H,
     nbr: &[[u16; 4]],
+    fsm: &[[u32; 4]],
     goal: &[u8],
     bound: u32,
     nodes: &[SplitNode<H::State>],
     cursor: &AtomicUsize,
     shared: &Shared,
+    collect: Option<usize>,
 ) -> WorkerEnd {
     let first = &nodes[0];
     let mut w = Dfs {
         h,
         nbr,
+        fsm,
         goal,
         tiles: first.tiles.clone(),
         blank: first.blank,
@@ -677,6 +737,7 @@ fn work<H: Incremental>(
         countdown: CHECK_EVERY,
         split_at: u32::MAX,
         split: Vec::new(),
+        found: collect.map(Collector::new),
         watch: shared,
     };
     let mut next = u32::MAX;
@@ -690,7 +751,7 @@ fn work<H: Incremental>(
         w.blank = node.blank;
         w.state = node.state.clone();
         w.path.clone_from(&node.path);
-        match w.dfs(node.g, node.h, node.prev, next) {
+        match w.dfs(node.g, node.h, node.fsm, next) {
             Ok(n) => next = n,
             Err(halt) => {
                 if halt != Halt::Aborted {
@@ -703,6 +764,7 @@ fn work<H: Incremental>(
     WorkerEnd {
         tally: w.tally,
         found: (probe == Err(Halt::Found)).then(|| w.path.clone()),
+        all: w.found.take(),
         probe,
     }
 }

@@ -8,6 +8,7 @@
 //! solvability first, runs the chosen search and replays the solution on the start board before
 //! returning it. The searches do no I/O.
 
+pub mod all;
 pub mod astar;
 pub mod batched_astar;
 mod best_first;
@@ -16,6 +17,7 @@ pub mod compare;
 pub mod gpu_idastar;
 pub mod idastar;
 mod key;
+pub mod move_fsm;
 mod open_list;
 mod progress;
 pub mod rank;
@@ -36,7 +38,9 @@ use crate::puzzle::{Board, Goal, Move, Solvability};
 /// Default memory cap for searches that store nodes: 4 GiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 
+pub use all::{AllSolutions, DEFAULT_MAX_SOLUTIONS};
 pub use batched_astar::DEFAULT_BATCH_SIZE;
+pub use move_fsm::{MoveFsm, Pruning};
 
 /// The search algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,6 +125,12 @@ pub struct Limits {
     /// Threads for one IDA* search (1 = sequential; parallel iterations keep optimality and
     /// report progress only at the end of each iteration).
     pub threads: usize,
+    /// IDA*'s move pruning: the duplicate-sequence automaton (default) or "never undo".
+    /// GPU IDA* and the search for all optimal solutions always use [`Pruning::Undo`].
+    pub pruning: Pruning,
+    /// `Some(n)`: find every optimal solution, count them and keep the first `n` (see
+    /// [`all`]); BFS, A* and IDA* (on the CPU) honour it, batched A* and GPU IDA* ignore it.
+    pub all_solutions: Option<usize>,
 }
 
 impl Default for Limits {
@@ -132,6 +142,8 @@ impl Default for Limits {
             histogram: false,
             progress_interval: Duration::from_millis(100),
             threads: 1,
+            pruning: Pruning::default(),
+            all_solutions: None,
         }
     }
 }
@@ -213,7 +225,7 @@ pub struct Iteration {
 pub struct SearchStats {
     /// Nodes whose successors were generated.
     pub expanded: u64,
-    /// Successor nodes generated (after "never undo the last move" pruning).
+    /// Successor nodes generated (after move pruning: "never undo", or IDA*'s automaton).
     pub generated: u64,
     /// Largest open-list (frontier) size; 0 for IDA*.
     pub peak_open: u64,
@@ -242,6 +254,9 @@ pub struct Solution {
     pub moves: Vec<Move>,
     /// How the search got there.
     pub stats: SearchStats,
+    /// Every optimal solution, when [`Limits::all_solutions`] asked for them (`moves` is then
+    /// the first of them).
+    pub all: Option<AllSolutions>,
 }
 
 /// The answer to a [`Problem`].
@@ -310,14 +325,19 @@ pub fn solve(
         };
         return solve_batched(problem, batch, limits, progress);
     }
-    checked(problem, limits, |ctl| {
-        match algorithm.resolve(problem.start.len()) {
-            Algorithm::Bfs => bfs::search(problem, ctl, progress),
-            Algorithm::AStar => astar::search(problem, &heuristic, ctl, progress),
-            Algorithm::BatchedAStar => unreachable!("handled above"),
-            Algorithm::IdaStar | Algorithm::Auto | Algorithm::GpuIdaStar => {
-                idastar::search(problem, &heuristic, ctl, progress)
-            }
+    let algorithm = algorithm.resolve(problem.start.len());
+    if matches!(algorithm, Algorithm::IdaStar | Algorithm::GpuIdaStar) {
+        // The pruning automaton is set up before the clock starts, as a table is loaded.
+        let _ = limits
+            .pruning
+            .machine(problem.start.rows(), problem.start.cols());
+    }
+    checked(problem, limits, |ctl| match algorithm {
+        Algorithm::Bfs => bfs::search(problem, ctl, progress),
+        Algorithm::AStar => astar::search(problem, &heuristic, ctl, progress),
+        Algorithm::BatchedAStar => unreachable!("handled above"),
+        Algorithm::IdaStar | Algorithm::Auto | Algorithm::GpuIdaStar => {
+            idastar::search(problem, &heuristic, ctl, progress)
         }
     })
 }
@@ -423,8 +443,16 @@ fn checked(
         return Ok(Outcome::Unsolvable(verdict));
     }
     let mut ctl = Control::new(limits);
-    let solution = search(&mut ctl)?;
+    let mut solution = search(&mut ctl)?;
     replay(&problem.start, problem.goal.board(), &solution.moves)?;
+    if let Some(all) = &solution.all {
+        for moves in &all.solutions {
+            replay(&problem.start, problem.goal.board(), moves)?;
+        }
+        if let Some(first) = all.solutions.first() {
+            solution.moves.clone_from(first);
+        }
+    }
     Ok(Outcome::Solved(solution))
 }
 

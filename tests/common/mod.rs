@@ -188,3 +188,47 @@ pub fn korf100() -> Vec<(u32, Vec<u8>, u32)> {
         })
         .collect()
 }
+
+/// For every board that reaches `goal`: its distance in moves and the number of distinct
+/// shortest move sequences to the goal, by one breadth-first search from the goal that adds
+/// up the counts of each board's parents in the layer before (moves are reversible, so the
+/// shortest paths from the goal to a board, reversed, are its shortest paths to the goal).
+pub fn shortest_path_counts(goal: &Board) -> HashMap<Vec<u8>, (u32, u64)> {
+    let (rows, cols) = (goal.rows(), goal.cols());
+    let mut seen: HashMap<Vec<u8>, (u32, u64)> = HashMap::new();
+    seen.insert(goal.tiles().to_vec(), (0, 1));
+    let mut layer = vec![goal.tiles().to_vec()];
+    let mut depth = 0;
+    while !layer.is_empty() {
+        depth += 1;
+        let mut next = Vec::new();
+        for t in &layer {
+            let paths = seen[t].1;
+            for n in neighbours(t, rows, cols) {
+                match seen.get_mut(&n) {
+                    Some((d, c)) if *d == depth => *c += paths,
+                    Some(_) => {}
+                    None => {
+                        seen.insert(n.clone(), (depth, paths));
+                        next.push(n);
+                    }
+                }
+            }
+        }
+        layer = next;
+    }
+    seen
+}
+
+/// An additive pattern database over `g`'s tiles in goal order, cut into patterns of `sizes`
+/// tiles (e.g. `[5, 5, 5]` is pdb555 on 4×4), built here.
+pub fn pdb(g: &Goal, sizes: &[usize]) -> npuzzle::heuristic::HeuristicSpec {
+    use npuzzle::heuristic::pdb::builder::build_partition;
+    use npuzzle::heuristic::pdb::{AdditivePdb, contiguous_partition};
+    use std::sync::Arc;
+    let parts = contiguous_partition(g, sizes).unwrap();
+    let tables = build_partition(g, &parts, 1 << 30, &|_| true).unwrap();
+    npuzzle::heuristic::HeuristicSpec::Pdb(Arc::new(
+        AdditivePdb::new("test", g, tables.into_iter().map(Arc::new).collect()).unwrap(),
+    ))
+}

@@ -5,6 +5,7 @@ use egui::Color32;
 use super::{Dialogs, NO_DIALOG, group, save};
 use crate::app::state::AppState;
 use crate::puzzle::{Notation, format_moves};
+use crate::search::AllSolutions;
 
 /// The Solution panel: the answer, playback controls, copy and save.
 pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
@@ -52,6 +53,10 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
     });
     let tiles: Vec<String> = sol.tiles.iter().map(|t| t.to_string()).collect();
     ui.add(egui::Label::new(format!("Tiles: {}", tiles.join(" "))).wrap());
+    let pick = sol
+        .all
+        .as_ref()
+        .and_then(|all| all_solutions(ui, all, sol.chosen));
     ui.horizontal_wrapped(|ui| {
         if ui.button("|<").on_hover_text("To the start").clicked() {
             st.seek(0);
@@ -101,6 +106,47 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
             save_as(st, dialogs, "solution.json", AppState::solution_json);
         }
     });
+    if let Some(i) = pick {
+        st.choose_solution(i);
+    }
+}
+
+/// The count of all optimal solutions and the list of those found, `chosen` highlighted;
+/// returns the one clicked, to play back.
+fn all_solutions(ui: &mut egui::Ui, all: &AllSolutions, chosen: usize) -> Option<usize> {
+    ui.separator();
+    ui.strong(format!(
+        "All optimal solutions: {}{}",
+        if all.count_is_exact { "" } else { "at least " },
+        group(all.count)
+    ));
+    let listed = all.solutions.len();
+    if (listed as u64) < all.count {
+        ui.small(format!("The first {listed} in move order (U < D < L < R):"));
+    }
+    let mut pick = None;
+    let row = ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+    egui::ScrollArea::both()
+        .id_salt("all-solutions")
+        .max_height(6.0 * row)
+        .show_rows(ui, row, listed, |ui, rows| {
+            for i in rows {
+                let text = format!(
+                    "{:>4}  {}",
+                    i + 1,
+                    format_moves(&all.solutions[i], Notation::Blank)
+                );
+                let label = egui::RichText::new(text).monospace();
+                if ui
+                    .selectable_label(i == chosen, label)
+                    .on_hover_text("Play this solution back")
+                    .clicked()
+                {
+                    pick = Some(i);
+                }
+            }
+        });
+    pick
 }
 
 /// Asks where to save (suggesting `name`) and writes what `text` formats there.

@@ -101,6 +101,19 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
                 .labelled_by(l.id);
             });
         }
+        let counts = matches!(
+            st.settings.algorithm,
+            Algorithm::Bfs | Algorithm::AStar | Algorithm::IdaStar
+        );
+        ui.add_enabled(
+            counts,
+            egui::Checkbox::new(&mut st.settings.all_solutions, "All optimal solutions"),
+        )
+        .on_hover_text(
+            "Count every optimal solution and list the first 1000 to play back (BFS, A*, IDA*; \
+             IDA* searches its last iteration to the end). Start only: Step shows one path.",
+        )
+        .on_disabled_hover_text("BFS, A* and IDA* count all optimal solutions");
     });
     ui.small(st.gpu_note());
     ui.horizontal_wrapped(|ui| {

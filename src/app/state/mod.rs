@@ -478,6 +478,15 @@ impl AppState {
             pdb_cache: self.settings.pdb_cache.clone(),
             // Batched A* steps one node a round (A*'s order) until Run, then batches.
             stepped,
+            all_solutions: (self.settings.all_solutions
+                && !stepped
+                && matches!(
+                    algorithm,
+                    crate::search::Algorithm::Bfs
+                        | crate::search::Algorithm::AStar
+                        | crate::search::Algorithm::IdaStar
+                ))
+            .then_some(crate::search::DEFAULT_MAX_SOLUTIONS),
         };
         self.run.start(job, info, paused);
         self.clock.start_search();
@@ -591,6 +600,14 @@ impl AppState {
         self.playback.set_slide(slide);
     }
 
+    /// Plays back optimal solution `i` of those found (`all`), from the start.
+    pub fn choose_solution(&mut self, i: usize) {
+        if self.run.choose_solution(i, &self.board) {
+            self.playback
+                .seek(0, self.run.solution().map_or(0, |s| s.moves.len()));
+        }
+    }
+
     /// Sets the playback position (scrub), without animation.
     pub fn seek(&mut self, pos: usize) {
         if let Some(len) = self.run.solution().map(|s| s.moves.len()) {
@@ -618,6 +635,7 @@ impl AppState {
         let parity = Solvability::of(&self.board, &goal);
         let solved = Some((s.moves.as_slice(), &s.stats));
         SolveJson::new(&self.board, &goal, &parity, solved, Notation::Blank, &s.run)
+            .with_all(s.all.as_ref(), Notation::Blank)
             .to_json()
             .ok()
     }

@@ -4,7 +4,9 @@
 use crate::app::worker::{BuildStatus, Job, StepView, Worker, WorkerMsg};
 use crate::puzzle::{Board, Move, Solvability};
 use crate::report::{RunInfo, tiles_moved};
-use crate::search::{Algorithm, GhHistogram, Outcome, Progress, SearchError, SearchStats};
+use crate::search::{
+    Algorithm, AllSolutions, GhHistogram, Outcome, Progress, SearchError, SearchStats,
+};
 
 /// The state of the search.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +36,10 @@ pub struct SolutionView {
     pub evaluator: String,
     /// The algorithm, heuristic and evaluator that found it (for the saved JSON).
     pub run: RunInfo,
+    /// All optimal solutions, when they were asked for; `moves` is `chosen` of them.
+    pub all: Option<AllSolutions>,
+    /// Which of `all`'s solutions `moves` is.
+    pub chosen: usize,
 }
 
 /// An IDA* iteration that has ended, as its last report showed it.
@@ -131,6 +137,24 @@ impl Run {
     /// The solution of the last search.
     pub fn solution(&self) -> Option<&SolutionView> {
         self.solution.as_ref()
+    }
+
+    /// Makes solution `i` of all those found the one played back (`start`: the board they
+    /// start from). Returns whether it changed.
+    pub fn choose_solution(&mut self, i: usize, start: &Board) -> bool {
+        let Some(sol) = &mut self.solution else {
+            return false;
+        };
+        let Some(moves) = sol.all.as_ref().and_then(|a| a.solutions.get(i)) else {
+            return false;
+        };
+        if sol.chosen == i {
+            return false;
+        }
+        sol.moves.clone_from(moves);
+        sol.tiles = tiles_moved(start, &sol.moves);
+        sol.chosen = i;
+        true
     }
 
     /// A stepped search's latest snapshot: the node expanded, its successors, the open list,
@@ -341,6 +365,8 @@ impl Run {
                     self.solution = Some(SolutionView {
                         tiles: tiles_moved(start, &s.moves),
                         moves: s.moves,
+                        all: s.all,
+                        chosen: 0,
                         stats: s.stats,
                         evaluator: if evaluator == "gpu" {
                             format!("gpu ({describe})")

@@ -30,6 +30,9 @@ pub struct Settings {
     pub max_memory_mib: u64,
     /// Pattern-database cache folder; `None` = `NPUZZLE_CACHE_DIR` or the user's cache folder.
     pub pdb_cache: Option<PathBuf>,
+    /// Find every optimal solution (BFS, A*, IDA*): the Solution panel then counts them and
+    /// lists the first [`DEFAULT_MAX_SOLUTIONS`](crate::search::DEFAULT_MAX_SOLUTIONS).
+    pub all_solutions: bool,
 }
 
 impl Default for Settings {
@@ -43,6 +46,7 @@ impl Default for Settings {
             batch_size: DEFAULT_BATCH_SIZE,
             max_memory_mib: DEFAULT_MAX_MEMORY >> 20,
             pdb_cache: None,
+            all_solutions: false,
         }
     }
 }
