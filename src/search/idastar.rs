@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::all::Collector;
-use super::move_fsm::{DEAD, MoveFsm, Pruning};
+use super::move_fsm::{DEAD, MoveFsm, Pruning, deepen_after};
 use super::{
     Algorithm, CellSampler, Control, GhHistogram, Iteration, Limits, Problem, Progress, ProgressFn,
     SearchError, SearchStats, Solution,
@@ -126,7 +126,10 @@ where
     } else {
         limits.pruning
     };
-    let machine: std::sync::Arc<MoveFsm> = pruning.machine(rows, cols);
+    let (first, deep) = pruning.depths(n);
+    let machine = MoveFsm::shared(rows, cols, first);
+    // Built when an iteration has been long enough (see `deepen_after`).
+    let deeper: std::cell::OnceCell<std::sync::Arc<MoveFsm>> = std::cell::OnceCell::new();
     let threads = limits.threads.max(1);
     let histogram = limits.histogram && (threads == 1 || device.is_some());
     let tiles = problem.start.tiles().to_vec();
@@ -233,6 +236,11 @@ where
         if next == u32::MAX {
             return Err(SearchError::Exhausted(dfs.watch.algorithm));
         }
+        if deep > first && dfs.tally.expanded >= deepen_after(n) && deeper.get().is_none() {
+            dfs.fsm = deeper
+                .get_or_init(|| MoveFsm::shared(rows, cols, deep))
+                .table();
+        }
         dfs.bound = next;
         dfs.watch.iteration += 1;
     };
@@ -330,7 +338,7 @@ pub(super) struct SplitNode<S> {
     /// The move that reached it (`None`: the start).
     pub(super) prev: Option<Move>,
     /// Its state in the pruning automaton.
-    fsm: u32,
+    fsm: u16,
     pub(super) path: Vec<Move>,
 }
 
@@ -481,7 +489,7 @@ pub(super) struct Dfs<'a, H: Incremental, W> {
     /// `nbr[cell][move]`: the cell the blank goes to, [`OFF_BOARD`] off the board.
     nbr: &'a [[u16; 4]],
     /// The pruning automaton's transitions, `[state][move]` ([`DEAD`]: pruned).
-    fsm: &'a [[u32; 4]],
+    fsm: &'a [[u16; 4]],
     goal: &'a [u8],
     tiles: Vec<u8>,
     blank: usize,
@@ -504,7 +512,7 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
     /// Depth-first search below the threshold from the current board (`g` moves from the
     /// start, heuristic `h`), in state `fsm` of the pruning automaton; `next` is the smallest
     /// f above the threshold seen so far in the iteration.
-    fn dfs(&mut self, g: u32, h: u32, fsm: u32, mut next: u32) -> Probe {
+    fn dfs(&mut self, g: u32, h: u32, fsm: u16, mut next: u32) -> Probe {
         if h == 0 && self.tiles == self.goal {
             if let Some(c) = &mut self.found {
                 c.record(&self.path);
@@ -714,7 +722,7 @@ struct WorkerEnd {
 fn work<H: Incremental>(
     h: &H,
     nbr: &[[u16; 4]],
-    fsm: &[[u32; 4]],
+    fsm: &[[u16; 4]],
     goal: &[u8],
     bound: u32,
     nodes: &[SplitNode<H::State>],

@@ -327,10 +327,10 @@ pub fn solve(
     }
     let algorithm = algorithm.resolve(problem.start.len());
     if matches!(algorithm, Algorithm::IdaStar | Algorithm::GpuIdaStar) {
-        // The pruning automaton is set up before the clock starts, as a table is loaded.
-        let _ = limits
-            .pruning
-            .machine(problem.start.rows(), problem.start.cols());
+        // The first pruning automaton is set up before the clock starts, as a table is
+        // loaded (the deeper one is built during a long search, and counted in it).
+        let (rows, cols) = (problem.start.rows(), problem.start.cols());
+        let _ = MoveFsm::shared(rows, cols, limits.pruning.depths(rows * cols).0);
     }
     checked(problem, limits, |ctl| match algorithm {
         Algorithm::Bfs => bfs::search(problem, ctl, progress),

@@ -34,14 +34,33 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::puzzle::Move;
 
 /// The transition of a move that completes a forbidden string: the move is pruned.
-pub const DEAD: u32 = u32::MAX;
+pub const DEAD: u16 = u16::MAX;
 
-/// The longest duplicate strings [`Pruning::Fsm`] looks for, in moves. Longer strings find
-/// more duplicates, but the build takes about 6 times as long per 2 moves: on the default
-/// 15-puzzle with linear conflict IDA* expands 2.42 M nodes with "never undo", 1.69 / 1.46 /
-/// 1.32 / 1.24 M with strings of 8 / 10 / 12 / 14 moves, whose automata take 0.002 / 0.013 /
-/// 0.085 / 0.43 s to build for 4×4 (16 moves: 2.8 s and 600 MB).
-pub const DEFAULT_FSM_DEPTH: usize = 14;
+/// The builder's form of [`DEAD`] (its tables are `u32` until the automaton is minimal).
+const REJECT: u32 = u32::MAX;
+
+/// Duplicate strings of up to this many moves make the automaton IDA* starts with
+/// ([`Pruning::Fsm`]): built in milliseconds (0.02 s for 4×4, 0.04 s for 5×5).
+pub const FIRST_FSM_DEPTH: usize = 10;
+
+/// The deeper automaton a long search goes on with: strings of up to 14 moves on boards of up
+/// to 25 cells, 12 above (where 14 takes 5–13 s to build). Longer strings find more duplicates
+/// but take about 6 times as long per 2 moves: on the default 15-puzzle with linear conflict
+/// IDA* expands 2.42 M nodes with "never undo", 1.69 / 1.46 / 1.32 / 1.24 M with strings of
+/// 8 / 10 / 12 / 14 moves, whose automata take 0.002 / 0.02 / 0.09 / 0.56 s to build for 4×4
+/// (5×5 at 14 moves: 2.6 s; 16 moves: 3.5 s and 600 MB for 4×4).
+pub fn deep_fsm_depth(cells: usize) -> usize {
+    if cells <= 25 { 14 } else { 12 }
+}
+
+/// After an IDA* iteration that expanded this many nodes on a board of `cells` cells, the
+/// following iterations use the deeper automaton ([`deep_fsm_depth`]): the next iteration is
+/// typically 5 to 10 times as large, so its build (0.56 s for 4×4, 2.6 s for 5×5) then costs
+/// little next to the search, and short searches never pay for it. A count, not a time, so
+/// that node counts are the same on every run.
+pub fn deepen_after(cells: usize) -> u64 {
+    if cells <= 16 { 1 << 19 } else { 1 << 22 }
+}
 
 /// How IDA* prunes move sequences.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -49,8 +68,9 @@ pub enum Pruning {
     /// Only the move that undoes the previous one (Korf 1985): every path without an undo is
     /// searched, so transpositions are searched (and counted) once each.
     Undo,
-    /// The duplicate-sequence automaton of [`MoveFsm`] with strings up to
-    /// [`DEFAULT_FSM_DEPTH`] moves (Taylor & Korf 1993): fewer nodes, same optimal length.
+    /// The duplicate-sequence automaton of [`MoveFsm`] (Taylor & Korf 1993), strings of up to
+    /// [`FIRST_FSM_DEPTH`] moves, then [`deep_fsm_depth`] once the search is long: fewer
+    /// nodes, same optimal length, same first solution.
     #[default]
     Fsm,
 }
@@ -64,13 +84,13 @@ impl Pruning {
         }
     }
 
-    /// The automaton for a `rows × cols` board (built once per shape and process, then shared).
-    pub fn machine(self, rows: usize, cols: usize) -> Arc<MoveFsm> {
-        let depth = match self {
-            Pruning::Undo => 2,
-            Pruning::Fsm => DEFAULT_FSM_DEPTH,
-        };
-        MoveFsm::shared(rows, cols, depth)
+    /// The string lengths of the automata for a board of `cells` cells: the one IDA* starts
+    /// with, and the one it goes on with after an iteration of [`deepen_after`] nodes.
+    pub fn depths(self, cells: usize) -> (usize, usize) {
+        match self {
+            Pruning::Undo => (2, 2),
+            Pruning::Fsm => (FIRST_FSM_DEPTH, deep_fsm_depth(cells)),
+        }
     }
 }
 
@@ -98,7 +118,7 @@ impl FromStr for Pruning {
 #[derive(Clone, Debug)]
 pub struct MoveFsm {
     /// `next[state][move index]`: the state after the move, or [`DEAD`].
-    next: Vec<[u32; 4]>,
+    next: Vec<[u16; 4]>,
     /// The forbidden strings, in (length, lexicographic) order.
     forbidden: Vec<Vec<Move>>,
     depth: usize,
@@ -106,14 +126,26 @@ pub struct MoveFsm {
 
 impl MoveFsm {
     /// The state of an empty path.
-    pub const ROOT: u32 = 0;
+    pub const ROOT: u16 = 0;
 
     /// Builds the automaton for a `rows × cols` board from duplicate strings of at most
     /// `depth` moves (2 gives exactly "never undo"; at most [`MAX_FSM_DEPTH`]). Strings whose
     /// blank path does not fit the board are skipped (they never occur on it).
     pub fn new(rows: usize, cols: usize, depth: usize) -> MoveFsm {
-        let forbidden = duplicate_strings(rows, cols, depth);
-        let next = automaton(&forbidden);
+        let mut depth = depth.min(MAX_FSM_DEPTH);
+        let (forbidden, next) = loop {
+            let forbidden = duplicate_strings(rows, cols, depth);
+            let next = minimise(&automaton(&forbidden));
+            // States are `u16`, so that the table IDA* reads on every node stays small.
+            if next.len() < usize::from(DEAD) || depth <= 2 {
+                break (forbidden, next);
+            }
+            depth -= 2;
+        };
+        let next = next
+            .iter()
+            .map(|row| row.map(|t| if t == REJECT { DEAD } else { t as u16 }))
+            .collect();
         MoveFsm {
             next,
             forbidden,
@@ -134,12 +166,12 @@ impl MoveFsm {
 
     /// The state after `m` from `state`, or [`DEAD`] when `m` is pruned.
     #[inline(always)]
-    pub fn next(&self, state: u32, m: Move) -> u32 {
+    pub fn next(&self, state: u16, m: Move) -> u16 {
         self.next[state as usize][m.index()]
     }
 
     /// The transition table, `[state][move index]` ([`DEAD`]: pruned).
-    pub fn table(&self) -> &[[u32; 4]] {
+    pub fn table(&self) -> &[[u16; 4]] {
         &self.next
     }
 
@@ -378,7 +410,7 @@ fn automaton(patterns: &[Vec<Move>]) -> Vec<[u32; 4]> {
         }
     }
     // Live states renumbered (the root stays 0), transitions into terminal states dead.
-    let mut id = vec![DEAD; n];
+    let mut id = vec![REJECT; n];
     let mut live = 0u32;
     for s in 0..n {
         if !terminal[s] {
@@ -389,13 +421,67 @@ fn automaton(patterns: &[Vec<Move>]) -> Vec<[u32; 4]> {
     (0..n)
         .filter(|&s| !terminal[s])
         .map(|s| {
-            let mut row = [DEAD; 4];
+            let mut row = [REJECT; 4];
             for mi in 0..4 {
                 row[mi] = id[delta[s][mi] as usize];
             }
             row
         })
         .collect()
+}
+
+/// The smallest automaton accepting the same move strings (Moore's partition refinement):
+/// states that accept the same continuations are merged, so the table IDA* reads on every
+/// node is smaller (it stays in cache). The root stays state 0.
+fn minimise(next: &[[u32; 4]]) -> Vec<[u32; 4]> {
+    let n = next.len();
+    // Every live state accepts (the language is "no forbidden string"): one block to start.
+    let mut block = vec![0u32; n];
+    let mut blocks = 1usize;
+    loop {
+        let mut ids: HashMap<(u32, [u32; 4]), u32> = HashMap::new();
+        let mut refined = vec![0u32; n];
+        for s in 0..n {
+            let sig = next[s].map(|t| {
+                if t == REJECT {
+                    REJECT
+                } else {
+                    block[t as usize]
+                }
+            });
+            let fresh = ids.len() as u32;
+            refined[s] = *ids.entry((block[s], sig)).or_insert(fresh);
+        }
+        let count = ids.len();
+        block = refined;
+        if count == blocks {
+            break;
+        }
+        blocks = count;
+    }
+    // Renumber so that the root's block is 0, in order of first appearance.
+    let mut order = vec![u32::MAX; blocks];
+    let mut table = Vec::with_capacity(blocks);
+    let mut reps = Vec::with_capacity(blocks);
+    order[block[0] as usize] = 0;
+    reps.push(0usize);
+    for (s, &b) in block.iter().enumerate() {
+        let b = b as usize;
+        if order[b] == u32::MAX {
+            order[b] = reps.len() as u32;
+            reps.push(s);
+        }
+    }
+    for &s in &reps {
+        table.push(next[s].map(|t| {
+            if t == REJECT {
+                REJECT
+            } else {
+                order[block[t as usize] as usize]
+            }
+        }));
+    }
+    table
 }
 
 #[cfg(test)]
@@ -421,6 +507,30 @@ mod tests {
         assert_eq!(f, ["UD", "DU", "LR", "RL"]);
         assert!(fsm.accepts(&moves("UULLDDRRUL")));
         assert!(!fsm.accepts(&moves("ULRD")));
+    }
+
+    #[test]
+    fn the_minimal_automaton_accepts_the_same_strings() {
+        let forbidden = duplicate_strings(4, 4, 10);
+        let full = automaton(&forbidden);
+        let small = minimise(&full);
+        assert!(
+            small.len() < full.len(),
+            "{} states, {} before",
+            small.len(),
+            full.len()
+        );
+        // Every string of up to 9 moves: the same verdict.
+        fn walk(a: &[[u32; 4]], b: &[[u32; 4]], sa: u32, sb: u32, depth: usize) {
+            for m in 0..4 {
+                let (ta, tb) = (a[sa as usize][m], b[sb as usize][m]);
+                assert_eq!(ta == REJECT, tb == REJECT);
+                if ta != REJECT && depth > 0 {
+                    walk(a, b, ta, tb, depth - 1);
+                }
+            }
+        }
+        walk(&full, &small, 0, 0, 9);
     }
 
     #[test]
