@@ -83,7 +83,9 @@ fn cached(name: &str, p: &Problem) -> Option<HeuristicSpec> {
         return None;
     }
     let (pdb, _) = cache
-        .load_partition(&p.goal, &spec, u64::MAX, &|_, _, _| true, &|w| eprintln!("{w}"))
+        .load_partition(&p.goal, &spec, u64::MAX, &|_, _, _| true, &|w| {
+            eprintln!("{w}")
+        })
         .ok()?;
     Some(HeuristicSpec::Pdb(Arc::clone(&pdb)))
 }
