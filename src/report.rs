@@ -63,10 +63,10 @@ pub fn all_solutions_text(all: &AllSolutions, notation: Notation) -> String {
         if all.count_is_exact { "" } else { "at least " },
         group_digits(all.count)
     );
-    if (all.solutions.len() as u64) < all.count {
+    if !all.solutions.is_empty() && (all.solutions.len() as u64) < all.count {
         let _ = writeln!(
             out,
-            "The first {} in move order (U < D < L < R):",
+            "The first {} in the order of the blank's moves (U < D < L < R):",
             all.solutions.len()
         );
     }
@@ -141,7 +141,8 @@ pub struct SolveJson {
     /// All optimal solutions (`--all`): how many there are.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<u64>,
-    /// Whether `count` is all of them (false when a time limit cut the count short).
+    /// Whether `count` is all of them (false when a limit cut the count short: at least
+    /// `count` exist; or when it passed `u64::MAX`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count_is_exact: Option<bool>,
     /// The first of them in move order, as move letters in `notation`.

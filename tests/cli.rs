@@ -582,3 +582,66 @@ fn gpu_evaluator_without_adapter_is_exit_3_and_auto_falls_back() {
     assert_eq!(j["evaluator"], "cpu");
     assert_eq!(j["moves"], 31);
 }
+
+#[test]
+fn all_optimal_solutions_in_text_and_json() {
+    // The farthest 8-puzzle board has 40 optimal solutions (tests/all_solutions.rs counts
+    // them by breadth-first search).
+    let start = parse(HARD8);
+    let goal = goal_board(&GoalSpec::BlankLast, &start);
+    for algorithm in ["idastar", "astar", "bfs", "gpu-idastar"] {
+        let j = solve_json(
+            HARD8,
+            &["--all", "--max-solutions", "3", "--algorithm", algorithm],
+        );
+        assert_eq!(
+            (j["count"].as_u64(), &j["count_is_exact"]),
+            (Some(40), &Value::Bool(true))
+        );
+        // gpu-idastar counts on the CPU: the JSON says which search ran.
+        let ran = if algorithm == "gpu-idastar" {
+            "idastar"
+        } else {
+            algorithm
+        };
+        assert_eq!(j["algorithm"], ran);
+        let listed: Vec<&str> = j["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert_eq!(listed.len(), 3, "{algorithm}");
+        assert_eq!(j["solution"].as_str(), Some(listed[0]), "{algorithm}");
+        for s in &listed {
+            let (boards, _) = replay_letters(&start, s, false);
+            assert_eq!(boards.last().unwrap(), goal.tiles(), "{algorithm}: {s}");
+        }
+    }
+    let out = npuzzle(
+        &["solve", "-", "--all", "--max-solutions", "2"],
+        Some(HARD8),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("Minimum number of moves = 31\n"));
+    assert!(
+        out.stdout
+            .contains("Optimal solutions: 40\nThe first 2 in the order of the blank's moves"),
+        "{}",
+        out.stdout
+    );
+    // Usage: batched A* does not count them; --max-solutions needs --all.
+    let out = npuzzle(
+        &["solve", "-", "--all", "--algorithm", "batched-astar"],
+        Some(HARD8),
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("--all works with idastar, astar and bfs"),
+        "{}",
+        out.stderr
+    );
+    let out = npuzzle(&["solve", "-", "--max-solutions", "2"], Some(HARD8));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+}

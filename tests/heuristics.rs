@@ -4,7 +4,8 @@ mod common;
 
 use common::{board, exact_distances, goal, neighbours};
 use npuzzle::heuristic::{
-    Hamming, Heuristic, HeuristicKind, Incremental, LinearConflict, Manhattan, WalkingDistance,
+    Hamming, Heuristic, HeuristicKind, Incremental, LinearConflict, Manhattan, MaxOf,
+    WalkingDistance,
 };
 use npuzzle::puzzle::random::{random_solvable, random_walk};
 use npuzzle::puzzle::{Board, GoalSpec, Move};
@@ -14,8 +15,8 @@ use rand_chacha::ChaCha8Rng;
 const GOALS: [GoalSpec; 2] = [GoalSpec::BlankLast, GoalSpec::BlankFirst];
 
 /// Every reachable board of a shape: each heuristic admissible, consistent, 0 at the goal,
-/// linear conflict ≥ Manhattan ≥ Hamming, and walking distance ≥ Manhattan (its relaxation
-/// without the blank).
+/// linear conflict ≥ Manhattan ≥ Hamming, walking distance ≥ Manhattan (its relaxation
+/// without the blank), and `wd-lc` the larger of walking distance and linear conflict.
 fn check_space(rows: usize, cols: usize, spec: &GoalSpec) {
     let g = goal(spec, rows, cols);
     let dist = exact_distances(g.board());
@@ -29,7 +30,7 @@ fn check_space(rows: usize, cols: usize, spec: &GoalSpec) {
             }
         }
         assert!(
-            v[2] >= v[1] && v[1] >= v[0] && v[3] >= v[1],
+            v[2] >= v[1] && v[1] >= v[0] && v[3] >= v[1] && v[4] == v[2].max(v[3]),
             "order broken on {tiles:?}: {v:?}"
         );
         for n in neighbours(tiles, rows, cols) {
@@ -208,6 +209,12 @@ fn incremental_updates_equal_full_evaluation() {
             check_incremental(&Manhattan::new(&g), &start, 500, &mut rng);
             if let Ok(wd) = WalkingDistance::new(&g) {
                 check_incremental(&wd, &start, 2000, &mut rng);
+                let both = MaxOf::new(
+                    wd,
+                    LinearConflict::new(&g),
+                    HeuristicKind::WalkingDistanceLc,
+                );
+                check_incremental(&both, &start, 2000, &mut rng);
             }
             let ham = Hamming::new(&g);
             // Hamming changes by 0 or ±1; check the value only.

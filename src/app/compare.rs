@@ -74,6 +74,8 @@ impl Comparer {
                     time_limit: Some(Duration::from_secs_f64(cap.max(0.1))),
                     max_memory,
                     cancel: Some(c.clone()),
+                    // As the Solver panel's IDA* (and the stepper): "never undo".
+                    pruning: crate::search::Pruning::Undo,
                     ..Limits::default()
                 };
                 let err = run(job, &limits, cache_dir, &c, &tx).err();

@@ -105,7 +105,10 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         .iter()
         .map(|i| resolve(i, &default_goal, &name))
         .collect::<Result<_, _>>()?;
-    let limits = a.opts.limits()?;
+    let mut limits = a.opts.limits()?;
+    if let Some(t) = a.threads {
+        limits.threads = super::jobs(Some(t));
+    }
     let gpu_ida = a.opts.algorithm == Algorithm::GpuIdaStar;
     // GPU IDA* runs one board at a time: the device is the parallel part.
     let jobs = if gpu_ida { 1 } else { super::jobs(a.jobs) };

@@ -22,7 +22,7 @@ pub(super) struct GuiArgs {
     /// Algorithm: auto (batched A*), bfs, astar, idastar, batched-astar.
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     algorithm: Option<Algorithm>,
-    /// Heuristic: auto (linear conflict), hamming, manhattan, linear-conflict, walking-distance, or a pattern
+    /// Heuristic: auto (linear conflict), hamming, manhattan, linear-conflict, walking-distance, wd-lc, or a pattern
     /// database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES, pdb:TILES), built on the
     /// first Start and cached.
     #[arg(long, default_value = "auto")]

@@ -75,7 +75,8 @@ struct SearchOpts {
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     algorithm: Algorithm,
     /// Heuristic: auto (the strongest available: a cached or quick pattern database, else
-    /// linear conflict), hamming, manhattan, linear-conflict, or a pattern database: pdb8 (3×3,
+    /// linear conflict), hamming, manhattan, linear-conflict, walking-distance, wd-lc (the larger
+    /// of walking distance and linear conflict), or a pattern database: pdb8 (3×3,
     /// exact), pdb555, pdb663, pdb78 (4×4), pdb6666 (5×5), pdb:SIZES (pdb:4,4), pdb:TILES
     /// (pdb:1 2 3 4/5 6 7 8). Pattern databases are built on first use and cached.
     #[arg(long, default_value = "auto")]
@@ -133,7 +134,7 @@ struct SolveArgs {
     #[arg(long)]
     all: bool,
     /// How many solutions --all lists (it counts them all).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SOLUTIONS, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SOLUTIONS, allow_negative_numbers = true, requires = "all")]
     max_solutions: usize,
 }
 
@@ -147,6 +148,11 @@ struct BenchArgs {
     // A negative number is a bad value of --jobs, not an unknown argument.
     #[arg(long, short, allow_negative_numbers = true)]
     jobs: Option<usize>,
+    /// Threads for each instance's IDA* (default 1). `--jobs 1 --threads 2` solves one
+    /// instance at a time on two cores: a set whose largest instance dominates (the
+    /// 24-puzzles) then keeps both cores busy to the end.
+    #[arg(long, allow_negative_numbers = true)]
+    threads: Option<usize>,
 }
 
 #[derive(Args, Debug)]

@@ -132,9 +132,14 @@ pub(super) fn solve_and_print(
                 }
                 return Err(e);
             }
-            Algorithm::GpuIdaStar => crate::note!(
-                "npuzzle: --all searches on the CPU: gpu-idastar's rounds stop at the first goal, so IDA* on the CPU counts them"
-            ),
+            Algorithm::GpuIdaStar => {
+                crate::note!(
+                    "npuzzle: --all searches on the CPU: gpu-idastar's rounds stop at the first goal, so idastar counts them"
+                );
+                let mut cpu = opts.clone();
+                cpu.algorithm = Algorithm::IdaStar;
+                return solve_and_print(start, goal, &cpu, notation, all);
+            }
             _ => {}
         }
     }
@@ -213,9 +218,10 @@ pub(super) fn solve_and_print(
                     &mut on_progress,
                 )
             }
+            // The CPU IDA* on the device's tree.
             None => solve(
                 &problem,
-                Algorithm::IdaStar,
+                Algorithm::GpuIdaStar,
                 heuristic.clone(),
                 &limits,
                 &mut on_progress,

@@ -244,7 +244,7 @@ impl GpuEvaluator {
             HeuristicKind::Hamming => Some(KIND_HAMMING),
             HeuristicKind::Manhattan => Some(KIND_MANHATTAN),
             HeuristicKind::LinearConflict => Some(KIND_LINEAR_CONFLICT),
-            HeuristicKind::WalkingDistance => None,
+            HeuristicKind::WalkingDistance | HeuristicKind::WalkingDistanceLc => None,
         }
     }
 

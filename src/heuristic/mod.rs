@@ -11,6 +11,7 @@ pub mod explain;
 mod hamming;
 mod linear_conflict;
 mod manhattan;
+mod max;
 pub mod pdb;
 mod walking_distance;
 
@@ -24,6 +25,7 @@ pub use choice::{
 pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
+pub use max::{MaxOf, MaxUndo};
 pub use walking_distance::{WalkingDistance, WalkingDistanceError};
 
 use crate::puzzle::Goal;
@@ -120,25 +122,30 @@ pub enum HeuristicKind {
     /// Walking distance (Takahashi 2002): the exact distances of a vertical and a horizontal
     /// abstraction of the board, added; boards of at most 5 rows and 5 columns.
     WalkingDistance,
+    /// The larger of walking distance and linear conflict ([`MaxOf`]); the shapes walking
+    /// distance takes.
+    WalkingDistanceLc,
 }
 
 impl HeuristicKind {
     /// All kinds, weakest first.
-    pub const ALL: [HeuristicKind; 4] = [
+    pub const ALL: [HeuristicKind; 5] = [
         HeuristicKind::Hamming,
         HeuristicKind::Manhattan,
         HeuristicKind::LinearConflict,
         HeuristicKind::WalkingDistance,
+        HeuristicKind::WalkingDistanceLc,
     ];
 
     /// Name as used on the command line: `hamming`, `manhattan`, `linear-conflict`,
-    /// `walking-distance`.
+    /// `walking-distance`, `wd-lc`.
     pub fn name(self) -> &'static str {
         match self {
             HeuristicKind::Hamming => "hamming",
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
             HeuristicKind::WalkingDistance => "walking-distance",
+            HeuristicKind::WalkingDistanceLc => "wd-lc",
         }
     }
 
@@ -149,7 +156,9 @@ impl HeuristicKind {
     /// The reason, for a shape it does not take.
     pub fn supports(self, rows: usize, cols: usize) -> Result<(), WalkingDistanceError> {
         match self {
-            HeuristicKind::WalkingDistance => WalkingDistance::check_shape(rows, cols),
+            HeuristicKind::WalkingDistance | HeuristicKind::WalkingDistanceLc => {
+                WalkingDistance::check_shape(rows, cols)
+            }
             _ => Ok(()),
         }
     }
@@ -167,6 +176,11 @@ impl HeuristicKind {
             HeuristicKind::WalkingDistance => Box::new(
                 WalkingDistance::new(goal).expect("walking distance checked by supports()"),
             ),
+            HeuristicKind::WalkingDistanceLc => Box::new(MaxOf::new(
+                WalkingDistance::new(goal).expect("walking distance checked by supports()"),
+                LinearConflict::new(goal),
+                self,
+            )),
         }
     }
 }
@@ -180,7 +194,7 @@ impl fmt::Display for HeuristicKind {
 /// A heuristic name that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown heuristic {0:?} (expected hamming, manhattan, linear-conflict or walking-distance)"
+    "unknown heuristic {0:?} (expected hamming, manhattan, linear-conflict, walking-distance or wd-lc)"
 )]
 pub struct UnknownHeuristic(pub String);
 
@@ -193,6 +207,7 @@ impl FromStr for HeuristicKind {
             "manhattan" => Ok(HeuristicKind::Manhattan),
             "linear-conflict" | "lc" => Ok(HeuristicKind::LinearConflict),
             "walking-distance" | "wd" => Ok(HeuristicKind::WalkingDistance),
+            "wd-lc" => Ok(HeuristicKind::WalkingDistanceLc),
             _ => Err(UnknownHeuristic(s.to_string())),
         }
     }

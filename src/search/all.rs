@@ -29,11 +29,12 @@ pub const DEFAULT_MAX_SOLUTIONS: usize = 1000;
 pub struct AllSolutions {
     /// Number of optimal solutions (move sequences).
     pub count: u64,
-    /// Whether `count` is every optimal solution. False when a time limit stopped the search
-    /// of the last iteration early (IDA*), or the count passed `u64::MAX` (then it is that).
+    /// Whether `count` is every optimal solution. False when a limit stopped the count early
+    /// (`count` is then how many were found: at least that many exist), or the count passed
+    /// `u64::MAX` (then it is that).
     pub count_is_exact: bool,
-    /// The first solutions in lexicographic order (Up < Down < Left < Right), at most the
-    /// number asked; each replayed on the start board before it is returned.
+    /// The first solutions in lexicographic order of the blank's moves (Up < Down < Left <
+    /// Right), at most the number asked; each replayed on the start board.
     pub solutions: Vec<Vec<Move>>,
 }
 
@@ -125,7 +126,8 @@ pub(crate) fn from_distances(
     let mut tiles = start.to_vec();
     let mut path = Vec::new();
     if count > 0 {
-        counter.paths(&mut tiles, 0, cost, &mut path, keep, &mut solutions);
+        // At least the first: the search's answer is it, even when no list is asked for.
+        counter.paths(&mut tiles, 0, cost, &mut path, keep.max(1), &mut solutions);
     }
     AllSolutions {
         count,

@@ -41,12 +41,28 @@ fn run<K: Key>(
         h.estimate(problem.start.tiles()),
     );
     let mut tiles = vec![0u8; problem.start.len()];
-    let mut ended = expand_to_goal(&mut bf, h, goal_key.clone(), &mut tiles, ctl, progress);
+    let ended = expand_to_goal(&mut bf, h, goal_key.clone(), &mut tiles, ctl, progress);
     let mut all = None;
     if let (Ok(()), Some(keep)) = (&ended, ctl.limits().all_solutions) {
         let cost = bf.g_of(&goal_key).unwrap_or(0);
-        ended = expand_ties(&mut bf, h, cost, &goal_key, &mut tiles, ctl, progress);
-        if ended.is_ok() {
+        let ties = expand_ties(&mut bf, h, cost, &goal_key, &mut tiles, ctl, progress);
+        if let Err(e) = ties {
+            if !e.is_limit() {
+                return Err(e);
+            }
+            // A limit while counting: the optimal solution found stands, the count is open.
+            progress(&Progress {
+                finished: true,
+                ..bf.progress(ctl, Algorithm::AStar)
+            });
+            let mut solution = bf.finish(problem, ctl)?;
+            solution.all = Some(super::all::AllSolutions {
+                count: 1,
+                count_is_exact: false,
+                solutions: vec![solution.moves.clone()],
+            });
+            return Ok(solution);
+        } else {
             let (rows, cols) = (problem.start.rows(), problem.start.cols());
             all = Some(super::all::from_distances(
                 rows,

@@ -27,7 +27,8 @@ use super::{
 };
 use crate::eval::ida::IdaDevice;
 use crate::heuristic::{
-    Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan, WalkingDistance,
+    Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan, MaxOf,
+    WalkingDistance,
 };
 use crate::puzzle::{Move, move_target};
 
@@ -78,6 +79,16 @@ pub(crate) fn search_on(
             let wd =
                 WalkingDistance::new(goal).map_err(|e| SearchError::Heuristic(e.to_string()))?;
             run_on(problem, &wd, device, ctl, progress)
+        }
+        HeuristicSpec::Kind(HeuristicKind::WalkingDistanceLc) => {
+            let wd =
+                WalkingDistance::new(goal).map_err(|e| SearchError::Heuristic(e.to_string()))?;
+            let h = MaxOf::new(
+                wd,
+                LinearConflict::new(goal),
+                HeuristicKind::WalkingDistanceLc,
+            );
+            run_on(problem, &h, device, ctl, progress)
         }
         HeuristicSpec::Pdb(p) => run_on(problem, p.as_ref(), device, ctl, progress),
     }
@@ -246,9 +257,8 @@ where
     };
     let (moves, all) = match dfs.found.take() {
         Some(c) => {
-            let mut all = c.finish(exact);
+            let all = c.finish(exact);
             let first = all.solutions.first().cloned().unwrap_or(moves);
-            all.solutions.truncate(collect.unwrap_or(0));
             (first, Some(all))
         }
         None => (moves, None),

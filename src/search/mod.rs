@@ -326,6 +326,17 @@ pub fn solve(
         return solve_batched(problem, batch, limits, progress);
     }
     let algorithm = algorithm.resolve(problem.start.len());
+    // GPU IDA* without a device: the CPU IDA* searches the device's tree ("never undo").
+    let undo;
+    let limits = if algorithm == Algorithm::GpuIdaStar {
+        undo = Limits {
+            pruning: Pruning::Undo,
+            ..limits.clone()
+        };
+        &undo
+    } else {
+        limits
+    };
     if matches!(algorithm, Algorithm::IdaStar | Algorithm::GpuIdaStar) {
         // The first pruning automaton is set up before the clock starts, as a table is
         // loaded (the deeper one is built during a long search, and counted in it).
@@ -445,13 +456,16 @@ fn checked(
     let mut ctl = Control::new(limits);
     let mut solution = search(&mut ctl)?;
     replay(&problem.start, problem.goal.board(), &solution.moves)?;
-    if let Some(all) = &solution.all {
+    if let Some(all) = &mut solution.all {
         for moves in &all.solutions {
             replay(&problem.start, problem.goal.board(), moves)?;
         }
+        // The searches keep at least the first (the answer), even when no list is asked for.
         if let Some(first) = all.solutions.first() {
             solution.moves.clone_from(first);
         }
+        all.solutions
+            .truncate(limits.all_solutions.unwrap_or(usize::MAX));
     }
     Ok(Outcome::Solved(solution))
 }

@@ -55,9 +55,10 @@ pub fn deep_fsm_depth(cells: usize) -> usize {
 
 /// After an IDA* iteration that expanded this many nodes on a board of `cells` cells, the
 /// following iterations use the deeper automaton ([`deep_fsm_depth`]): the next iteration is
-/// typically 5 to 10 times as large, so its build (0.56 s for 4×4, 2.6 s for 5×5) then costs
-/// little next to the search, and short searches never pay for it. A count, not a time, so
-/// that node counts are the same on every run.
+/// typically 5 to 10 times as large (0.5–1 s for 4×4), about what the build costs (0.56 s
+/// for 4×4, 2.6 s for 5×5, once per process): it pays off in searches of more than a couple
+/// of seconds, and short searches never pay for it. A count, not a time, so that node counts
+/// are the same on every run.
 pub fn deepen_after(cells: usize) -> u64 {
     if cells <= 16 { 1 << 19 } else { 1 << 22 }
 }
@@ -70,7 +71,7 @@ pub enum Pruning {
     Undo,
     /// The duplicate-sequence automaton of [`MoveFsm`] (Taylor & Korf 1993), strings of up to
     /// [`FIRST_FSM_DEPTH`] moves, then [`deep_fsm_depth`] once the search is long: fewer
-    /// nodes, same optimal length, same first solution.
+    /// nodes, same optimal length, same first solution (on one thread).
     #[default]
     Fsm,
 }
@@ -153,14 +154,18 @@ impl MoveFsm {
         }
     }
 
-    /// [`MoveFsm::new`], built once per `(rows, cols, depth)` in this process.
+    /// [`MoveFsm::new`], built once per `(rows, cols, depth)` in this process (outside the
+    /// cache's lock: a build for one shape never holds up a search on another).
     pub fn shared(rows: usize, cols: usize, depth: usize) -> Arc<MoveFsm> {
-        type Cache = Mutex<HashMap<(usize, usize, usize), Arc<MoveFsm>>>;
+        type Cell = Arc<OnceLock<Arc<MoveFsm>>>;
+        type Cache = Mutex<HashMap<(usize, usize, usize), Cell>>;
         static CACHE: OnceLock<Cache> = OnceLock::new();
-        let cache = CACHE.get_or_init(Default::default);
-        let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
-        map.entry((rows, cols, depth))
-            .or_insert_with(|| Arc::new(MoveFsm::new(rows, cols, depth)))
+        let cell = {
+            let cache = CACHE.get_or_init(Default::default);
+            let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+            map.entry((rows, cols, depth)).or_default().clone()
+        };
+        cell.get_or_init(|| Arc::new(MoveFsm::new(rows, cols, depth)))
             .clone()
     }
 

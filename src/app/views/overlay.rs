@@ -41,6 +41,10 @@ pub fn caption(
             "walking distance: drawn as Manhattan h = {} (walking distance is at least that)",
             e.manhattan()
         ),
+        HeuristicChoice::Kind(HeuristicKind::WalkingDistanceLc) => format!(
+            "max(walking distance, linear conflict): drawn as linear conflict h = {} (at least that)",
+            e.linear_conflict()
+        ),
         HeuristicChoice::Kind(HeuristicKind::LinearConflict) | HeuristicChoice::Auto => {
             let extra = e.linear_conflict() - e.manhattan();
             let auto = if *choice == HeuristicChoice::Auto {
