@@ -510,7 +510,7 @@ fn compare_fills_a_table_equal_to_separate_solves() {
     });
     let st = &h.state().st;
     let rows = st.compare.rows().to_vec();
-    // BFS, the four plain heuristics and pdb8.
+    // BFS, the five plain heuristics and pdb8.
     let names: Vec<&str> = rows.iter().map(|r| r.heuristic.as_str()).collect();
     assert_eq!(
         names,
@@ -520,6 +520,7 @@ fn compare_fills_a_table_equal_to_separate_solves() {
             "manhattan",
             "linear-conflict",
             "walking-distance",
+            "wd-lc",
             "pdb8"
         ]
     );

@@ -41,11 +41,11 @@ fn run<K: Key>(
         h.estimate(problem.start.tiles()),
     );
     let mut tiles = vec![0u8; problem.start.len()];
-    let ended = expand_to_goal(&mut bf, h, goal_key.clone(), &mut tiles, ctl, progress);
+    let ended = expand_nodes(&mut bf, h, &goal_key, None, &mut tiles, ctl, progress);
     let mut all = None;
     if let (Ok(()), Some(keep)) = (&ended, ctl.limits().all_solutions) {
         let cost = bf.g_of(&goal_key).unwrap_or(0);
-        let ties = expand_ties(&mut bf, h, cost, &goal_key, &mut tiles, ctl, progress);
+        let ties = expand_nodes(&mut bf, h, &goal_key, Some(cost), &mut tiles, ctl, progress);
         if let Err(e) = ties {
             if !e.is_limit() {
                 return Err(e);
@@ -97,58 +97,33 @@ fn run<K: Key>(
     }
 }
 
-/// Expands nodes until the goal is popped (it is then closed, so `finish` walks back from it).
-fn expand_to_goal<K: Key>(
+/// Expands nodes in A*'s order. Looking for the goal (`ties` = `None`), until it is popped
+/// (it is then closed, so `finish` walks back from it). After it was popped at cost `c`
+/// (`ties` = `Some(c)`): every node left with f ≤ `c` but the goal, so that every board on an
+/// optimal path is closed at its optimal g (all optimal solutions).
+fn expand_nodes<K: Key>(
     bf: &mut BestFirst<K>,
     h: &dyn Heuristic,
-    goal_key: K,
+    goal_key: &K,
+    ties: Option<u32>,
     tiles: &mut [u8],
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<(), SearchError> {
-    let (mut last_f, mut last_g);
     loop {
-        let Some(node) = bf.pop(None) else {
-            return Err(SearchError::Exhausted(Algorithm::AStar));
+        let Some(node) = bf.pop(ties.map(|c| c + 1)) else {
+            return match ties {
+                Some(_) => Ok(()),
+                None => Err(SearchError::Exhausted(Algorithm::AStar)),
+            };
         };
         let Some(closed) = bf.close(&node) else {
             continue; // stale entry
         };
-        if node.key == goal_key {
-            return Ok(());
-        }
-        (last_f, last_g) = (node.f, node.g);
-        bf.expand(&node, closed, tiles, 0, ctl, |_, tiles, _| {
-            Some(h.estimate(tiles))
-        })?;
-        bf.note_peak();
-        if bf.stats.expanded & 0xFFF == 0 && ctl.check()? {
-            progress(&Progress {
-                bound: last_f,
-                g: last_g,
-                h: last_f - last_g,
-                ..bf.progress(ctl, Algorithm::AStar)
-            });
-        }
-    }
-}
-
-/// After the goal (cost `cost`) was popped: expands every node left with f ≤ `cost`, so that
-/// every board on an optimal path is closed at its optimal g (all optimal solutions).
-fn expand_ties<K: Key>(
-    bf: &mut BestFirst<K>,
-    h: &dyn Heuristic,
-    cost: u32,
-    goal_key: &K,
-    tiles: &mut [u8],
-    ctl: &mut Control<'_>,
-    progress: &mut ProgressFn<'_>,
-) -> Result<(), SearchError> {
-    while let Some(node) = bf.pop(Some(cost + 1)) {
-        let Some(closed) = bf.close(&node) else {
-            continue;
-        };
         if &node.key == goal_key {
+            if ties.is_none() {
+                return Ok(());
+            }
             continue;
         }
         bf.expand(&node, closed, tiles, 0, ctl, |_, tiles, _| {
@@ -164,5 +139,4 @@ fn expand_ties<K: Key>(
             });
         }
     }
-    Ok(())
 }

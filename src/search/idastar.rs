@@ -5,8 +5,10 @@
 //! `f = g + h` above the threshold; the next threshold is the smallest f that was pruned. With
 //! an admissible heuristic the first solution found is optimal. Moves are pruned by a
 //! [`MoveFsm`](super::MoveFsm) ([`Limits::pruning`]): the move undoing the previous one, or
-//! every move that completes a duplicate move string (Taylor & Korf 1993). The heuristic is updated incrementally per move
-//! ([`Incremental`]), the board is modified in place, and nothing is allocated in the inner loop.
+//! every move that completes a duplicate move string (Taylor & Korf 1993). The heuristic is
+//! updated incrementally per move ([`Incremental`]), the board is modified in place, and
+//! nothing is allocated in the inner loop. Asked for all optimal solutions, the last
+//! iteration goes on past each goal to its end ([`super::all`]).
 //!
 //! Two roles share one depth-first search (`Dfs`), told apart by its `Watch` (a type
 //! parameter, so the inner loop has no role checks): the coordinator's `Reporter` checks the

@@ -125,11 +125,17 @@ fn all_solutions(ui: &mut egui::Ui, all: &AllSolutions, chosen: usize) -> Option
         ui.small(format!("The first {listed} in move order (U < D < L < R):"));
     }
     let mut pick = None;
-    let row = ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+    // A selectable label's height: its text and the button padding around it.
+    let sp = ui.spacing();
+    let text = ui.text_style_height(&egui::TextStyle::Monospace);
+    let row = (text + 2.0 * sp.button_padding.y).max(sp.interact_size.y) + sp.item_spacing.y;
     egui::ScrollArea::both()
         .id_salt("all-solutions")
         .max_height(6.0 * row)
         .show_rows(ui, row, listed, |ui, rows| {
+            // One line a solution (the rows are virtualised at one line's height); the area
+            // scrolls sideways for long ones.
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             for i in rows {
                 let text = format!(
                     "{:>4}  {}",
