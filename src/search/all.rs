@@ -6,12 +6,12 @@
 //! - IDA* ([`super::idastar`]) searches its last iteration, the one whose threshold is the
 //!   optimal cost C*, to the end instead of stopping at the first goal, with "never undo" as
 //!   its only pruning (an optimal path never undoes a move, and every path without an undo is
-//!   in the tree exactly once), counting each goal reached ([`Collector`]).
+//!   in the tree exactly once), counting each goal reached (`Collector`).
 //! - BFS and A* keep the best g of every board they reach. BFS has every board within C* − 1
 //!   moves when it generates the goal; A* goes on after the goal until the lowest f on its open
 //!   list passes C*, so it has expanded every board on an optimal path (with a consistent
 //!   heuristic, at its optimal g). The number of optimal paths is then counted backwards from
-//!   the goal over the boards one move apart whose g differ by one ([`from_distances`]).
+//!   the goal over the boards one move apart whose g differ by one (`from_distances`).
 //!
 //! Both give the solutions in lexicographic order of move index ([`Move::ALL`]: Up, Down,
 //! Left, Right), so the same board gives the same list whatever the algorithm.

@@ -4,7 +4,7 @@
 //! Intelligence 27 (1985) 97–109. Each iteration is a depth-first search that prunes nodes with
 //! `f = g + h` above the threshold; the next threshold is the smallest f that was pruned. With
 //! an admissible heuristic the first solution found is optimal. Moves are pruned by a
-//! [`MoveFsm`](super::MoveFsm) ([`Limits::pruning`]): the move undoing the previous one, or
+//! [`MoveFsm`] ([`Limits::pruning`]): the move undoing the previous one, or
 //! every move that completes a duplicate move string (Taylor & Korf 1993). The heuristic is
 //! updated incrementally per move ([`Incremental`]), the board is modified in place, and
 //! nothing is allocated in the inner loop. Asked for all optimal solutions, the last
