@@ -58,23 +58,30 @@ pub fn solution_text(start: &Board, moves: &[Move], moves_line: Option<Notation>
 /// All optimal solutions as text: `Optimal solutions: K` (with `at least` when the count was
 /// cut short), then one numbered line of move letters per listed solution. Ends with a newline.
 pub fn all_solutions_text(all: &AllSolutions, notation: Notation) -> String {
-    let mut out = format!(
-        "Optimal solutions: {}{}\n",
-        if all.count_is_exact { "" } else { "at least " },
-        group_digits(all.count)
-    );
-    if !all.solutions.is_empty() && (all.solutions.len() as u64) < all.count {
-        let _ = writeln!(
-            out,
-            "The first {} in the order of the blank's moves (U < D < L < R):",
-            all.solutions.len()
-        );
+    let mut out = format!("Optimal solutions: {}\n", solutions_count(all));
+    if let Some(line) = listed_line(all) {
+        let _ = writeln!(out, "{line}");
     }
     let width = all.solutions.len().to_string().len();
     for (i, s) in all.solutions.iter().enumerate() {
         let _ = writeln!(out, "{:>width$}  {}", i + 1, format_moves(s, notation));
     }
     out
+}
+
+/// The number of optimal solutions as shown (CLI and app): digits grouped, and `at least`
+/// before them when the count was cut short.
+pub fn solutions_count(all: &AllSolutions) -> String {
+    let prefix = if all.count_is_exact { "" } else { "at least " };
+    format!("{prefix}{}", group_digits(all.count))
+}
+
+/// The line above a list of solutions that does not hold them all (`None` when it does, or
+/// is empty): `The first N in the order of the blank's moves (U < D < L < R):`.
+pub fn listed_line(all: &AllSolutions) -> Option<String> {
+    let listed = all.solutions.len();
+    (listed > 0 && (listed as u64) < all.count)
+        .then(|| format!("The first {listed} in the order of the blank's moves (U < D < L < R):"))
 }
 
 /// What produced a solution, for [`SolveJson`].

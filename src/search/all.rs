@@ -66,6 +66,11 @@ impl Collector {
         }
     }
 
+    /// Solutions it keeps.
+    pub(crate) fn keep(&self) -> usize {
+        self.keep
+    }
+
     /// Goals recorded.
     pub(crate) fn count(&self) -> u64 {
         self.count

@@ -100,48 +100,12 @@ fn run<K: Key>(
     if !found {
         return Err(SearchError::Exhausted(Algorithm::Bfs));
     }
-    // Walk back from the goal.
-    let mut moves = Vec::new();
-    let mut key = goal_key;
-    tiles.copy_from_slice(problem.goal.board().tiles());
-    loop {
-        let m = parent.get(&key).copied().unwrap_or(ROOT);
-        if m == ROOT {
-            break;
-        }
-        let m = Move::from_index(m as usize);
-        moves.push(m);
-        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
-        let back = crate::puzzle::move_target(rows, cols, blank, m.inverse())
-            .ok_or_else(|| SearchError::BadSolution("broken parent chain".into()))?;
-        tiles.swap(blank, back);
-        key = K::pack(&tiles);
-    }
-    moves.reverse();
+    let moves = path_to(&parent, rows, cols, problem.goal.board().tiles())
+        .ok_or_else(|| SearchError::BadSolution("broken parent chain".into()))?;
     let all = ctl.limits().all_solutions.map(|keep| {
         // Every board within `moves.len() - 1` moves has been reached, at its BFS depth: the
         // length of its parent chain.
-        let depth = |t: &[u8]| -> Option<u32> {
-            let mut tiles = t.to_vec();
-            let mut key = K::pack(&tiles);
-            let mut d = 0u32;
-            loop {
-                let m = *parent.get(&key)?;
-                if m == ROOT {
-                    return Some(d);
-                }
-                let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
-                let back = crate::puzzle::move_target(
-                    rows,
-                    cols,
-                    blank,
-                    Move::from_index(m as usize).inverse(),
-                )?;
-                tiles.swap(blank, back);
-                key = K::pack(&tiles);
-                d += 1;
-            }
-        };
+        let depth = |t: &[u8]| path_to(&parent, rows, cols, t).map(|p| p.len() as u32);
         super::all::from_distances(
             rows,
             cols,
@@ -161,6 +125,30 @@ fn run<K: Key>(
     stats.peak_memory = (parent.capacity() * entry * 8 / 7 + queue.capacity() * qentry) as u64;
     stats.seconds = ctl.elapsed();
     Ok(Solution { moves, stats, all })
+}
+
+/// The moves from the start to `tiles` (`rows × cols`), read back through the parent table;
+/// `None` when the board was never reached or its chain is broken.
+fn path_to<K: Key>(
+    parent: &KeyMap<K, u8>,
+    rows: usize,
+    cols: usize,
+    tiles: &[u8],
+) -> Option<Vec<Move>> {
+    let mut tiles = tiles.to_vec();
+    let mut moves = Vec::new();
+    loop {
+        let m = *parent.get(&K::pack(&tiles))?;
+        if m == ROOT {
+            moves.reverse();
+            return Some(moves);
+        }
+        let m = Move::from_index(m as usize);
+        moves.push(m);
+        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+        let back = crate::puzzle::move_target(rows, cols, blank, m.inverse())?;
+        tiles.swap(blank, back);
+    }
 }
 
 /// A progress report of breadth-first search at depth `depth`.

@@ -71,7 +71,7 @@ pub(super) fn iteration<H: Incremental>(
         .map(|n| SubtreeRoot {
             tiles: &n.tiles,
             g: n.g,
-            prev: n.prev,
+            prev: n.path.last().copied(),
         })
         .collect();
     let device_error = |e: crate::eval::EvalError| SearchError::Evaluator(e.to_string());

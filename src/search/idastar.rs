@@ -132,12 +132,11 @@ where
     let limits = ctl.limits().clone();
     // All optimal solutions: the last iteration searched to the end (on the CPU).
     let collect = limits.all_solutions.filter(|_| device.is_none());
-    // The device searches with "never undo"; its host part must search the same tree. All
-    // solutions need every path without an undo.
-    let pruning = if device.is_some() || collect.is_some() {
+    // The device searches with "never undo"; its host part must search the same tree.
+    let pruning = if device.is_some() {
         Pruning::Undo
     } else {
-        limits.pruning
+        limits.ida_pruning()
     };
     let (first, deep) = pruning.depths(n);
     let machine = MoveFsm::shared(rows, cols, first);
@@ -210,7 +209,7 @@ where
                 Err(halt) => Err(halt.error(&limits)),
             }
         } else {
-            parallel_iteration(&mut dfs, h0, threads, &shared, &limits, collect)
+            parallel_iteration(&mut dfs, h0, threads, &shared, &limits)
         };
         // Looking for all solutions, an iteration that reached the goal is the last; stopped
         // by the time limit there, it gives what it found so far.
@@ -347,8 +346,6 @@ pub(super) struct SplitNode<S> {
     state: S,
     pub(super) g: u32,
     h: u32,
-    /// The move that reached it (`None`: the start).
-    pub(super) prev: Option<Move>,
     /// Its state in the pruning automaton.
     fsm: u16,
     pub(super) path: Vec<Move>,
@@ -539,7 +536,6 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
                 state: self.state.clone(),
                 g,
                 h,
-                prev: self.path.last().copied(),
                 fsm,
                 path: self.path.clone(),
             });
@@ -625,7 +621,6 @@ fn parallel_iteration<H: Incremental + Sync>(
     threads: usize,
     shared: &Shared,
     limits: &Limits,
-    collect: Option<usize>,
 ) -> Result<Round, SearchError>
 where
     H::State: Sync,
@@ -637,6 +632,8 @@ where
     let cursor = AtomicUsize::new(0);
     shared.abort.store(false, Ordering::Relaxed);
     let (h, nbr, fsm, goal, bound) = (dfs.h, dfs.nbr, dfs.fsm, dfs.goal, dfs.bound);
+    // Looking for all solutions: each thread collects its own, merged below.
+    let collect = dfs.found.as_ref().map(Collector::keep);
     let ends: Vec<WorkerEnd> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|_| s.spawn(|| work(h, nbr, fsm, goal, bound, &nodes, &cursor, shared, collect)))

@@ -74,6 +74,12 @@ impl Algorithm {
         }
     }
 
+    /// Whether it can count all optimal solutions ([`Limits::all_solutions`]): BFS, A* and
+    /// IDA*.
+    pub fn counts_all_solutions(self) -> bool {
+        matches!(self, Algorithm::Bfs | Algorithm::AStar | Algorithm::IdaStar)
+    }
+
     /// Resolves `Auto` for a board of `cells` cells; other values are returned unchanged.
     pub fn resolve(self, cells: usize) -> Algorithm {
         match self {
@@ -131,6 +137,18 @@ pub struct Limits {
     /// `Some(n)`: find every optimal solution, count them and keep the first `n` (see
     /// [`all`]); BFS, A* and IDA* (on the CPU) honour it, batched A* and GPU IDA* ignore it.
     pub all_solutions: Option<usize>,
+}
+
+impl Limits {
+    /// The pruning IDA* uses on the CPU: [`Limits::pruning`], except "never undo" when all
+    /// optimal solutions are asked for (the automaton would drop transpositions, which count).
+    pub fn ida_pruning(&self) -> Pruning {
+        if self.all_solutions.is_some() {
+            Pruning::Undo
+        } else {
+            self.pruning
+        }
+    }
 }
 
 impl Default for Limits {
@@ -341,7 +359,7 @@ pub fn solve(
         // The first pruning automaton is set up before the clock starts, as a table is
         // loaded (the deeper one is built during a long search, and counted in it).
         let (rows, cols) = (problem.start.rows(), problem.start.cols());
-        let _ = MoveFsm::shared(rows, cols, limits.pruning.depths(rows * cols).0);
+        let _ = MoveFsm::shared(rows, cols, limits.ida_pruning().depths(rows * cols).0);
     }
     checked(problem, limits, |ctl| match algorithm {
         Algorithm::Bfs => bfs::search(problem, ctl, progress),

@@ -5,6 +5,7 @@ use egui::Color32;
 use super::{Dialogs, NO_DIALOG, group, save};
 use crate::app::state::AppState;
 use crate::puzzle::{Notation, format_moves};
+use crate::report::{listed_line, solutions_count};
 use crate::search::AllSolutions;
 
 /// The Solution panel: the answer, playback controls, copy and save.
@@ -115,15 +116,11 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
 /// returns the one clicked, to play back.
 fn all_solutions(ui: &mut egui::Ui, all: &AllSolutions, chosen: usize) -> Option<usize> {
     ui.separator();
-    ui.strong(format!(
-        "All optimal solutions: {}{}",
-        if all.count_is_exact { "" } else { "at least " },
-        group(all.count)
-    ));
-    let listed = all.solutions.len();
-    if (listed as u64) < all.count {
-        ui.small(format!("The first {listed} in move order (U < D < L < R):"));
+    ui.strong(format!("All optimal solutions: {}", solutions_count(all)));
+    if let Some(line) = listed_line(all) {
+        ui.small(line);
     }
+    let listed = all.solutions.len();
     let mut pick = None;
     // A selectable label's height: its text and the button padding around it.
     let sp = ui.spacing();

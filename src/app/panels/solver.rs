@@ -101,12 +101,8 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
                 .labelled_by(l.id);
             });
         }
-        let counts = matches!(
-            st.settings.algorithm,
-            Algorithm::Bfs | Algorithm::AStar | Algorithm::IdaStar
-        );
         ui.add_enabled(
-            counts,
+            st.settings.algorithm.counts_all_solutions(),
             egui::Checkbox::new(&mut st.settings.all_solutions, "All optimal solutions"),
         )
         .on_hover_text(

@@ -480,12 +480,7 @@ impl AppState {
             stepped,
             all_solutions: (self.settings.all_solutions
                 && !stepped
-                && matches!(
-                    algorithm,
-                    crate::search::Algorithm::Bfs
-                        | crate::search::Algorithm::AStar
-                        | crate::search::Algorithm::IdaStar
-                ))
+                && algorithm.counts_all_solutions())
             .then_some(crate::search::DEFAULT_MAX_SOLUTIONS),
         };
         self.run.start(job, info, paused);
