@@ -423,13 +423,18 @@ mod cache {
         let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
         assert_eq!(j["moves"], 45);
         assert_eq!(j["heuristic"], "pdb555");
-        // Corrupt one file: verify fails and names it.
+        // IDA* kept its pruning automaton beside the tables (not a table: not listed).
+        let automaton = dir.path().join("4x4-moves14.fsm");
+        assert!(automaton.is_file());
+        let (_, out, _) = run(&["pdb", "list"]);
+        assert_eq!(out.lines().count(), 3, "{out}");
+        // Corrupt one table: verify fails and names it.
         let victim = std::fs::read_dir(d)
             .unwrap()
             .flatten()
-            .next()
-            .unwrap()
-            .path();
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "pdb"))
+            .unwrap();
         let mut bytes = std::fs::read(&victim).unwrap();
         let n = bytes.len();
         bytes[n / 2] ^= 1;
@@ -457,10 +462,10 @@ mod cache {
         let (code, out, _) = run(&["pdb", "clear"]);
         assert_eq!(code, 0);
         assert!(
-            out.contains("removed 3 tables and 1 unfinished temporary file"),
+            out.contains("removed 4 tables and 1 unfinished temporary file"),
             "{out}"
         );
-        assert!(!stale.exists() && fresh.exists() && folder.is_dir());
+        assert!(!stale.exists() && fresh.exists() && folder.is_dir() && !automaton.exists());
         std::fs::remove_file(&fresh).unwrap();
         std::fs::remove_dir(&folder).unwrap();
         // A sound table under another table's name: verify reports it.

@@ -120,9 +120,16 @@ fn answer(
 ) -> Result<(Vec<Move>, HeuristicSpec), String> {
     let spec = match ready {
         Some(s) => s,
-        None => load(&HeuristicChoice::Auto, goal, cache_dir, max_memory, cancel)?,
+        None => load(
+            &HeuristicChoice::Auto,
+            goal,
+            cache_dir.clone(),
+            max_memory,
+            cancel,
+        )?,
     };
     let limits = Limits {
+        cache_dir: crate::heuristic::pdb::cache::PdbCache::folder(cache_dir),
         cancel: Some(cancel.clone()),
         // A board that takes longer is "too hard to say quickly", not a core spent for ever.
         time_limit: Some(std::time::Duration::from_secs(120)),

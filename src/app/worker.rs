@@ -282,6 +282,8 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
         // "Never undo", as the stepper prunes: Step and Start expand the same nodes.
         pruning: Pruning::Undo,
         all_solutions: job.all_solutions,
+        // "Never undo" needs no automaton from the cache.
+        cache_dir: None,
     };
     let mut on_progress = |p: &Progress| {
         let _ = tx.send(WorkerMsg::Progress(Box::new(p.clone())));

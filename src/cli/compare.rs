@@ -102,6 +102,7 @@ fn compare(a: &CompareArgs) -> Result<u8, CliError> {
     let limits = Limits {
         time_limit: Some(Duration::from_secs_f64(a.time_limit)),
         max_memory: a.max_memory.as_u64(),
+        cache_dir: crate::heuristic::pdb::cache::PdbCache::folder(a.cache_dir.clone()),
         ..Limits::default()
     };
     match (&a.file, a.size) {

@@ -457,6 +457,7 @@ impl SearchOpts {
             max_memory: self.max_memory.as_u64(),
             threads: self.threads.max(1),
             pruning: self.pruning,
+            cache_dir: crate::heuristic::pdb::cache::PdbCache::folder(self.cache_dir.clone()),
             ..Limits::default()
         })
     }

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::all::Collector;
-use super::move_fsm::{DEAD, MoveFsm, Pruning, deepen_after};
+use super::move_fsm::{DEAD, MoveFsm, Pruning};
 use super::{
     Algorithm, CellSampler, Control, GhHistogram, Iteration, Limits, Problem, Progress, ProgressFn,
     SearchError, SearchStats, Solution,
@@ -138,10 +138,7 @@ where
     } else {
         limits.ida_pruning()
     };
-    let (first, deep) = pruning.depths(n);
-    let machine = MoveFsm::shared(rows, cols, first);
-    // Built when an iteration has been long enough (see `deepen_after`).
-    let deeper: std::cell::OnceCell<std::sync::Arc<MoveFsm>> = std::cell::OnceCell::new();
+    let machine = MoveFsm::shared(rows, cols, pruning.depth(n), limits.cache_dir.as_deref());
     let threads = limits.threads.max(1);
     let histogram = limits.histogram && (threads == 1 || device.is_some());
     let tiles = problem.start.tiles().to_vec();
@@ -247,11 +244,6 @@ where
         }
         if next == u32::MAX {
             return Err(SearchError::Exhausted(dfs.watch.algorithm));
-        }
-        if deep > first && dfs.tally.expanded >= deepen_after(n) && deeper.get().is_none() {
-            dfs.fsm = deeper
-                .get_or_init(|| MoveFsm::shared(rows, cols, deep))
-                .table();
         }
         dfs.bound = next;
         dfs.watch.iteration += 1;

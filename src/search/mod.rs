@@ -14,6 +14,7 @@ pub mod batched_astar;
 mod best_first;
 pub mod bfs;
 pub mod compare;
+mod fsm_cache;
 pub mod gpu_idastar;
 pub mod idastar;
 mod key;
@@ -24,6 +25,7 @@ pub mod rank;
 pub mod stepper;
 
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -137,6 +139,10 @@ pub struct Limits {
     /// `Some(n)`: find every optimal solution, count them and keep the first `n` (see
     /// [`all`]); BFS, A* and IDA* (on the CPU) honour it, batched A* and GPU IDA* ignore it.
     pub all_solutions: Option<usize>,
+    /// The pattern-database cache folder, where IDA*'s pruning automata are kept too (built
+    /// once per board shape: 0.56 s for 4×4, 2.6 s for 5×5; then read in milliseconds).
+    /// `None`: built in memory, once per process.
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Limits {
@@ -162,6 +168,7 @@ impl Default for Limits {
             threads: 1,
             pruning: Pruning::default(),
             all_solutions: None,
+            cache_dir: None,
         }
     }
 }
@@ -356,10 +363,11 @@ pub fn solve(
         limits
     };
     if matches!(algorithm, Algorithm::IdaStar | Algorithm::GpuIdaStar) {
-        // The first pruning automaton is set up before the clock starts, as a table is
-        // loaded (the deeper one is built during a long search, and counted in it).
+        // The pruning automaton is a precomputed table, like a pattern database: read from
+        // the cache (or built once) before the clock starts.
         let (rows, cols) = (problem.start.rows(), problem.start.cols());
-        let _ = MoveFsm::shared(rows, cols, limits.ida_pruning().depths(rows * cols).0);
+        let depth = limits.ida_pruning().depth(rows * cols);
+        let _ = MoveFsm::shared(rows, cols, depth, limits.cache_dir.as_deref());
     }
     checked(problem, limits, |ctl| match algorithm {
         Algorithm::Bfs => bfs::search(problem, ctl, progress),

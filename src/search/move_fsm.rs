@@ -28,6 +28,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -39,28 +40,17 @@ pub const DEAD: u16 = u16::MAX;
 /// The builder's form of [`DEAD`] (its tables are `u32` until the automaton is minimal).
 const REJECT: u32 = u32::MAX;
 
-/// Duplicate strings of up to this many moves make the automaton IDA* starts with
-/// ([`Pruning::Fsm`]): built in milliseconds (0.02 s for 4×4, 0.04 s for 5×5).
-pub const FIRST_FSM_DEPTH: usize = 10;
-
-/// The deeper automaton a long search goes on with: strings of up to 14 moves on boards of up
-/// to 25 cells, 12 above (where 14 takes 5–13 s to build). Longer strings find more duplicates
-/// but take about 6 times as long per 2 moves: on the default 15-puzzle with linear conflict
-/// IDA* expands 2.42 M nodes with "never undo", 1.69 / 1.46 / 1.32 / 1.24 M with strings of
-/// 8 / 10 / 12 / 14 moves, whose automata take 0.002 / 0.02 / 0.09 / 0.56 s to build for 4×4
-/// (5×5 at 14 moves: 2.6 s; 16 moves: 3.5 s and 600 MB for 4×4).
-pub fn deep_fsm_depth(cells: usize) -> usize {
+/// The longest duplicate strings of the automaton IDA* prunes with ([`Pruning::Fsm`]) on a
+/// board of `cells` cells: 14 moves up to 25 cells, 12 above (where 14 takes 8–15 s to
+/// build). Longer strings find more duplicates but take about 6 times as long per 2 moves to
+/// build: on the default 15-puzzle with linear conflict IDA* expands 2.42 M nodes with "never
+/// undo", 1.69 / 1.46 / 1.32 / 1.24 M with strings of 8 / 10 / 12 / 14 moves, whose automata
+/// take 0.002 / 0.02 / 0.09 / 0.56 s to build for 4×4 (5×5 at 14 moves: 2.6 s and 700 MB
+/// while building; 16 moves on 4×4 need more states than the table's `u16` holds). The build
+/// is paid once per board shape: the automaton is kept in the pattern-database cache folder
+/// ([`MoveFsm::shared`]).
+pub fn fsm_depth(cells: usize) -> usize {
     if cells <= 25 { 14 } else { 12 }
-}
-
-/// After an IDA* iteration that expanded this many nodes on a board of `cells` cells, the
-/// following iterations use the deeper automaton ([`deep_fsm_depth`]): the next iteration is
-/// typically 5 to 10 times as large (0.5–1 s for 4×4), about what the build costs (0.56 s
-/// for 4×4, 2.6 s for 5×5, once per process): it pays off in searches of more than a couple
-/// of seconds, and short searches never pay for it. A count, not a time, so that node counts
-/// are the same on every run.
-pub fn deepen_after(cells: usize) -> u64 {
-    if cells <= 16 { 1 << 19 } else { 1 << 22 }
 }
 
 /// How IDA* prunes move sequences.
@@ -70,8 +60,8 @@ pub enum Pruning {
     /// searched, so transpositions are searched (and counted) once each.
     Undo,
     /// The duplicate-sequence automaton of [`MoveFsm`] (Taylor & Korf 1993), strings of up to
-    /// [`FIRST_FSM_DEPTH`] moves, then [`deep_fsm_depth`] once the search is long: fewer
-    /// nodes, same optimal length, same first solution (on one thread).
+    /// [`fsm_depth`] moves: fewer nodes, same optimal length, same first solution (on one
+    /// thread).
     #[default]
     Fsm,
 }
@@ -85,12 +75,12 @@ impl Pruning {
         }
     }
 
-    /// The string lengths of the automata for a board of `cells` cells: the one IDA* starts
-    /// with, and the one it goes on with after an iteration of [`deepen_after`] nodes.
-    pub fn depths(self, cells: usize) -> (usize, usize) {
+    /// The longest strings of the automaton that prunes this way on a board of `cells` cells
+    /// (2: exactly "never undo").
+    pub fn depth(self, cells: usize) -> usize {
         match self {
-            Pruning::Undo => (2, 2),
-            Pruning::Fsm => (FIRST_FSM_DEPTH, deep_fsm_depth(cells)),
+            Pruning::Undo => 2,
+            Pruning::Fsm => fsm_depth(cells),
         }
     }
 }
@@ -154,9 +144,14 @@ impl MoveFsm {
         }
     }
 
-    /// [`MoveFsm::new`], built once per `(rows, cols, depth)` in this process (outside the
-    /// cache's lock: a build for one shape never holds up a search on another).
-    pub fn shared(rows: usize, cols: usize, depth: usize) -> Arc<MoveFsm> {
+    /// [`MoveFsm::new`], made once per `(rows, cols, depth)` in this process (outside the
+    /// process cache's lock: a build for one shape never holds up a search on another). With a
+    /// `cache` folder (the pattern-database cache) and strings of more than 10 moves (shorter
+    /// ones build in milliseconds), it is read from the file kept there (checked; see
+    /// `fsm_cache`), or built and saved there for the next process; a missing, stale or
+    /// corrupt file is rebuilt, and one that cannot be written only costs the next process
+    /// the build.
+    pub fn shared(rows: usize, cols: usize, depth: usize, cache: Option<&Path>) -> Arc<MoveFsm> {
         type Cell = Arc<OnceLock<Arc<MoveFsm>>>;
         type Cache = Mutex<HashMap<(usize, usize, usize), Cell>>;
         static CACHE: OnceLock<Cache> = OnceLock::new();
@@ -165,8 +160,29 @@ impl MoveFsm {
             let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
             map.entry((rows, cols, depth)).or_default().clone()
         };
-        cell.get_or_init(|| Arc::new(MoveFsm::new(rows, cols, depth)))
-            .clone()
+        cell.get_or_init(|| {
+            // Short strings build in milliseconds (0.04 s at 10 moves on 5×5): no file.
+            let Some(dir) = cache.filter(|_| depth > 10) else {
+                return Arc::new(MoveFsm::new(rows, cols, depth));
+            };
+            if let Ok(fsm) = super::fsm_cache::read(dir, rows, cols, depth) {
+                return Arc::new(fsm);
+            }
+            let fsm = MoveFsm::new(rows, cols, depth);
+            // Only a cache: a failed save costs the next process the build, nothing else.
+            let _ = super::fsm_cache::write(dir, rows, cols, depth, &fsm);
+            Arc::new(fsm)
+        })
+        .clone()
+    }
+
+    /// An automaton from its parts, as `fsm_cache` reads them back (checked there).
+    pub(super) fn from_parts(next: Vec<[u16; 4]>, forbidden: Vec<Vec<Move>>, depth: usize) -> Self {
+        MoveFsm {
+            next,
+            forbidden,
+            depth,
+        }
     }
 
     /// The state after `m` from `state`, or [`DEAD`] when `m` is pruned.

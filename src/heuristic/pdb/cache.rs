@@ -80,6 +80,12 @@ impl PdbCache {
         &self.dir
     }
 
+    /// The folder [`PdbCache::new`] picks for `dir`, if one can be determined (what
+    /// [`Limits::cache_dir`](crate::search::Limits::cache_dir) takes).
+    pub fn folder(dir: Option<PathBuf>) -> Option<PathBuf> {
+        PdbCache::new(dir).ok().map(|c| c.dir)
+    }
+
     /// The file a table is kept in.
     pub fn path_for(&self, goal: &Goal, tiles: &[u8]) -> PathBuf {
         let b = goal.board();
@@ -255,14 +261,24 @@ impl PdbCache {
         crate::files::temporaries(&self.dir)
     }
 
-    /// Deletes every `.pdb` table in the cache, and the temporary files that killed saves left
-    /// behind (never a live save's); returns how many of each.
+    /// Deletes every `.pdb` table in the cache, the `.fsm` pruning automata IDA* keeps there
+    /// (rebuilt when next needed), and the temporary files that killed saves left behind
+    /// (never a live save's); returns how many tables (automata included) and temporary files.
     ///
     /// # Errors
     /// The first I/O error.
     pub fn clear(&self) -> std::io::Result<(usize, usize)> {
+        let automata: Vec<PathBuf> = std::fs::read_dir(&self.dir)
+            .map(|rd| {
+                rd.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "fsm"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let tables = self.list().into_iter().map(|(p, _, _)| p);
         let mut n = 0;
-        for (p, _, _) in self.list() {
+        for p in tables.chain(automata) {
             if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
                 continue; // a folder named like a table is not ours to delete
             }

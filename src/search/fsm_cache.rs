@@ -1,0 +1,199 @@
+//! Pruning automata ([`MoveFsm`]) kept on disk beside the pattern databases, so that the build
+//! (0.56 s for 4×4, 2.6 s for 5×5) is paid once per board shape rather than once per process.
+//!
+//! One file per `(rows, cols, depth)`: `{rows}x{cols}-moves{depth}.fsm` in the cache folder.
+//! Layout, little-endian: `NPUZZFSM` (8 bytes); format version, rows, cols, the depth asked
+//! for, the depth built (lower when the asked one needs more states than a `u16` holds), the
+//! number of states and of forbidden strings (u32 each); the transition table (`u16` per
+//! state and move, `u16::MAX` = pruned); each forbidden string as its length (a byte) and
+//! its moves (a byte each, the index in [`Move::ALL`]); a CRC-32 of everything before it.
+//! Written atomically ([`crate::files::write_atomic`]); read back only when every part checks
+//! out (magic, version, parameters, sizes, every transition to a state or pruned, every
+//! move, the CRC), else the caller rebuilds it.
+
+use std::path::{Path, PathBuf};
+
+use super::move_fsm::{DEAD, MoveFsm};
+use crate::puzzle::Move;
+
+const MAGIC: &[u8; 8] = b"NPUZZFSM";
+/// Format version; files of another version are rebuilt.
+const VERSION: u32 = 1;
+/// The header after the magic: version, rows, cols, asked depth, depth, states, strings.
+const HEADER_WORDS: usize = 7;
+
+/// The file the automaton for `rows × cols` with strings of up to `depth` moves is kept in.
+pub(super) fn path_for(dir: &Path, rows: usize, cols: usize, depth: usize) -> PathBuf {
+    dir.join(format!("{rows}x{cols}-moves{depth}.fsm"))
+}
+
+/// Saves `fsm` (built for `rows × cols`, `depth` asked) in `dir`, atomically.
+///
+/// # Errors
+/// The I/O error of creating the folder or writing the file.
+pub(super) fn write(
+    dir: &Path,
+    rows: usize,
+    cols: usize,
+    depth: usize,
+    fsm: &MoveFsm,
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    crate::files::write_atomic(
+        &path_for(dir, rows, cols, depth),
+        &encode(rows, cols, depth, fsm),
+    )
+}
+
+/// The automaton kept in `dir` for `rows × cols` and `depth`.
+///
+/// # Errors
+/// Why there is none to use: the file is missing or unreadable, or (the message says what)
+/// it is of another version, for other parameters, or corrupt.
+pub(super) fn read(dir: &Path, rows: usize, cols: usize, depth: usize) -> Result<MoveFsm, String> {
+    let path = path_for(dir, rows, cols, depth);
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    decode(&bytes, rows, cols, depth).map_err(|why| format!("{}: {why}", path.display()))
+}
+
+fn encode(rows: usize, cols: usize, depth: usize, fsm: &MoveFsm) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    let header = [
+        VERSION,
+        rows as u32,
+        cols as u32,
+        depth as u32,
+        fsm.depth() as u32,
+        fsm.states() as u32,
+        fsm.forbidden().len() as u32,
+    ];
+    for w in header {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    for row in fsm.table() {
+        for t in row {
+            out.extend_from_slice(&t.to_le_bytes());
+        }
+    }
+    for s in fsm.forbidden() {
+        out.push(s.len() as u8);
+        out.extend(s.iter().map(|m| m.index() as u8));
+    }
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+fn decode(bytes: &[u8], rows: usize, cols: usize, depth: usize) -> Result<MoveFsm, String> {
+    let body_len = bytes
+        .len()
+        .checked_sub(4)
+        .ok_or("shorter than its checksum")?;
+    let (body, crc) = bytes.split_at(body_len);
+    if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().map_err(|_| "no checksum")?) {
+        return Err("checksum mismatch (corrupt)".into());
+    }
+    let rest = body
+        .strip_prefix(MAGIC.as_slice())
+        .ok_or("not a pruning automaton file")?;
+    let word = |i: usize| -> Result<usize, String> {
+        rest.get(4 * i..4 * i + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+            .ok_or_else(|| "truncated header".to_string())
+    };
+    if word(0)? != VERSION as usize {
+        return Err(format!(
+            "format version {} (this build reads {VERSION})",
+            word(0)?
+        ));
+    }
+    if (word(1)?, word(2)?, word(3)?) != (rows, cols, depth) {
+        return Err("built for other parameters".into());
+    }
+    let (built, states, strings) = (word(4)?, word(5)?, word(6)?);
+    if built > depth || states == 0 || states >= usize::from(DEAD) {
+        return Err(format!("bad header: depth {built}, {states} states"));
+    }
+    let mut at = 4 * HEADER_WORDS;
+    let table_bytes = states * 8;
+    let table = rest
+        .get(at..at + table_bytes)
+        .ok_or("truncated transition table")?;
+    at += table_bytes;
+    let mut next = Vec::with_capacity(states);
+    for row in table.chunks_exact(8) {
+        let mut r = [0u16; 4];
+        for (mi, t) in r.iter_mut().enumerate() {
+            *t = u16::from_le_bytes([row[2 * mi], row[2 * mi + 1]]);
+            if *t != DEAD && usize::from(*t) >= states {
+                return Err(format!("a transition to state {t} of {states}"));
+            }
+        }
+        next.push(r);
+    }
+    let mut forbidden = Vec::with_capacity(strings);
+    for _ in 0..strings {
+        let len = usize::from(*rest.get(at).ok_or("truncated strings")?);
+        let moves = rest.get(at + 1..at + 1 + len).ok_or("truncated strings")?;
+        if len > built || moves.iter().any(|&m| m > 3) {
+            return Err("a bad forbidden string".into());
+        }
+        forbidden.push(moves.iter().map(|&m| Move::ALL[usize::from(m)]).collect());
+        at += 1 + len;
+    }
+    if at != rest.len() {
+        return Err("trailing bytes".into());
+    }
+    Ok(MoveFsm::from_parts(next, forbidden, built))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_automaton_reads_back_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let fsm = MoveFsm::new(3, 4, 10);
+        write(dir.path(), 3, 4, 10, &fsm).unwrap();
+        let back = read(dir.path(), 3, 4, 10).unwrap();
+        assert_eq!(back.table(), fsm.table());
+        assert_eq!(back.forbidden(), fsm.forbidden());
+        assert_eq!(back.depth(), fsm.depth());
+        // Another shape or depth has its own file.
+        assert!(read(dir.path(), 4, 3, 10).is_err());
+        assert!(read(dir.path(), 3, 4, 12).is_err());
+    }
+
+    #[test]
+    fn a_damaged_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let fsm = MoveFsm::new(2, 4, 8);
+        write(dir.path(), 2, 4, 8, &fsm).unwrap();
+        let path = path_for(dir.path(), 2, 4, 8);
+        let good = std::fs::read(&path).unwrap();
+        // Every single flipped bit, and every truncation, is caught.
+        for i in 0..good.len() {
+            let mut bad = good.clone();
+            bad[i] ^= 0x10;
+            assert!(decode(&bad, 2, 4, 8).is_err(), "byte {i} flipped");
+        }
+        for n in 0..good.len() {
+            assert!(decode(&good[..n], 2, 4, 8).is_err(), "cut at {n}");
+        }
+        // A file for other parameters, renamed into place, is refused too.
+        let other = encode(2, 4, 6, &MoveFsm::new(2, 4, 6));
+        assert!(decode(&other, 2, 4, 8).is_err());
+    }
+
+    #[test]
+    fn shared_rebuilds_over_a_corrupt_file_and_saves_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = path_for(dir.path(), 2, 3, 12);
+        std::fs::write(&path, b"NPUZZFSM garbage").unwrap();
+        let fsm = MoveFsm::shared(2, 3, 12, Some(dir.path()));
+        assert_eq!(fsm.table(), MoveFsm::new(2, 3, 12).table());
+        // The rebuilt automaton replaced the corrupt file.
+        assert_eq!(read(dir.path(), 2, 3, 12).unwrap().table(), fsm.table());
+    }
+}
