@@ -326,7 +326,7 @@ mod cache {
         assert_eq!(t, built);
         // Listing and clearing.
         assert_eq!(cache.list().len(), 2);
-        assert_eq!(cache.clear().unwrap(), (2, 0));
+        assert_eq!(cache.clear().unwrap(), (2, 0, 0));
         assert!(cache.list().is_empty());
     }
 
@@ -462,7 +462,7 @@ mod cache {
         let (code, out, _) = run(&["pdb", "clear"]);
         assert_eq!(code, 0);
         assert!(
-            out.contains("removed 4 tables and 1 unfinished temporary file"),
+            out.contains("removed 3 tables, 1 pruning automaton and 1 unfinished temporary file"),
             "{out}"
         );
         assert!(!stale.exists() && fresh.exists() && folder.is_dir() && !automaton.exists());

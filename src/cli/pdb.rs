@@ -181,19 +181,30 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             Ok(if verify && bad > 0 { 1 } else { 0 })
         }
         PdbCommand::Clear => {
-            let (n, leftovers) = cache
+            let (n, automata, leftovers) = cache
                 .clear()
                 .map_err(|e| CliError::Other(format!("{}: {e}", cache.dir().display())))?;
-            let tables = if n == 1 { "table" } else { "tables" };
-            let extra = match leftovers {
-                0 => String::new(),
-                1 => " and 1 unfinished temporary file".to_string(),
-                k => format!(" and {k} unfinished temporary files"),
+            let count = |k: usize, one: &str, many: &str| {
+                format!("{k} {}", if k == 1 { one } else { many })
             };
-            super::emit(&format!(
-                "removed {n} {tables}{extra} from {}",
-                cache.dir().display()
-            ))?;
+            let mut parts = vec![count(n, "table", "tables")];
+            if automata > 0 {
+                parts.push(count(automata, "pruning automaton", "pruning automata"));
+            }
+            if leftovers > 0 {
+                parts.push(count(
+                    leftovers,
+                    "unfinished temporary file",
+                    "unfinished temporary files",
+                ));
+            }
+            let last = parts.pop().unwrap_or_default();
+            let list = if parts.is_empty() {
+                last
+            } else {
+                format!("{} and {last}", parts.join(", "))
+            };
+            super::emit(&format!("removed {list} from {}", cache.dir().display()))?;
             Ok(0)
         }
     }

@@ -2,25 +2,27 @@
 //! (0.56 s for 4×4, 2.6 s for 5×5) is paid once per board shape rather than once per process.
 //!
 //! One file per `(rows, cols, depth)`: `{rows}x{cols}-moves{depth}.fsm` in the cache folder.
-//! Layout, little-endian: `NPUZZFSM` (8 bytes); format version, rows, cols, the depth asked
-//! for, the depth built (lower when the asked one needs more states than a `u16` holds), the
+//! Layout, little-endian: `NPUZZFSM` (8 bytes); format version, builder version
+//! ([`BUILDER`]: a file from an older builder is rebuilt, never trusted), rows, cols, the depth
+//! asked for, the depth built (lower when the asked one needs more states than a `u16` holds), the
 //! number of states and of forbidden strings (u32 each); the transition table (`u16` per
 //! state and move, `u16::MAX` = pruned); each forbidden string as its length (a byte) and
 //! its moves (a byte each, the index in [`Move::ALL`]); a CRC-32 of everything before it.
 //! Written atomically ([`crate::files::write_atomic`]); read back only when every part checks
-//! out (magic, version, parameters, sizes, every transition to a state or pruned, every
+//! out (magic, versions, parameters, sizes, every transition to a state or pruned, every
 //! move, the CRC), else the caller rebuilds it.
 
 use std::path::{Path, PathBuf};
 
-use super::move_fsm::{DEAD, MoveFsm};
+use super::move_fsm::{BUILDER, DEAD, MoveFsm};
 use crate::puzzle::Move;
 
 const MAGIC: &[u8; 8] = b"NPUZZFSM";
 /// Format version; files of another version are rebuilt.
 const VERSION: u32 = 1;
-/// The header after the magic: version, rows, cols, asked depth, depth, states, strings.
-const HEADER_WORDS: usize = 7;
+/// The header after the magic: version, builder, rows, cols, asked depth, depth, states,
+/// strings.
+const HEADER_WORDS: usize = 8;
 
 /// The file the automaton for `rows × cols` with strings of up to `depth` moves is kept in.
 pub(super) fn path_for(dir: &Path, rows: usize, cols: usize, depth: usize) -> PathBuf {
@@ -60,6 +62,7 @@ fn encode(rows: usize, cols: usize, depth: usize, fsm: &MoveFsm) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     let header = [
         VERSION,
+        BUILDER,
         rows as u32,
         cols as u32,
         depth as u32,
@@ -107,10 +110,16 @@ fn decode(bytes: &[u8], rows: usize, cols: usize, depth: usize) -> Result<MoveFs
             word(0)?
         ));
     }
-    if (word(1)?, word(2)?, word(3)?) != (rows, cols, depth) {
+    if word(1)? != BUILDER as usize {
+        return Err(format!(
+            "made by builder {} (this one is {BUILDER})",
+            word(1)?
+        ));
+    }
+    if (word(2)?, word(3)?, word(4)?) != (rows, cols, depth) {
         return Err("built for other parameters".into());
     }
-    let (built, states, strings) = (word(4)?, word(5)?, word(6)?);
+    let (built, states, strings) = (word(5)?, word(6)?, word(7)?);
     if built > depth || states == 0 || states >= usize::from(DEAD) {
         return Err(format!("bad header: depth {built}, {states} states"));
     }
@@ -130,6 +139,14 @@ fn decode(bytes: &[u8], rows: usize, cols: usize, depth: usize) -> Result<MoveFs
             }
         }
         next.push(r);
+    }
+    // Each string takes at least a byte: a count beyond what is left is a lie (and would
+    // reserve memory for it).
+    if strings > rest.len().saturating_sub(at) {
+        return Err(format!(
+            "{strings} forbidden strings in {} bytes",
+            rest.len() - at
+        ));
     }
     let mut forbidden = Vec::with_capacity(strings);
     for _ in 0..strings {
@@ -181,12 +198,26 @@ mod tests {
         for n in 0..good.len() {
             assert!(decode(&good[..n], 2, 4, 8).is_err(), "cut at {n}");
         }
+        // A count of strings beyond the file's bytes, with a checksum to match, is refused
+        // before anything is reserved for it.
+        let mut lie = good[..good.len() - 4].to_vec();
+        let at = 8 + 4 * 7;
+        lie[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        let crc = crc32fast::hash(&lie);
+        lie.extend_from_slice(&crc.to_le_bytes());
+        assert!(
+            decode(&lie, 2, 4, 8)
+                .unwrap_err()
+                .contains("forbidden strings")
+        );
         // A file for other parameters, renamed into place, is refused too.
         let other = encode(2, 4, 6, &MoveFsm::new(2, 4, 6));
         assert!(decode(&other, 2, 4, 8).is_err());
     }
 
     #[test]
+    // 2×3 at 12 moves: a shape and depth no search asks for (`fsm_depth` gives 2×3 14), so
+    // the process cache cannot already hold it from another test.
     fn shared_rebuilds_over_a_corrupt_file_and_saves_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = path_for(dir.path(), 2, 3, 12);

@@ -34,6 +34,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::puzzle::Move;
 
+/// Version of the builder ([`MoveFsm::new`]): saved with each cached automaton, so that a
+/// file made by another one is rebuilt. Bump it whenever what the builder makes changes
+/// (which strings are forbidden, the automaton, its numbering).
+pub const BUILDER: u32 = 1;
+
 /// The transition of a move that completes a forbidden string: the move is pruned.
 pub const DEAD: u16 = u16::MAX;
 
@@ -161,7 +166,9 @@ impl MoveFsm {
             map.entry((rows, cols, depth)).or_default().clone()
         };
         cell.get_or_init(|| {
-            // Short strings build in milliseconds (0.04 s at 10 moves on 5×5): no file.
+            // Short strings build in milliseconds (0.04 s at 10 moves on 5×5): no file. The
+            // process cache is keyed by shape and depth only (the automaton depends on nothing
+            // else): a second folder in the same process is not written to.
             let Some(dir) = cache.filter(|_| depth > 10) else {
                 return Arc::new(MoveFsm::new(rows, cols, depth));
             };

@@ -263,11 +263,11 @@ impl PdbCache {
 
     /// Deletes every `.pdb` table in the cache, the `.fsm` pruning automata IDA* keeps there
     /// (rebuilt when next needed), and the temporary files that killed saves left behind
-    /// (never a live save's); returns how many tables (automata included) and temporary files.
+    /// (never a live save's); returns how many tables, automata and temporary files.
     ///
     /// # Errors
     /// The first I/O error.
-    pub fn clear(&self) -> std::io::Result<(usize, usize)> {
+    pub fn clear(&self) -> std::io::Result<(usize, usize, usize)> {
         let automata: Vec<PathBuf> = std::fs::read_dir(&self.dir)
             .map(|rd| {
                 rd.flatten()
@@ -276,17 +276,19 @@ impl PdbCache {
                     .collect()
             })
             .unwrap_or_default();
-        let tables = self.list().into_iter().map(|(p, _, _)| p);
-        let mut n = 0;
-        for p in tables.chain(automata) {
-            if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
-                continue; // a folder named like a table is not ours to delete
+        let tables: Vec<PathBuf> = self.list().into_iter().map(|(p, _, _)| p).collect();
+        let mut removed = [0usize; 2];
+        for (kind, paths) in [tables, automata].into_iter().enumerate() {
+            for p in paths {
+                if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
+                    continue; // a folder named like a table is not ours to delete
+                }
+                std::fs::remove_file(&p)?;
+                removed[kind] += 1;
             }
-            std::fs::remove_file(&p)?;
-            n += 1;
         }
         let leftovers = crate::files::remove_stale_temporaries(&self.dir)?;
-        Ok((n, leftovers.len()))
+        Ok((removed[0], removed[1], leftovers.len()))
     }
 }
 
