@@ -398,6 +398,8 @@ mod cache {
         );
         let (code, _, err) = run(&["pdb", "build", "pdb555", "--goal", "blank-first"]);
         assert_eq!(code, 0, "{err}");
+        assert!(err.contains("pruning automaton for 4×4"), "{err}");
+        assert!(dir.path().join("4x4-moves14.fsm").is_file());
         let (code, out, _) = run(&["pdb", "list"]);
         assert_eq!(code, 0);
         assert_eq!(out.lines().count(), 3, "{out}");
@@ -423,7 +425,8 @@ mod cache {
         let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
         assert_eq!(j["moves"], 45);
         assert_eq!(j["heuristic"], "pdb555");
-        // IDA* kept its pruning automaton beside the tables (not a table: not listed).
+        // `pdb build` (and IDA*) kept the pruning automaton beside the tables (not a table:
+        // not listed).
         let automaton = dir.path().join("4x4-moves14.fsm");
         assert!(automaton.is_file());
         let (_, out, _) = run(&["pdb", "list"]);

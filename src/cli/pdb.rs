@@ -108,6 +108,17 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
                     ""
                 }
             );
+            // IDA*'s pruning automaton for this shape goes with the tables, so that a search
+            // after `pdb build` builds nothing (it is small; a failed save is not an error).
+            let t = std::time::Instant::now();
+            let depth = crate::search::Pruning::Fsm.depth(r * c);
+            let fsm = crate::search::MoveFsm::shared(r, c, depth, Some(cache.dir()));
+            crate::note!(
+                "npuzzle: pruning automaton for {r}×{c}: strings of up to {} moves, {} states, {:.1} s",
+                fsm.depth(),
+                fsm.states(),
+                t.elapsed().as_secs_f64()
+            );
             crate::note!("npuzzle: cache {}", cache.dir().display());
             // Building is for the cache: a table that could not be saved is a failure.
             if !is_cached(&cache, &g, &spec) {
