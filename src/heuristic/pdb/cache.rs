@@ -235,20 +235,27 @@ impl PdbCache {
     /// or FIFO with that name is not a table) and size; the entries are not read (see
     /// [`verify_file`]).
     pub fn list(&self) -> Vec<(PathBuf, Result<Header, PdbError>, u64)> {
-        let Ok(rd) = std::fs::read_dir(&self.dir) else {
-            return Vec::new();
-        };
-        let mut out: Vec<_> = rd
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
+        self.entries("pdb")
+            .into_iter()
             .map(|p| {
                 let size = std::fs::metadata(&p).map_or(0, |m| m.len());
                 let h = read_header(&p);
                 (p, h, size)
             })
+            .collect()
+    }
+
+    /// The cache folder's entries named `*.{ext}`, sorted (none when it cannot be read).
+    fn entries(&self, ext: &str) -> Vec<PathBuf> {
+        let Ok(rd) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut out: Vec<PathBuf> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == ext))
             .collect();
-        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out.sort();
         out
     }
 
@@ -268,17 +275,11 @@ impl PdbCache {
     /// # Errors
     /// The first I/O error.
     pub fn clear(&self) -> std::io::Result<(usize, usize, usize)> {
-        let automata: Vec<PathBuf> = std::fs::read_dir(&self.dir)
-            .map(|rd| {
-                rd.flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "fsm"))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let tables: Vec<PathBuf> = self.list().into_iter().map(|(p, _, _)| p).collect();
         let mut removed = [0usize; 2];
-        for (kind, paths) in [tables, automata].into_iter().enumerate() {
+        for (kind, paths) in [self.entries("pdb"), self.entries("fsm")]
+            .into_iter()
+            .enumerate()
+        {
             for p in paths {
                 if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
                     continue; // a folder named like a table is not ours to delete
