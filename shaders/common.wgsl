@@ -23,12 +23,14 @@ override KIND: u32 = 1u;
 override CHUNK_SHIFT: u32 = 27u;
 
 // One pattern: the byte offset of its table in the tables, its k tiles in index order and
-// their index weights; index = Σ (cᵢ − #{j<i: cⱼ<cᵢ}) · wᵢ, cᵢ the cell of tile i.
+// their index weights; index = Σ (cᵢ − #{j<i: cⱼ<cᵢ}) · wᵢ, cᵢ the cell of tile i; 1 when its
+// entries hold blank-region flags in their two high bits (src/heuristic/pdb/regions.rs).
 struct PatternMeta {
     offset: u32,
     k: u32,
     tiles: array<u32, MAX_PATTERN>,
     weights: array<u32, MAX_PATTERN>,
+    regions: u32,
 }
 
 // The patterns, whether the reflection is looked up too (1), its tile map φ and cell map T.
@@ -74,4 +76,38 @@ fn pdb_byte(b: u32) -> u32 {
         default: { word = pdb5[w]; }
     }
     return byte_of(word, b);
+}
+
+// The value of entry `e` of pattern `p`'s table for a placement on the cells `occ` (a bit set)
+// with the blank on cell `blank`. With blank-region flags (src/heuristic/pdb/regions.rs): the
+// six low bits, plus 2 when the flag of the blank's region is set (0x40: the region of the
+// lowest free cell, 0x80: any other). Boards with flags have at most 32 cells.
+fn entry_value(p: u32, e: u32, occ: u32, blank: u32) -> u32 {
+    if (pdb_meta.pattern[p].regions == 0u || e < 64u) {
+        return e;
+    }
+    var all = 0u;
+    var first = 0u;
+    var last = 0u;
+    for (var c = 0u; c < CELLS; c++) {
+        all |= 1u << c;
+        if (c % COLS == 0u) {
+            first |= 1u << c;
+        }
+        if (c % COLS == COLS - 1u) {
+            last |= 1u << c;
+        }
+    }
+    let free = all & ~occ;
+    var region = free & (~free + 1u);
+    loop {
+        let grown = (region | ((region & ~last) << 1u) | ((region & ~first) >> 1u)
+            | (region << COLS) | (region >> COLS)) & free;
+        if (grown == region) {
+            break;
+        }
+        region = grown;
+    }
+    let flag = select(0x80u, 0x40u, ((region >> blank) & 1u) == 1u);
+    return (e & 63u) + select(0u, 2u, (e & flag) != 0u);
 }

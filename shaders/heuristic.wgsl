@@ -37,6 +37,7 @@ fn pdb_sum(pos: ptr<function, array<u32, MAX_CELLS>>) -> u32 {
         let base = pdb_meta.pattern[p].offset;
         let k = pdb_meta.pattern[p].k;
         var idx = 0u;
+        var occ = 0u;
         var prev: array<u32, MAX_PATTERN>;
         for (var i = 0u; i < k; i++) {
             let c = (*pos)[pdb_meta.pattern[p].tiles[i]];
@@ -46,8 +47,9 @@ fn pdb_sum(pos: ptr<function, array<u32, MAX_CELLS>>) -> u32 {
             }
             idx += (c - below) * pdb_meta.pattern[p].weights[i];
             prev[i] = c;
+            occ |= 1u << c;
         }
-        sum += pdb_byte(base + idx);
+        sum += entry_value(p, pdb_byte(base + idx), occ, (*pos)[0u]);
     }
     return sum;
 }

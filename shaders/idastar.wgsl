@@ -148,7 +148,8 @@ fn pattern_value(p: u32, reflected: bool) -> u32 {
             seen |= 1u << c;
         }
     }
-    return pdb_byte(pdb_meta.pattern[p].offset + idx);
+    let blank_cell = select(pos(0u), rpos(pdb_meta.phi[0u]), reflected);
+    return entry_value(p, pdb_byte(pdb_meta.pattern[p].offset + idx), seen, blank_cell);
 }
 
 // Tiles that must leave line `l` (rows 0..ROWS, then columns): k − LIS (Hansson et al. 1992).

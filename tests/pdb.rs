@@ -56,9 +56,9 @@ fn exact_and_admissible_on_whole_small_spaces() {
 }
 
 /// An independent 0-1 breadth-first search over (cells of the pattern tiles, blank cell):
-/// moving the blank onto a pattern tile costs 1, onto any other cell 0. Returns, for every
-/// placement (the pattern tiles' cells in `tiles` order), the least cost over blank cells.
-fn abstract_distances(g: &Goal, tiles: &[u8]) -> std::collections::HashMap<Vec<u8>, u32> {
+/// moving the blank onto a pattern tile costs 1, onto any other cell 0. Returns the cost of
+/// every state (the pattern tiles' cells in `tiles` order, the blank's cell).
+fn abstract_states(g: &Goal, tiles: &[u8]) -> std::collections::HashMap<(Vec<u8>, u8), u32> {
     use std::collections::{HashMap, VecDeque};
     let b = g.board();
     let (rows, cols) = (b.rows(), b.cols());
@@ -95,22 +95,29 @@ fn abstract_distances(g: &Goal, tiles: &[u8]) -> std::collections::HashMap<Vec<u
             }
         }
     }
-    let mut out: HashMap<Vec<u8>, u32> = HashMap::new();
-    for ((pos, _), d) in best {
-        let e = out.entry(pos).or_insert(d);
+    best
+}
+
+/// The least cost of every placement in `states` ([`abstract_states`]), over the blank's cells.
+fn least_costs(
+    states: &std::collections::HashMap<(Vec<u8>, u8), u32>,
+) -> std::collections::HashMap<Vec<u8>, u32> {
+    let mut out: std::collections::HashMap<Vec<u8>, u32> = std::collections::HashMap::new();
+    for ((pos, _), &d) in states {
+        let e = out.entry(pos.clone()).or_insert(d);
         *e = (*e).min(d);
     }
     out
 }
 
-#[test]
-fn tables_match_an_independent_search_of_the_abstract_space() {
-    // Lanes of every width: 16 bits (3×3, 4 tiles; 3×4, 5 tiles), 32 bits (5×5, 2 and 3
-    // tiles; 2×8, 3 tiles), 64 bits (6×5, 1 tile: 29 free cells; 4×8, the largest board, 2
-    // tiles). Patterns the builder searches up to a reflection: tiles 9, 10, 13, 14 of the
-    // 15-puzzle (left to right with the blank first, about the other diagonal with the blank
-    // last), one column of a 2×7 board (top to bottom, splitting the board in two).
-    for (rows, cols, tiles) in [
+/// The patterns of the independent-search tests. Lanes of every width: 16 bits (3×3, 4
+/// tiles; 3×4, 5 tiles), 32 bits (5×5, 2 and 3 tiles; 2×8, 3 tiles), 64 bits (6×5, 1 tile:
+/// 29 free cells; 4×8, the largest board, 2 tiles). Patterns the builder searches up to a
+/// reflection: tiles 9, 10, 13, 14 of the 15-puzzle (left to right with the blank first,
+/// about the other diagonal with the blank last), one column of a 2×7 board (top to bottom,
+/// splitting the board in two).
+fn independent_cases() -> Vec<(usize, usize, Vec<u8>)> {
+    vec![
         (4, 4, vec![9u8, 10, 13, 14]),
         (2, 7, vec![4, 11]),
         (3, 3, vec![1u8, 2, 3, 4]),
@@ -120,23 +127,67 @@ fn tables_match_an_independent_search_of_the_abstract_space() {
         (2, 8, vec![1, 2, 9]),
         (6, 5, vec![8]),
         (4, 8, vec![3, 17]),
-    ] {
+        (4, 4, vec![2, 5, 6, 7, 10]),
+    ]
+}
+
+/// Every entry's value is the least cost of its placement in the abstract space, over the
+/// blank's cells. With the blank-region flags (tables that leave three free cells or more),
+/// each state's value is a lower bound on its cost, and where the pattern splits the free
+/// cells in two it is exact up to two above the placement's least cost: `min(cost, least + 2)`.
+#[test]
+fn tables_match_an_independent_search_of_the_abstract_space() {
+    use npuzzle::heuristic::pdb::regions::Flood;
+    let mut raised = 0;
+    for (rows, cols, tiles) in independent_cases() {
         for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
             let g = goal(&spec, rows, cols);
             let t =
                 npuzzle::heuristic::pdb::builder::build_table(&g, &tiles, 0, 1 << 30, &|_| true)
                     .unwrap();
-            let want = abstract_distances(&g, &tiles);
-            assert_eq!(want.len(), t.bytes().len(), "{rows}×{cols} {tiles:?}");
-            for (pos, d) in want {
+            let states = abstract_states(&g, &tiles);
+            let least = least_costs(&states);
+            assert_eq!(least.len(), t.bytes().len(), "{rows}×{cols} {tiles:?}");
+            for (pos, &d) in &least {
                 assert_eq!(
-                    u32::from(t.value(&pos)),
+                    u32::from(t.value(pos)),
                     d,
                     "{rows}×{cols} {tiles:?} at {pos:?}"
                 );
             }
+            assert_eq!(
+                t.regions(),
+                tiles.len() + 3 <= rows * cols,
+                "{rows}×{cols} {tiles:?}"
+            );
+            if !t.regions() {
+                continue;
+            }
+            let flood = Flood::new(rows, cols);
+            for ((pos, blank), &cost) in &states {
+                let occ = pos.iter().fold(0u32, |m, &c| m | 1 << c);
+                let v = flood.value(t.bytes()[t.index(pos)], occ, usize::from(*blank));
+                let m = least[pos];
+                assert!(
+                    v <= cost,
+                    "{rows}×{cols} {tiles:?} {pos:?} blank {blank}: {v} > {cost}"
+                );
+                let free = !occ & ((1u64 << (rows * cols)) - 1) as u32;
+                let rest = free & !flood.region(free, free & free.wrapping_neg());
+                let two_regions =
+                    rest != 0 && flood.region(free, rest & rest.wrapping_neg()) == rest;
+                if two_regions {
+                    assert_eq!(
+                        v,
+                        cost.min(m + 2),
+                        "{rows}×{cols} {tiles:?} {pos:?} blank {blank}: two regions"
+                    );
+                }
+                raised += u32::from(v > m);
+            }
         }
     }
+    assert!(raised > 0, "no state was raised by a flag");
 }
 
 #[test]

@@ -644,6 +644,7 @@ pub(super) fn pdb_layout(
         let mut entry = PatternMeta::zeroed();
         entry.offset = bytes.len() as u32;
         entry.k = k as u32;
+        entry.regions = u32::from(t.regions());
         for (i, (&tile, &w)) in t.tiles().iter().zip(t.weights()).enumerate() {
             entry.tiles[i] = u32::from(tile);
             entry.weights[i] = u32::try_from(w).map_err(|_| {

@@ -58,6 +58,8 @@ pub(super) struct PatternMeta {
     pub tiles: [u32; GPU_MAX_PATTERN],
     /// Their index weights `P(n−1−i, k−1−i)`.
     pub weights: [u32; GPU_MAX_PATTERN],
+    /// 1 when the table's entries hold blank-region flags (`heuristic::pdb::regions`).
+    pub regions: u32,
 }
 
 /// The metadata buffer's words: `head` and then `patterns` (at least one, zeroed if none:
@@ -172,6 +174,7 @@ mod tests {
             ("k", offset_of!(PatternMeta, k)),
             ("tiles", offset_of!(PatternMeta, tiles)),
             ("weights", offset_of!(PatternMeta, weights)),
+            ("regions", offset_of!(PatternMeta, regions)),
         ];
         assert_eq!(fields, rust.map(|(n, o)| (n.to_string(), o)));
         assert_eq!(size, size_of::<PatternMeta>());

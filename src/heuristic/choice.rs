@@ -163,8 +163,9 @@ pub fn table_bytes(spec: &PartitionSpec, goal: &Goal) -> Option<u64> {
 /// is checked when it is loaded; a bad one is then rebuilt).
 pub fn is_cached(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> bool {
     spec.patterns(goal).is_ok_and(|ps| {
-        ps.iter()
-            .all(|p| read_header(&cache.path_for(goal, p)).is_ok_and(|h| h == header_for(goal, p)))
+        ps.iter().all(|p| {
+            read_header(&cache.path_for(goal, p)).is_ok_and(|h| h.same_table(&header_for(goal, p)))
+        })
     })
 }
 

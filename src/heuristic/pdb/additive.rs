@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::error::bad_partition;
+use super::regions::Flood;
 use super::{PatternTable, PdbError};
 use crate::heuristic::{Heuristic, Incremental};
 use crate::puzzle::Goal;
@@ -20,6 +21,8 @@ pub struct AdditivePdb {
     slot_of: Vec<u8>,
     /// Reflection: tile map φ and cell map T, when the goal allows it.
     reflect: Option<(Vec<u8>, Vec<u8>)>,
+    /// The board's geometry, for the tables with blank-region flags.
+    flood: Flood,
 }
 
 /// Incremental state: each pattern's table index and value on the board and on its
@@ -64,6 +67,7 @@ impl AdditivePdb {
             pattern_of,
             slot_of,
             reflect: reflection(goal),
+            flood: Flood::new(goal.board().rows(), goal.board().cols()),
         })
     }
 
@@ -104,7 +108,8 @@ impl AdditivePdb {
         self.tables.iter().map(|t| t.tiles.clone()).collect()
     }
 
-    /// Each pattern's index, value, and the sum of the values, given each tile's cell.
+    /// Each pattern's index, value, and the sum of the values, given each tile's cell (the
+    /// blank's too).
     fn sums(&self, pos: &[u8]) -> (Vec<u32>, Vec<u8>, u32) {
         let idx: Vec<u32> = self
             .tables
@@ -114,7 +119,10 @@ impl AdditivePdb {
         let vals: Vec<u8> = idx
             .iter()
             .zip(&self.tables)
-            .map(|(&i, t)| t.table[i as usize])
+            .map(|(&i, t)| {
+                let occ = || t.tiles.iter().fold(0u32, |m, &x| m | 1 << pos[x as usize]);
+                self.entry_value(t, t.table[i as usize], occ, usize::from(pos[0]))
+            })
             .collect();
         let sum = vals.iter().map(|&v| u32::from(v)).sum();
         (idx, vals, sum)
@@ -149,6 +157,40 @@ impl AdditivePdb {
             }
         }
         if to > from { delta } else { -delta }
+    }
+
+    /// The value of `entry` of table `t` for the board whose pattern tiles are on the cells
+    /// `occ()` and whose blank is on `blank`: with the table's blank-region flags, when it has
+    /// them ([`super::regions`]).
+    #[inline(always)]
+    fn entry_value(
+        &self,
+        t: &PatternTable,
+        entry: u8,
+        occ: impl FnOnce() -> u32,
+        blank: usize,
+    ) -> u8 {
+        if t.regions() && entry > super::regions::VALUE_BITS {
+            self.flood.value(entry, occ(), blank) as u8
+        } else {
+            entry
+        }
+    }
+
+    /// The cells of pattern `p`'s tiles on `tiles` (row-major, `0` = blank), as a bit set.
+    #[inline(always)]
+    fn occupancy(&self, tiles: &[u8], p: usize) -> u32 {
+        tiles.iter().enumerate().fold(0u32, |m, (c, &t)| {
+            m | u32::from(usize::from(self.pattern_of[t as usize]) == p) << c
+        })
+    }
+
+    /// The cells of pattern `p`'s tiles on the reflection of `tiles`, as a bit set.
+    #[inline(always)]
+    fn reflected_occupancy(&self, tiles: &[u8], p: usize, phi: &[u8], tmap: &[u8]) -> u32 {
+        tiles.iter().enumerate().fold(0u32, |m, (c, &t)| {
+            m | u32::from(usize::from(self.pattern_of[phi[t as usize] as usize]) == p) << tmap[c]
+        })
     }
 
     fn positions(&self, tiles: &[u8]) -> (Vec<u8>, Vec<u8>) {
@@ -271,15 +313,15 @@ impl Incremental for AdditivePdb {
     fn apply(
         &self,
         st: &mut PdbState,
-        _tiles: &[u8],
+        tiles: &[u8],
         tile: u8,
-        _from: usize,
+        from: usize,
         _to: usize,
         pr: PdbPrepared,
         enough: u32,
     ) -> (i32, PdbUndo) {
         let u = self.undo_record(st, tile);
-        (self.commit(st, tile, pr, enough), u)
+        (self.commit(st, tiles, tile, from, pr, enough), u)
     }
 
     #[inline(always)]
@@ -343,21 +385,42 @@ impl AdditivePdb {
 
     /// Writes a prepared move into the state: the board's own pattern, and the reflected one
     /// unless the board's sum is already `enough` (see
-    /// [`Incremental::apply`]). Returns the change in `h`.
+    /// [`Incremental::apply`]). `tiles` is the board after the move, whose blank is on
+    /// `blank`. Returns the change in `h`.
     #[inline(always)]
-    fn commit(&self, st: &mut PdbState, tile: u8, pr: PdbPrepared, enough: u32) -> i32 {
+    fn commit(
+        &self,
+        st: &mut PdbState,
+        tiles: &[u8],
+        tile: u8,
+        blank: usize,
+        pr: PdbPrepared,
+        enough: u32,
+    ) -> i32 {
         let before = st.sum.max(st.rsum);
         let t = tile as usize;
         let p = self.pattern_of[t] as usize;
-        let v = self.tables[p].table[pr.i as usize];
+        let table = &self.tables[p];
+        let v = self.entry_value(
+            table,
+            table.table[pr.i as usize],
+            || self.occupancy(tiles, p),
+            blank,
+        );
         st.idx[p] = pr.i;
         st.sum = st.sum + u32::from(v) - u32::from(st.vals[p]);
         st.vals[p] = v;
         if st.sum < enough
-            && let Some((phi, _)) = &self.reflect
+            && let Some((phi, tmap)) = &self.reflect
         {
             let rp = self.pattern_of[phi[t] as usize] as usize;
-            let rv = self.tables[rp].table[pr.ri as usize];
+            let table = &self.tables[rp];
+            let rv = self.entry_value(
+                table,
+                table.table[pr.ri as usize],
+                || self.reflected_occupancy(tiles, rp, phi, tmap),
+                usize::from(tmap[blank]),
+            );
             st.ridx[rp] = pr.ri;
             st.rsum = st.rsum + u32::from(rv) - u32::from(st.rvals[rp]);
             st.rvals[rp] = rv;

@@ -4,7 +4,7 @@
 //! rebuilt (with a warning), never trusted.
 //!
 //! File layout: `NPUZZPDB` (8 bytes), format version (u32 LE), header length (u32 LE), header
-//! (JSON: rows, cols, goal, tiles, entries), data (one byte an entry), CRC-32 (u32 LE) of the
+//! (JSON: rows, cols, goal, tiles, entries, regions), data (one byte an entry), CRC-32 (u32 LE) of the
 //! header and data.
 
 use std::path::{Path, PathBuf};
@@ -18,7 +18,7 @@ use crate::puzzle::Goal;
 
 const MAGIC: &[u8; 8] = b"NPUZZPDB";
 /// Format version of the cache files; files of another version are rebuilt.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Environment variable that overrides the cache folder.
 pub const CACHE_ENV: &str = "NPUZZLE_CACHE_DIR";
 
@@ -35,6 +35,20 @@ pub struct Header {
     pub tiles: Vec<u8>,
     /// Number of entries (bytes of data).
     pub entries: u64,
+    /// Whether the entries hold blank-region flags in their two high bits
+    /// ([`super::regions`]); the builder decides, so it is not part of what a table is looked
+    /// up by ([`Header::same_table`]).
+    pub regions: bool,
+}
+
+impl Header {
+    /// Whether two headers describe the same table (all but [`Header::regions`]).
+    pub fn same_table(&self, other: &Header) -> bool {
+        Header {
+            regions: other.regions,
+            ..self.clone()
+        } == *other
+    }
 }
 
 /// A cache folder of pattern tables.
@@ -116,7 +130,7 @@ impl PdbCache {
         let path = self.path_for(goal, tiles);
         let expect = header_for(goal, tiles);
         match read_file(&path) {
-            Ok((h, t)) if h == expect => return Ok((Arc::new(t), Source::Cached)),
+            Ok((h, t)) if h.same_table(&expect) => return Ok((Arc::new(t), Source::Cached)),
             Ok(_) => warn(format!(
                 "{}: built for other parameters; rebuilding",
                 path.display()
@@ -138,7 +152,11 @@ impl PdbCache {
                 self.dir.display()
             )),
         }
-        if let Err(e) = self.save(&path, &expect, t.bytes()) {
+        let header = Header {
+            regions: t.regions(),
+            ..expect
+        };
+        if let Err(e) = self.save(&path, &header, t.bytes()) {
             warn(format!("could not save {}: {e}", path.display()));
             return Ok((Arc::new(t), Source::BuiltNotSaved));
         }
@@ -215,7 +233,7 @@ impl PdbCache {
         let goal = crate::puzzle::GoalSpec::Board(goal_board)
             .resolve(header.rows, header.cols)
             .map_err(|e| bad(format!("goal in the header: {e}")))?;
-        if header_for(&goal, &header.tiles) != *header {
+        if !header_for(&goal, &header.tiles).same_table(header) {
             return Err(bad("header parameters do not fit together".into()));
         }
         let want = self.path_for(&goal, &header.tiles);
@@ -304,7 +322,7 @@ pub fn temporaries_text(t: &[crate::files::Temporary]) -> String {
     )
 }
 
-/// The header a table for `tiles` towards `goal` must have.
+/// The header a table for `tiles` towards `goal` must have (up to [`Header::regions`]).
 pub fn header_for(goal: &Goal, tiles: &[u8]) -> Header {
     let b = goal.board();
     Header {
@@ -313,6 +331,7 @@ pub fn header_for(goal: &Goal, tiles: &[u8]) -> Header {
         goal: b.to_string(),
         tiles: tiles.to_vec(),
         entries: placements(b.len(), tiles.len()),
+        regions: false,
     }
 }
 
@@ -381,9 +400,14 @@ fn read_file(path: &Path) -> Result<(Header, PatternTable), PdbError> {
     // The entries' counts for the plausibility check in the same pass, while each piece is
     // in the cache: a second pass over half a gigabyte would cost a third of a second here.
     let mut counts = (0u64, 0u64);
+    let mask = if header.regions {
+        super::regions::VALUE_BITS
+    } else {
+        u8::MAX
+    };
     for piece in data.chunks(1 << 20) {
         crc.update(piece);
-        let (z, u) = super::check::count_zero_and_unseen(piece);
+        let (z, u) = super::check::count_zero_and_unseen(piece, mask);
         counts = (counts.0 + z, counts.1 + u);
     }
     if crc.finalize() != u32::from_le_bytes(tail) {
@@ -398,7 +422,8 @@ fn read_file(path: &Path) -> Result<(Header, PatternTable), PdbError> {
         return Err(bad("the header's goal is not of its board size"));
     }
     let table = PatternTable::from_bytes(header.tiles.clone(), cells, data)
-        .map_err(|e| bad(&e.to_string()))?;
+        .map_err(|e| bad(&e.to_string()))?
+        .with_regions(header.regions);
     super::check::table_is_plausible(&table, header.rows, header.cols, goal.tiles(), counts)
         .map_err(|why| bad(&format!("implausible table: {why}")))?;
     Ok((header, table))

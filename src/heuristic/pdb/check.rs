@@ -5,7 +5,8 @@
 //!
 //! For a table of `k` tiles on `n` cells built by [`super::builder`] (blank moves free, pattern
 //! moves cost 1):
-//! - the goal placement's entry is 0 and no other entry is (any other placement needs a move);
+//! - the goal placement's value is 0 and no other entry's is (any other placement needs a
+//!   move); values are the entries without their region flags ([`super::regions`]);
 //! - no entry is the builder's "unseen" 255 when `k ≤ n − 3`; with `k = n − 1` exactly half
 //!   are (the placements of the other parity); with `k = n − 2` the one free tile and the blank
 //!   keep the puzzle's parity too, so some are, and their number is not checked;
@@ -25,8 +26,8 @@ const UNSEEN: u8 = u8::MAX;
 const SAMPLES: u64 = 4096;
 
 /// Checks `table` (pattern tiles `table.tiles()` on a `rows × cols` board) against the goal
-/// board `goal` (row-major, `0` = blank); `counts` are its entries that are 0 and 255, from
-/// [`count_zero_and_unseen`].
+/// board `goal` (row-major, `0` = blank); `counts` are its entries whose value is 0 and those
+/// that are 255, from [`count_zero_and_unseen`].
 ///
 /// # Errors
 /// What does not hold, in words.
@@ -41,6 +42,7 @@ pub(super) fn table_is_plausible(
     let tiles = table.tiles();
     let k = tiles.len();
     let bytes = table.bytes();
+    let mask = table.value_mask();
     let mut home = Vec::with_capacity(k);
     for &t in tiles {
         match goal.iter().position(|&g| g == t) {
@@ -49,10 +51,10 @@ pub(super) fn table_is_plausible(
         }
     }
     let goal_index = table.index(&home);
-    if bytes[goal_index] != 0 {
+    if bytes[goal_index] & mask != 0 {
         return Err(format!(
-            "the goal placement's entry is {}, not 0",
-            bytes[goal_index]
+            "the goal placement's value is {}, not 0",
+            bytes[goal_index] & mask
         ));
     }
     if zeros != 1 {
@@ -78,9 +80,10 @@ pub(super) fn table_is_plausible(
         // the same prefix each time.
         let index = (s * step + s % step.max(1)) % len;
         let d = bytes[index as usize];
-        if d == UNSEEN || d == 0 {
+        if d == UNSEEN || d & mask == 0 {
             continue;
         }
+        let d = d & mask;
         table.positions(index as usize, &mut pos);
         let md: u32 = pos
             .iter()
@@ -110,7 +113,7 @@ pub(super) fn table_is_plausible(
                     continue;
                 }
                 pos[i] = to as u8;
-                let e = bytes[table.index(&pos)];
+                let e = bytes[table.index(&pos)] & mask;
                 pos[i] = c as u8;
                 if e < d {
                     lower = true;
@@ -127,10 +130,10 @@ pub(super) fn table_is_plausible(
     Ok(())
 }
 
-/// How many bytes are 0 and how many [`UNSEEN`], in one pass that the compiler turns into
+/// How many bytes have no bit of `mask` (values 0) and how many are [`UNSEEN`], in one pass that the compiler turns into
 /// vector compares (byte counters per lane, emptied every 255 blocks): a 577 MB table in well
 /// under a tenth of a second.
-pub(super) fn count_zero_and_unseen(bytes: &[u8]) -> (u64, u64) {
+pub(super) fn count_zero_and_unseen(bytes: &[u8], mask: u8) -> (u64, u64) {
     const LANES: usize = 64;
     let (mut zeros, mut unseen) = (0u64, 0u64);
     for run in bytes.chunks(255 * LANES) {
@@ -139,13 +142,13 @@ pub(super) fn count_zero_and_unseen(bytes: &[u8]) -> (u64, u64) {
         let rest = blocks.remainder();
         for block in blocks {
             for i in 0..LANES {
-                z[i] += u8::from(block[i] == 0);
+                z[i] += u8::from(block[i] & mask == 0);
                 u[i] += u8::from(block[i] == UNSEEN);
             }
         }
         zeros += z.iter().map(|&c| u64::from(c)).sum::<u64>();
         unseen += u.iter().map(|&c| u64::from(c)).sum::<u64>();
-        zeros += rest.iter().filter(|&&b| b == 0).count() as u64;
+        zeros += rest.iter().filter(|&&b| b & mask == 0).count() as u64;
         unseen += rest.iter().filter(|&&b| b == UNSEEN).count() as u64;
     }
     (zeros, unseen)
@@ -175,17 +178,25 @@ mod tests {
                     })
                     .unwrap();
                 let b = goal.board().tiles();
-                let counts = count_zero_and_unseen(t.bytes());
+                let counts = count_zero_and_unseen(t.bytes(), t.value_mask());
                 table_is_plausible(&t, rows, cols, b, counts)
                     .unwrap_or_else(|e| panic!("{rows}×{cols} {tiles:?} {spec:?}: {e}"));
                 // The same table with every reached entry but the goal's set to one value.
                 let forged: Vec<u8> = t
                     .bytes()
                     .iter()
-                    .map(|&e| if e == 0 || e == UNSEEN { e } else { 40 })
+                    .map(|&e| {
+                        if e & t.value_mask() == 0 || e == UNSEEN {
+                            e
+                        } else {
+                            40
+                        }
+                    })
                     .collect();
-                let f = PatternTable::from_parts(tiles.to_vec(), rows * cols, forged).unwrap();
-                let counts = count_zero_and_unseen(f.bytes());
+                let f = PatternTable::from_parts(tiles.to_vec(), rows * cols, forged)
+                    .unwrap()
+                    .with_regions(t.regions());
+                let counts = count_zero_and_unseen(f.bytes(), f.value_mask());
                 assert!(table_is_plausible(&f, rows, cols, b, counts).is_err());
             }
         }
@@ -199,7 +210,13 @@ mod tests {
                 bytes.iter().filter(|&&b| b == 0).count() as u64,
                 bytes.iter().filter(|&&b| b == 255).count() as u64,
             );
-            assert_eq!(super::count_zero_and_unseen(&bytes), want, "{len}");
+            assert_eq!(super::count_zero_and_unseen(&bytes, 0xff), want, "{len}");
+            let values = bytes.iter().filter(|&&b| b & 0x3f == 0).count() as u64;
+            assert_eq!(
+                super::count_zero_and_unseen(&bytes, 0x3f),
+                (values, want.1),
+                "{len}"
+            );
         }
     }
 }

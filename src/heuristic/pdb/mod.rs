@@ -25,6 +25,7 @@ pub mod cache;
 mod check;
 mod error;
 mod partition;
+pub mod regions;
 mod table;
 
 pub use additive::{AdditivePdb, PdbPrepared, PdbState, PdbUndo};

@@ -80,12 +80,15 @@ impl std::ops::DerefMut for TableBytes {
     }
 }
 
-/// One pattern's table: the pattern tiles (in index order) and one byte per placement.
+/// One pattern's table: the pattern tiles (in index order) and one byte per placement: its
+/// value (moves), with the blank-region flags in the two high bits when
+/// [`PatternTable::regions`] ([`regions`](super::regions)).
 pub struct PatternTable {
     pub(super) tiles: Vec<u8>,
     cells: usize,
     pub(super) weights: Vec<u64>,
     pub(super) table: TableBytes,
+    regions: bool,
 }
 
 impl std::fmt::Debug for PatternTable {
@@ -94,13 +97,17 @@ impl std::fmt::Debug for PatternTable {
             .field("tiles", &self.tiles)
             .field("cells", &self.cells)
             .field("entries", &self.table.len())
+            .field("regions", &self.regions)
             .finish()
     }
 }
 
 impl PartialEq for PatternTable {
     fn eq(&self, other: &Self) -> bool {
-        self.tiles == other.tiles && self.cells == other.cells && self.bytes() == other.bytes()
+        self.tiles == other.tiles
+            && self.cells == other.cells
+            && self.regions == other.regions
+            && self.bytes() == other.bytes()
     }
 }
 
@@ -151,7 +158,31 @@ impl PatternTable {
             cells,
             weights,
             table,
+            regions: false,
         })
+    }
+
+    /// The same table, whose bytes hold the blank-region flags in their two high bits
+    /// (`regions`) or not.
+    #[must_use]
+    pub fn with_regions(mut self, regions: bool) -> Self {
+        self.regions = regions;
+        self
+    }
+
+    /// Whether the bytes hold blank-region flags in their two high bits, the value in the six
+    /// low ones ([`regions`](super::regions)).
+    pub fn regions(&self) -> bool {
+        self.regions
+    }
+
+    /// The mask of an entry's value bits (all of them without region flags).
+    pub fn value_mask(&self) -> u8 {
+        if self.regions {
+            super::regions::VALUE_BITS
+        } else {
+            u8::MAX
+        }
     }
 
     /// The pattern's tiles, in index order.
@@ -164,7 +195,8 @@ impl PatternTable {
         &self.weights
     }
 
-    /// The table's bytes (moves), indexed by [`PatternTable::index`].
+    /// The table's bytes, indexed by [`PatternTable::index`]: moves, and the region flags
+    /// when [`PatternTable::regions`].
     pub fn bytes(&self) -> &[u8] {
         &self.table
     }
@@ -210,9 +242,9 @@ impl PatternTable {
         }
     }
 
-    /// The value at a placement (moves).
+    /// The value at a placement (moves), the least over the blank's regions.
     #[inline]
     pub fn value(&self, positions: &[u8]) -> u8 {
-        self.table[self.index(positions)]
+        self.table[self.index(positions)] & self.value_mask()
     }
 }

@@ -97,13 +97,22 @@ impl<const B: u32> Builder<B> {
             ..
         } = scratch;
         self.decode(isa, idx, dec);
-        let regions = match regions {
-            Regions::Mask(m) => m,
-            Regions::Cell(f) => isa.pext(self.flood(dec.occ, isa.select(dec.free, f)), dec.free),
+        // A placement's own regions are expanded in the layer of its depth: they are its
+        // regions of least depth, which give its flags.
+        let (regions, least) = match regions {
+            Regions::Mask(m) => (m, true),
+            Regions::Cell(f) => (
+                isa.pext(self.flood(dec.occ, isa.select(dec.free, f)), dec.free),
+                false,
+            ),
         };
         let parent = (frees.len() as u64) << 10;
-        let moves = self.moves_into(dec.occ, isa.pdep(regions, dec.free));
+        let cells = isa.pdep(regions, dec.free);
+        let moves = self.moves_into(dec.occ, cells);
         let Some(sym) = &self.sym else {
+            if least {
+                self.set_flags(idx, dec.free, cells);
+            }
             frees.push([dec.free, 0]);
             for (c, m) in moves {
                 let cidx = self.child_index(isa, dec, idx, m, c);
@@ -113,6 +122,12 @@ impl<const B: u32> Builder<B> {
             return;
         };
         let fidx = self.mirror(isa, sym, dec, mirror);
+        if least {
+            self.set_flags(idx, dec.free, cells);
+            if fidx != idx {
+                self.set_flags(fidx, mirror.free, sym.map(cells));
+            }
+        }
         frees.push([dec.free, mirror.free]);
         for (c, m) in moves {
             let (canon, other, mapped) = self.canonical(isa, sym, dec, idx, mirror, fidx, m, c);

@@ -182,13 +182,14 @@ impl<const B: u32> Builder<B> {
         (filled + f, late + l)
     }
 
-    /// The depths, or `None` when `progress` stopped the build (an error when their memory
-    /// cannot be mapped).
+    /// The table (depths, and region flags where [`Builder::flagged`]) and whether it has the
+    /// flags, or `None` when `progress` stopped the build (an error when their memory cannot
+    /// be mapped).
     pub(super) fn run(
         self,
         pattern: usize,
         progress: &(dyn Fn(&BuildProgress) -> bool + Sync),
-    ) -> Option<std::io::Result<TableBytes>> {
+    ) -> Option<std::io::Result<(TableBytes, bool)>> {
         let mut occ = 0u32;
         let mut pos = [0u8; 16];
         for (i, &c) in self.start.iter().enumerate() {
@@ -232,7 +233,19 @@ impl<const B: u32> Builder<B> {
                 break;
             }
         }
-        let Builder { lanes, total, .. } = self;
-        Some(lanes.into_depths(total))
+        // The last layer found nothing: `d` is the largest depth.
+        let flagged = self.flagged(d);
+        let Builder {
+            lanes,
+            total,
+            flags,
+            ..
+        } = self;
+        Some(lanes.into_depths(total).map(|mut table| {
+            if flagged {
+                super::add_flags(&mut table, &flags);
+            }
+            (table, flagged)
+        }))
     }
 }

@@ -62,6 +62,9 @@ use bits::Isa;
 use lanes::Lanes;
 use symmetry::Sym;
 
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+use super::regions::Flood;
 use super::{PatternTable, PdbError, placements};
 use crate::puzzle::{Goal, Move, move_target};
 
@@ -90,9 +93,11 @@ fn lane_bits(cells: usize, k: usize) -> u32 {
 
 /// Bytes a build of `k` tiles on `cells` cells needs at its peak, at most: a lane of
 /// `lane_bits` per placement and two layers' lists of late regions, each at most a fifth of
-/// the lanes (1.45 · 10⁹ for the 8-tile pattern of the 15-puzzle).
+/// the lanes, and two bits per placement for the region flags (1.58 · 10⁹ for the 8-tile
+/// pattern of the 15-puzzle).
 pub fn build_memory(cells: usize, k: usize) -> u64 {
-    placements(cells, k) * u64::from(lane_bits(cells, k)) / 8 * 7 / 5
+    let p = placements(cells, k);
+    p * u64::from(lane_bits(cells, k)) / 8 * 7 / 5 + p.div_ceil(4)
 }
 
 /// Builds the table of `tiles` for `goal`, reporting each BFS layer to `progress`, which
@@ -132,14 +137,14 @@ pub fn build_table(
             cap: max_memory,
         });
     }
-    let table = match lane_bits(n, k) {
+    let (table, regions) = match lane_bits(n, k) {
         16 => Builder::<16>::new(goal, tiles).run(pattern, progress),
         32 => Builder::<32>::new(goal, tiles).run(pattern, progress),
         _ => Builder::<64>::new(goal, tiles).run(pattern, progress),
     }
     .ok_or(PdbError::Cancelled)?
     .map_err(PdbError::Memory)?;
-    PatternTable::from_bytes(tiles.to_vec(), n, table)
+    Ok(PatternTable::from_bytes(tiles.to_vec(), n, table)?.with_regions(regions))
 }
 
 /// Builds every pattern of a partition, one after the other (each build is parallel).
@@ -212,6 +217,11 @@ struct Builder<const B: u32> {
     isa: Isa,
     /// The symmetry the search uses, if the pattern has one.
     sym: Option<Box<Sym>>,
+    /// Per placement two bits: its region flags ([`regions`](super::regions)), set when the
+    /// placement's regions of least depth are known (when it is expanded, or pulled in the
+    /// layer after it was reached), four placements a byte.
+    flags: Vec<AtomicU8>,
+    flood_cells: Flood,
 }
 
 impl<const B: u32> Builder<B> {
@@ -265,12 +275,52 @@ impl<const B: u32> Builder<B> {
             start_blank: b.blank(),
             isa: Isa::detect(),
             sym: None,
+            flags: (0..total.div_ceil(4)).map(|_| AtomicU8::new(0)).collect(),
+            flood_cells: Flood::new(rows, cols),
         };
         let occ = builder.start.iter().fold(0u32, |m, &c| m | 1 << c);
         let region = builder.flood(occ, builder.start_blank as u32);
         builder.sym = Sym::find(rows, cols, &builder.start, region);
         builder
     }
+}
+
+impl<const B: u32> Builder<B> {
+    /// Records the region flags of the placement at `idx`, whose free cells are `free` and
+    /// whose regions of least depth cover the cells `least`.
+    #[inline(always)]
+    fn set_flags(&self, idx: usize, free: u32, least: u32) {
+        let f = self.flood_cells.flags(free, least) >> 6;
+        if f != 0 {
+            self.flags[idx / 4].fetch_or(f << (2 * (idx % 4)), Relaxed);
+        }
+    }
+
+    /// Whether a table with depths up to `max_depth` carries the region flags: every depth
+    /// fits in six bits, and the pattern leaves three free cells or more (so that every
+    /// placement is reached, and no entry is the builder's 255).
+    fn flagged(&self, max_depth: u8) -> bool {
+        max_depth <= super::regions::VALUE_BITS && self.k + 3 <= self.total_cells()
+    }
+
+    fn total_cells(&self) -> usize {
+        self.all.count_ones() as usize
+    }
+}
+
+/// Puts the region flags (two bits per placement, four placements a byte) into the high bits
+/// of the table's bytes.
+fn add_flags(table: &mut [u8], flags: &[AtomicU8]) {
+    use rayon::prelude::*;
+    table
+        .par_chunks_mut(4)
+        .zip(flags.par_iter())
+        .for_each(|(bytes, f)| {
+            let f = f.load(Relaxed);
+            for (j, b) in bytes.iter_mut().enumerate() {
+                *b |= (f >> (2 * j) & 3) << 6;
+            }
+        });
 }
 
 #[cfg(test)]
@@ -294,14 +344,20 @@ mod tests {
                 let mut b = Builder::<B>::new(&goal, tiles);
                 assert_eq!(lane_bits(rows * cols, tiles.len()), B);
                 tune(&mut b);
-                b.run(0, &|_| true).unwrap().unwrap().to_vec()
+                let (table, flagged) = b.run(0, &|_| true).unwrap().unwrap();
+                (table.to_vec(), flagged)
             };
             let default = build(&|_| {});
             // Every placement is reached, but for a pattern of all tiles only those of the
             // goal's permutation parity (half).
-            let unseen = default.iter().filter(|&&v| v == UNSEEN).count();
+            let mask = if default.1 {
+                crate::heuristic::pdb::regions::VALUE_BITS
+            } else {
+                0xff
+            };
+            let unseen = default.0.iter().filter(|&&v| v == UNSEEN).count();
             let want = if tiles.len() + 1 == rows * cols {
-                default.len() / 2
+                default.0.len() / 2
             } else {
                 0
             };
@@ -310,7 +366,7 @@ mod tests {
                 "{rows}×{cols} {tiles:?} placements not reached"
             );
             // Only the goal placement has depth 0.
-            assert_eq!(default.iter().filter(|&&v| v == 0).count(), 1);
+            assert_eq!(default.0.iter().filter(|&&v| v & mask == 0).count(), 1);
             assert_eq!(
                 build(&|b| b.pull_always = true),
                 default,

@@ -47,6 +47,16 @@ impl<const B: u32> Builder<B> {
             self.lanes.add_regions(idx, self.full);
             return (0, 0);
         }
+        // Reached in the previous layer: its regions so far are those of least depth.
+        if t != UNSEEN && t + 1 == d {
+            let least = isa.pdep((lane >> 8) as u32 & self.full, dec.free);
+            self.set_flags(idx, dec.free, least);
+            if let Some(sym) = sym
+                && fidx != idx
+            {
+                self.set_flags(fidx, mirror.free, sym.map(least));
+            }
+        }
         // The free cells whose regions are not reached yet.
         let mut todo = isa.pdep(!(lane >> 8) as u32 & self.full, dec.free);
         let mut new = 0u32;
