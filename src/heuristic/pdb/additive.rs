@@ -25,14 +25,16 @@ pub struct AdditivePdb {
     flood: Flood,
 }
 
-/// Incremental state: each pattern's table index and value on the board and on its
-/// reflection, and the two sums.
+/// Incremental state: each pattern's table index, value and cells (a bit set) on the board and
+/// on its reflection, and the two sums.
 #[derive(Clone, Debug)]
 pub struct PdbState {
     idx: Vec<u32>,
     ridx: Vec<u32>,
     vals: Vec<u8>,
     rvals: Vec<u8>,
+    occ: Vec<u32>,
+    rocc: Vec<u32>,
     sum: u32,
     rsum: u32,
 }
@@ -313,19 +315,21 @@ impl Incremental for AdditivePdb {
     fn apply(
         &self,
         st: &mut PdbState,
-        tiles: &[u8],
+        _tiles: &[u8],
         tile: u8,
         from: usize,
-        _to: usize,
+        to: usize,
         pr: PdbPrepared,
         enough: u32,
     ) -> (i32, PdbUndo) {
         let u = self.undo_record(st, tile);
-        (self.commit(st, tiles, tile, from, pr, enough), u)
+        self.flip_cells(st, u, from, to);
+        (self.commit(st, tile, from, pr, enough), u)
     }
 
     #[inline(always)]
-    fn undo(&self, st: &mut PdbState, _: &[u8], _tile: u8, _from: usize, _to: usize, u: PdbUndo) {
+    fn undo(&self, st: &mut PdbState, _: &[u8], _tile: u8, from: usize, to: usize, u: PdbUndo) {
+        self.flip_cells(st, u, from, to);
         st.vals[u.p as usize] = u.v;
         st.idx[u.p as usize] = u.idx;
         st.sum = u.sum;
@@ -345,12 +349,23 @@ impl Incremental for AdditivePdb {
             (Vec::new(), Vec::new(), 0)
         };
         let h = sum.max(rsum);
+        let occ = (0..self.tables.len())
+            .map(|p| self.occupancy(tiles, p))
+            .collect();
+        let rocc = match &self.reflect {
+            Some((phi, tmap)) => (0..self.tables.len())
+                .map(|p| self.reflected_occupancy(tiles, p, phi, tmap))
+                .collect(),
+            None => Vec::new(),
+        };
         (
             PdbState {
                 idx,
                 ridx,
                 vals,
                 rvals,
+                occ,
+                rocc,
                 sum,
                 rsum,
             },
@@ -383,15 +398,25 @@ impl AdditivePdb {
         u
     }
 
+    /// The moved tile's cells, `from` and `to`, swapped in and out of its pattern's cell set on
+    /// the board and on the reflection (the same on undo).
+    #[inline(always)]
+    fn flip_cells(&self, st: &mut PdbState, u: PdbUndo, from: usize, to: usize) {
+        st.occ[u.p as usize] ^= 1 << from | 1 << to;
+        if let Some((_, tmap)) = &self.reflect {
+            st.rocc[u.rp as usize] ^= 1 << tmap[from] | 1 << tmap[to];
+        }
+    }
+
     /// Writes a prepared move into the state: the board's own pattern, and the reflected one
-    /// unless the board's sum is already `enough` (see
-    /// [`Incremental::apply`]). `tiles` is the board after the move, whose blank is on
-    /// `blank`. Returns the change in `h`.
+    /// unless the board's sum is already `enough` (see [`Incremental::apply`]); the blank is
+    /// now on `blank`. A table's blank-region flag is looked at only when the value without it
+    /// leaves the sum below `enough`: a board pruned either way needs no more. Returns the
+    /// change in `h`.
     #[inline(always)]
     fn commit(
         &self,
         st: &mut PdbState,
-        tiles: &[u8],
         tile: u8,
         blank: usize,
         pr: PdbPrepared,
@@ -400,11 +425,12 @@ impl AdditivePdb {
         let before = st.sum.max(st.rsum);
         let t = tile as usize;
         let p = self.pattern_of[t] as usize;
-        let table = &self.tables[p];
-        let v = self.entry_value(
-            table,
-            table.table[pr.i as usize],
-            || self.occupancy(tiles, p),
+        let v = self.lookup(
+            p,
+            pr.i,
+            st.sum - u32::from(st.vals[p]),
+            enough,
+            st.occ[p],
             blank,
         );
         st.idx[p] = pr.i;
@@ -414,11 +440,12 @@ impl AdditivePdb {
             && let Some((phi, tmap)) = &self.reflect
         {
             let rp = self.pattern_of[phi[t] as usize] as usize;
-            let table = &self.tables[rp];
-            let rv = self.entry_value(
-                table,
-                table.table[pr.ri as usize],
-                || self.reflected_occupancy(tiles, rp, phi, tmap),
+            let rv = self.lookup(
+                rp,
+                pr.ri,
+                st.rsum - u32::from(st.rvals[rp]),
+                enough,
+                st.rocc[rp],
                 usize::from(tmap[blank]),
             );
             st.ridx[rp] = pr.ri;
@@ -426,5 +453,19 @@ impl AdditivePdb {
             st.rvals[rp] = rv;
         }
         st.sum.max(st.rsum) as i32 - before as i32
+    }
+
+    /// Pattern `p`'s value at table index `i`, its cells being `occ` (a bit set) and the blank
+    /// on `blank`, where the other patterns add up to `rest`: with the blank-region flag,
+    /// unless the value without it already brings the sum to `enough`.
+    #[inline(always)]
+    fn lookup(&self, p: usize, i: u32, rest: u32, enough: u32, occ: u32, blank: usize) -> u8 {
+        let table = &self.tables[p];
+        let entry = table.table[i as usize];
+        let least = entry & table.value_mask();
+        if least == entry || rest + u32::from(least) >= enough {
+            return least;
+        }
+        self.flood.value(entry, occ, blank) as u8
     }
 }
