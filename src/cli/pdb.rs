@@ -95,13 +95,19 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             };
             let bytes: usize = pdb.tables().iter().map(|t| t.bytes().len()).sum();
             let n = pdb.tables().len();
+            let flagged = pdb.tables().iter().filter(|t| t.regions()).count();
             crate::note!(
-                "npuzzle: {} for {r}×{c} ({} goal): {n} table{}, {} entries, {:.1} s{}",
+                "npuzzle: {} for {r}×{c} ({} goal): {n} table{}, {} entries, {:.1} s{}{}",
                 spec.name(),
                 g.name(),
                 if n == 1 { "" } else { "s" },
                 bytes,
                 t.elapsed().as_secs_f64(),
+                match flagged {
+                    0 => String::new(),
+                    f if f == n => ", with blank-region flags".to_string(),
+                    f => format!(", {f} with blank-region flags"),
+                },
                 if pdb.reflects() {
                     ", looked up on the reflection too"
                 } else {
@@ -159,12 +165,13 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
                 };
                 match h {
                     Ok(h) => super::emit(&format!(
-                        "{name}  {}×{}  tiles {:?}  {} entries  {} bytes{}",
+                        "{name}  {}×{}  tiles {:?}  {} entries  {} bytes{}{}",
                         h.rows,
                         h.cols,
                         h.tiles,
                         h.entries,
                         size,
+                        if h.regions { "  region flags" } else { "" },
                         if verify { "  ok" } else { "" }
                     ))?,
                     Err(why) => {
