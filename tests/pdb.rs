@@ -300,6 +300,37 @@ fn pdb_answers_equal_published_lengths_on_korf_instances() {
     }
 }
 
+/// IDA* looks at a blank-region flag only when the value without it leaves the node
+/// unpruned (and the reflected table only when the direct sum does): the same nodes as with
+/// every value exact (the histogram asks for exact values), and the same thresholds.
+#[test]
+fn early_stops_of_the_pdb_update_change_no_node_count() {
+    let g = goal(&GoalSpec::BlankFirst, 4, 4);
+    let h = pdb(&g, &[5, 5, 5]);
+    assert!(h.tables().iter().all(|t| t.regions()));
+    for (id, tiles, opt) in korf100().into_iter().take(12) {
+        let p = Problem {
+            start: board(4, 4, &tiles),
+            goal: g.clone(),
+        };
+        let run = |histogram: bool| {
+            let limits = Limits {
+                histogram,
+                threads: 1,
+                ..Limits::default()
+            };
+            match solve(&p, Algorithm::IdaStar, h.clone(), &limits, &mut |_| {}) {
+                Ok(Outcome::Solved(s)) => s,
+                other => panic!("{other:?}"),
+            }
+        };
+        let (exact, early) = (run(true), run(false));
+        assert_eq!(early.moves.len() as u32, opt, "Korf #{id}");
+        assert_eq!(exact.stats.expanded, early.stats.expanded, "Korf #{id}");
+        assert_eq!(exact.stats.iterations, early.stats.iterations, "Korf #{id}");
+    }
+}
+
 #[test]
 fn table_index_is_a_bijection() {
     let t = PatternTable::from_parts(vec![1, 2, 3], 6, vec![0; 120]).unwrap();

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use super::pdb::builder::BuildProgress;
-use super::pdb::cache::{PdbCache, header_for, read_header};
+use super::pdb::cache::{PdbCache, header_for, older_format, read_header};
 use super::pdb::{PartitionSpec, PdbError, placements};
 use super::{HeuristicKind, HeuristicSpec, UnknownHeuristic};
 use crate::puzzle::Goal;
@@ -160,11 +160,14 @@ pub fn table_bytes(spec: &PartitionSpec, goal: &Goal) -> Option<u64> {
 }
 
 /// Whether every table of `spec` for `goal` is in `cache` with the right header (the checksum
-/// is checked when it is loaded; a bad one is then rebuilt).
+/// is checked when it is loaded; a bad one is then rebuilt), or as a file of an earlier format
+/// version, which its next use rebuilds (with a warning), so that `auto` keeps choosing it.
 pub fn is_cached(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> bool {
     spec.patterns(goal).is_ok_and(|ps| {
         ps.iter().all(|p| {
-            read_header(&cache.path_for(goal, p)).is_ok_and(|h| h.same_table(&header_for(goal, p)))
+            let path = cache.path_for(goal, p);
+            read_header(&path).is_ok_and(|h| h.same_table(&header_for(goal, p)))
+                || older_format(&path)
         })
     })
 }

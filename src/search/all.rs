@@ -9,8 +9,9 @@
 //!   in the tree exactly once), counting each goal reached (`Collector`).
 //! - BFS and A* keep the best g of every board they reach. BFS has every board within C* − 1
 //!   moves when it generates the goal; A* goes on after the goal until the lowest f on its open
-//!   list passes C*, so it has expanded every board on an optimal path (with a consistent
-//!   heuristic, at its optimal g). The number of optimal paths is then counted backwards from
+//!   list passes C*, so it has expanded every board on an optimal path at its optimal g (with
+//!   an admissible heuristic: a board first closed at a larger g is reopened when reached
+//!   more cheaply). The number of optimal paths is then counted backwards from
 //!   the goal over the boards one move apart whose g differ by one (`from_distances`).
 //!
 //! Both give the solutions in lexicographic order of move index ([`Move::ALL`]: Up, Down,

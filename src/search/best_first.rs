@@ -7,8 +7,9 @@
 //! maps every board reached to its best g so far, the move that reached it and whether it has
 //! been expanded; a heap entry whose g no longer matches (or whose board is already closed) is
 //! stale and skipped when popped. A closed board reached more cheaply is reopened, which batched
-//! A* needs (its rounds are not in strict f order) and A* never triggers with a consistent
-//! heuristic.
+//! A* needs (its rounds are not in strict f order) and A* needs with a heuristic that is
+//! admissible but not consistent (the pattern databases' blank-region flags); with a
+//! consistent one A* never triggers it.
 
 use std::collections::hash_map::Entry;
 

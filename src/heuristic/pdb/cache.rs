@@ -367,8 +367,13 @@ fn read_head(path: &Path) -> Result<(std::fs::File, Header, Vec<u8>), PdbError> 
     }
     let version = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
     if version != FORMAT_VERSION {
+        let whose = if version < FORMAT_VERSION {
+            " (an earlier npuzzle's: rebuilt on its next use)"
+        } else {
+            ""
+        };
         return Err(bad(&format!(
-            "format version {version}, expected {FORMAT_VERSION}"
+            "format version {version}, expected {FORMAT_VERSION}{whose}"
         )));
     }
     let hlen = u64::from(u32::from_le_bytes([head[12], head[13], head[14], head[15]]));
@@ -399,7 +404,7 @@ fn read_file(path: &Path) -> Result<(Header, PatternTable), PdbError> {
     crc.update(&json);
     // The entries' counts for the plausibility check in the same pass, while each piece is
     // in the cache: a second pass over half a gigabyte would cost a third of a second here.
-    let mut counts = (0u64, 0u64);
+    let mut counts = (0u64, 0u64, 0u64);
     let mask = if header.regions {
         super::regions::VALUE_BITS
     } else {
@@ -407,8 +412,8 @@ fn read_file(path: &Path) -> Result<(Header, PatternTable), PdbError> {
     };
     for piece in data.chunks(1 << 20) {
         crc.update(piece);
-        let (z, u) = super::check::count_zero_and_unseen(piece, mask);
-        counts = (counts.0 + z, counts.1 + u);
+        let (z, u, b) = super::check::count_zero_and_unseen(piece, mask);
+        counts = (counts.0 + z, counts.1 + u, counts.2 + b);
     }
     if crc.finalize() != u32::from_le_bytes(tail) {
         return Err(bad("checksum mismatch (corrupt file)"));
@@ -436,6 +441,19 @@ fn read_file(path: &Path) -> Result<(Header, PatternTable), PdbError> {
 /// Why the file is unusable: [`PdbError::Missing`], [`PdbError::Io`], [`PdbError::Corrupt`].
 pub fn read_header(path: &Path) -> Result<Header, PdbError> {
     read_head(path).map(|(_, h, _)| h)
+}
+
+/// Whether `path` is a regular file holding a table of an earlier format version (the same
+/// table once rebuilt, which its next use does).
+pub fn older_format(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 12];
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok()
+        && &head[..8] == MAGIC
+        && u32::from_le_bytes([head[8], head[9], head[10], head[11]]) < FORMAT_VERSION
 }
 
 /// Checks one file: readable, checksum, entry count. `Ok(header)` when sound.

@@ -6,7 +6,8 @@
 //! For a table of `k` tiles on `n` cells built by [`super::builder`] (blank moves free, pattern
 //! moves cost 1):
 //! - the goal placement's value is 0 and no other entry's is (any other placement needs a
-//!   move); values are the entries without their region flags ([`super::regions`]);
+//!   move); values are the entries without their region flags ([`super::regions`]), and no
+//!   entry has both flags (one of the blank's regions is always of least depth);
 //! - no entry is the builder's "unseen" 255 when `k ≤ n − 3`; with `k = n − 1` exactly half
 //!   are (the placements of the other parity); with `k = n − 2` the one free tile and the blank
 //!   keep the puzzle's parity too, so some are, and their number is not checked;
@@ -26,8 +27,8 @@ const UNSEEN: u8 = u8::MAX;
 const SAMPLES: u64 = 4096;
 
 /// Checks `table` (pattern tiles `table.tiles()` on a `rows × cols` board) against the goal
-/// board `goal` (row-major, `0` = blank); `counts` are its entries whose value is 0 and those
-/// that are 255, from [`count_zero_and_unseen`].
+/// board `goal` (row-major, `0` = blank); `counts` are its entries whose value is 0, those
+/// that are 255, and those with both region flags, from [`count_zero_and_unseen`].
 ///
 /// # Errors
 /// What does not hold, in words.
@@ -36,7 +37,7 @@ pub(super) fn table_is_plausible(
     rows: usize,
     cols: usize,
     goal: &[u8],
-    (zeros, unseen): (u64, u64),
+    (zeros, unseen, both): (u64, u64, u64),
 ) -> Result<(), String> {
     let n = rows * cols;
     let tiles = table.tiles();
@@ -55,6 +56,11 @@ pub(super) fn table_is_plausible(
         return Err(format!(
             "the goal placement's value is {}, not 0",
             bytes[goal_index] & mask
+        ));
+    }
+    if table.regions() && both > 0 {
+        return Err(format!(
+            "{both} entries have both region flags, which no placement has"
         ));
     }
     if zeros != 1 {
@@ -130,28 +136,37 @@ pub(super) fn table_is_plausible(
     Ok(())
 }
 
-/// How many bytes have no bit of `mask` (values 0) and how many are [`UNSEEN`], in one pass that the compiler turns into
-/// vector compares (byte counters per lane, emptied every 255 blocks): a 577 MB table in well
-/// under a tenth of a second.
-pub(super) fn count_zero_and_unseen(bytes: &[u8], mask: u8) -> (u64, u64) {
+/// How many bytes have no bit of `mask` (values 0), how many are [`UNSEEN`] and how many have
+/// both region flags (0xc0, counted only when `mask` leaves them out), in one pass that the
+/// compiler turns into vector compares (byte counters per lane, emptied every 255 blocks): a
+/// 577 MB table in well under a tenth of a second.
+pub(super) fn count_zero_and_unseen(bytes: &[u8], mask: u8) -> (u64, u64, u64) {
     const LANES: usize = 64;
-    let (mut zeros, mut unseen) = (0u64, 0u64);
+    const BOTH: u8 = 0xc0;
+    let both_bits = !mask & BOTH;
+    let (mut zeros, mut unseen, mut both) = (0u64, 0u64, 0u64);
     for run in bytes.chunks(255 * LANES) {
-        let (mut z, mut u) = ([0u8; LANES], [0u8; LANES]);
+        let (mut z, mut u, mut f) = ([0u8; LANES], [0u8; LANES], [0u8; LANES]);
         let blocks = run.chunks_exact(LANES);
         let rest = blocks.remainder();
         for block in blocks {
             for i in 0..LANES {
                 z[i] += u8::from(block[i] & mask == 0);
                 u[i] += u8::from(block[i] == UNSEEN);
+                f[i] += u8::from(both_bits != 0 && block[i] & BOTH == BOTH);
             }
         }
         zeros += z.iter().map(|&c| u64::from(c)).sum::<u64>();
         unseen += u.iter().map(|&c| u64::from(c)).sum::<u64>();
+        both += f.iter().map(|&c| u64::from(c)).sum::<u64>();
         zeros += rest.iter().filter(|&&b| b & mask == 0).count() as u64;
         unseen += rest.iter().filter(|&&b| b == UNSEEN).count() as u64;
+        both += rest
+            .iter()
+            .filter(|&&b| both_bits != 0 && b & BOTH == BOTH)
+            .count() as u64;
     }
-    (zeros, unseen)
+    (zeros, unseen, both)
 }
 
 #[cfg(test)]
@@ -198,6 +213,17 @@ mod tests {
                     .with_regions(t.regions());
                 let counts = count_zero_and_unseen(f.bytes(), f.value_mask());
                 assert!(table_is_plausible(&f, rows, cols, b, counts).is_err());
+                // The true table with one entry given both region flags.
+                if t.regions() {
+                    let mut forged = t.bytes().to_vec();
+                    let i = forged.iter().position(|&e| e & 0x3f > 1).unwrap();
+                    forged[i] |= 0xc0;
+                    let f = PatternTable::from_parts(tiles.to_vec(), rows * cols, forged)
+                        .unwrap()
+                        .with_regions(true);
+                    let counts = count_zero_and_unseen(f.bytes(), f.value_mask());
+                    assert!(table_is_plausible(&f, rows, cols, b, counts).is_err());
+                }
             }
         }
     }
@@ -210,11 +236,16 @@ mod tests {
                 bytes.iter().filter(|&&b| b == 0).count() as u64,
                 bytes.iter().filter(|&&b| b == 255).count() as u64,
             );
-            assert_eq!(super::count_zero_and_unseen(&bytes, 0xff), want, "{len}");
+            assert_eq!(
+                super::count_zero_and_unseen(&bytes, 0xff),
+                (want.0, want.1, 0),
+                "{len}"
+            );
             let values = bytes.iter().filter(|&&b| b & 0x3f == 0).count() as u64;
+            let both = bytes.iter().filter(|&&b| b & 0xc0 == 0xc0).count() as u64;
             assert_eq!(
                 super::count_zero_and_unseen(&bytes, 0x3f),
-                (values, want.1),
+                (values, want.1, both),
                 "{len}"
             );
         }

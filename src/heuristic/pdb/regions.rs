@@ -40,11 +40,13 @@ pub struct Flood {
 }
 
 impl Flood {
-    /// For a `rows × cols` board (`rows · cols ≤ 32`).
+    /// For a `rows × cols` board (flags exist only for boards of at most 32 cells; larger ones
+    /// get masks of their first 32 cells, unused).
     pub fn new(rows: usize, cols: usize) -> Flood {
         let n = rows * cols;
+        // Boards of more than 32 cells have no flags: their masks are only kept in range.
         let column = |col: usize| {
-            (0..n)
+            (0..n.min(32))
                 .filter(|c| c % cols == col)
                 .fold(0u32, |m, c| m | 1 << c)
         };

@@ -44,8 +44,15 @@
 //! live in transparent huge pages (`madvise`). At the end the depth bytes are packed to the
 //! front of the lanes' memory in place, in parallel.
 //!
-//! Peak memory for `k` tiles on `n` cells: at most `P(n, k) · lane bytes · 7/5` (the lanes and
-//! two layers' lists, [`build_memory`]).
+//! Peak memory for `k` tiles on `n` cells: at most `P(n, k) · (lane bytes · 7/5 + 1/4)` (the
+//! lanes, two layers' lists and the region flags, [`build_memory`]).
+//!
+//! The blank-region flags ([`regions`](super::regions)) of a placement are set from its lane
+//! when its regions reached so far are exactly those of least depth: when a top-down layer
+//! expands it (the layer of its own depth), or when a bottom-up layer pulls it two layers
+//! after the one that reached it (a placement's other regions are at least two deeper, and
+//! the layer in between writes only lanes of the other parity); a mirror image's flags come
+//! from its canonical placement's regions, mapped.
 //!
 //! The `unsafe` code of the builder is in `crate::memory` (`madvise`) and `bits.rs` (the BMI2 /
 //! POPCNT intrinsics and the calls into the functions compiled for them).
@@ -218,8 +225,8 @@ struct Builder<const B: u32> {
     /// The symmetry the search uses, if the pattern has one.
     sym: Option<Box<Sym>>,
     /// Per placement two bits: its region flags ([`regions`](super::regions)), set when the
-    /// placement's regions of least depth are known (when it is expanded, or pulled in the
-    /// layer after it was reached), four placements a byte.
+    /// placement's regions of least depth are known (see the module's notes), four
+    /// placements a byte.
     flags: Vec<AtomicU8>,
     flood_cells: Flood,
 }

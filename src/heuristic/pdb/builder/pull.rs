@@ -47,7 +47,8 @@ impl<const B: u32> Builder<B> {
             self.lanes.add_regions(idx, self.full);
             return (0, 0);
         }
-        // Reached in the previous layer: its regions so far are those of least depth.
+        // Of depth d − 1 (reached two layers ago; the layer in between wrote only lanes of the
+        // other parity): its regions so far are those of least depth.
         if t != UNSEEN && t + 1 == d {
             let least = isa.pdep((lane >> 8) as u32 & self.full, dec.free);
             self.set_flags(idx, dec.free, least);
