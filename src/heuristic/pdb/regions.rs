@@ -31,12 +31,15 @@ pub const VALUE_BITS: u8 = 0x3f;
 
 /// Flooding free cells on a board of at most 32 cells, as bit sets (bit `c` = cell `c`,
 /// row-major).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Flood {
     cols: u32,
     all: u32,
     not_left: u32,
     not_right: u32,
+    /// Boards of at most 16 cells: for every set of free cells, the region of its lowest cell
+    /// (128 KiB, so that a lookup's region test is one read).
+    low_region: Option<std::sync::Arc<[u16]>>,
 }
 
 impl Flood {
@@ -51,12 +54,20 @@ impl Flood {
                 .fold(0u32, |m, c| m | 1 << c)
         };
         let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-        Flood {
+        let mut flood = Flood {
             cols: cols as u32,
             all,
             not_left: all & !column(0),
             not_right: all & !column(cols - 1),
+            low_region: None,
+        };
+        if n <= 16 {
+            let table: Vec<u16> = (0..=all)
+                .map(|free| flood.region(free, free & free.wrapping_neg()) as u16)
+                .collect();
+            flood.low_region = Some(table.into());
         }
+        flood
     }
 
     /// The cells of `free` connected to the cells `seed` (a subset of `free`).
@@ -131,7 +142,10 @@ impl Flood {
             return v;
         }
         let free = !occ & self.all;
-        let in_low = self.connected(free, free & free.wrapping_neg(), 1 << blank);
+        let in_low = match &self.low_region {
+            Some(t) => u32::from(t[free as usize]) >> blank & 1 != 0,
+            None => self.connected(free, free & free.wrapping_neg(), 1 << blank),
+        };
         let flag = if in_low {
             LOW_PLUS_TWO
         } else {
