@@ -62,6 +62,12 @@ impl AdditivePdb {
         if let Some(t) = (1..n).find(|&t| pattern_of[t] == u8::MAX) {
             return Err(bad_partition!("tile {t} is in no pattern"));
         }
+        let flood = Flood::new(goal.board().rows(), goal.board().cols());
+        let flood = if tables.iter().any(|t| t.regions()) {
+            flood.with_region_table()
+        } else {
+            flood
+        };
         Ok(AdditivePdb {
             name: name.to_string(),
             cells: n,
@@ -69,7 +75,7 @@ impl AdditivePdb {
             pattern_of,
             slot_of,
             reflect: reflection(goal),
-            flood: Flood::new(goal.board().rows(), goal.board().cols()),
+            flood,
         })
     }
 
@@ -110,24 +116,24 @@ impl AdditivePdb {
         self.tables.iter().map(|t| t.tiles.clone()).collect()
     }
 
-    /// Each pattern's index, value, and the sum of the values, given each tile's cell (the
-    /// blank's too).
-    fn sums(&self, pos: &[u8]) -> (Vec<u32>, Vec<u8>, u32) {
+    /// Each pattern's index, value and cells (a bit set), and the sum of the values, given
+    /// each tile's cell (the blank's too).
+    fn sums(&self, pos: &[u8]) -> (Vec<u32>, Vec<u8>, Vec<u32>, u32) {
         let idx: Vec<u32> = self
             .tables
             .iter()
             .map(|t| t.rank(|i| pos[t.tiles[i] as usize]) as u32)
             .collect();
-        let vals: Vec<u8> = idx
+        let occ: Vec<u32> = self
+            .tables
             .iter()
-            .zip(&self.tables)
-            .map(|(&i, t)| {
-                let occ = || t.tiles.iter().fold(0u32, |m, &x| m | 1 << pos[x as usize]);
-                self.entry_value(t, t.table[i as usize], occ, usize::from(pos[0]))
-            })
+            .map(|t| t.tiles.iter().fold(0u32, |m, &x| m | 1 << pos[x as usize]))
+            .collect();
+        let vals: Vec<u8> = (0..self.tables.len())
+            .map(|p| self.lookup(p, idx[p], 0, u32::MAX, occ[p], usize::from(pos[0])))
             .collect();
         let sum = vals.iter().map(|&v| u32::from(v)).sum();
-        (idx, vals, sum)
+        (idx, vals, occ, sum)
     }
 
     /// The change of pattern `p`'s index when its tile in slot `s` moves from cell `from` to
@@ -159,40 +165,6 @@ impl AdditivePdb {
             }
         }
         if to > from { delta } else { -delta }
-    }
-
-    /// The value of `entry` of table `t` for the board whose pattern tiles are on the cells
-    /// `occ()` and whose blank is on `blank`: with the table's blank-region flags, when it has
-    /// them ([`super::regions`]).
-    #[inline(always)]
-    fn entry_value(
-        &self,
-        t: &PatternTable,
-        entry: u8,
-        occ: impl FnOnce() -> u32,
-        blank: usize,
-    ) -> u8 {
-        if t.regions() && entry > super::regions::VALUE_BITS {
-            self.flood.value(entry, occ(), blank) as u8
-        } else {
-            entry
-        }
-    }
-
-    /// The cells of pattern `p`'s tiles on `tiles` (row-major, `0` = blank), as a bit set.
-    #[inline(always)]
-    fn occupancy(&self, tiles: &[u8], p: usize) -> u32 {
-        tiles.iter().enumerate().fold(0u32, |m, (c, &t)| {
-            m | u32::from(usize::from(self.pattern_of[t as usize]) == p) << c
-        })
-    }
-
-    /// The cells of pattern `p`'s tiles on the reflection of `tiles`, as a bit set.
-    #[inline(always)]
-    fn reflected_occupancy(&self, tiles: &[u8], p: usize, phi: &[u8], tmap: &[u8]) -> u32 {
-        tiles.iter().enumerate().fold(0u32, |m, (c, &t)| {
-            m | u32::from(usize::from(self.pattern_of[phi[t as usize] as usize]) == p) << tmap[c]
-        })
     }
 
     fn positions(&self, tiles: &[u8]) -> (Vec<u8>, Vec<u8>) {
@@ -235,9 +207,9 @@ fn reflection(goal: &Goal) -> Option<(Vec<u8>, Vec<u8>)> {
 impl Heuristic for AdditivePdb {
     fn estimate(&self, tiles: &[u8]) -> u32 {
         let (pos, rpos) = self.positions(tiles);
-        let sum = self.sums(&pos).2;
+        let sum = self.sums(&pos).3;
         if self.reflect.is_some() {
-            sum.max(self.sums(&rpos).2)
+            sum.max(self.sums(&rpos).3)
         } else {
             sum
         }
@@ -342,22 +314,13 @@ impl Incremental for AdditivePdb {
 
     fn init(&self, tiles: &[u8]) -> (PdbState, u32) {
         let (pos, rpos) = self.positions(tiles);
-        let (idx, vals, sum) = self.sums(&pos);
-        let (ridx, rvals, rsum) = if self.reflect.is_some() {
+        let (idx, vals, occ, sum) = self.sums(&pos);
+        let (ridx, rvals, rocc, rsum) = if self.reflect.is_some() {
             self.sums(&rpos)
         } else {
-            (Vec::new(), Vec::new(), 0)
+            (Vec::new(), Vec::new(), Vec::new(), 0)
         };
         let h = sum.max(rsum);
-        let occ = (0..self.tables.len())
-            .map(|p| self.occupancy(tiles, p))
-            .collect();
-        let rocc = match &self.reflect {
-            Some((phi, tmap)) => (0..self.tables.len())
-                .map(|p| self.reflected_occupancy(tiles, p, phi, tmap))
-                .collect(),
-            None => Vec::new(),
-        };
         (
             PdbState {
                 idx,
@@ -466,6 +429,7 @@ impl AdditivePdb {
         if least == entry || rest + u32::from(least) >= enough {
             return least;
         }
+        // Only tables with flags get here: `least` is then the six value bits.
         self.flood.value(entry, occ, blank) as u8
     }
 }

@@ -4,8 +4,8 @@
 //! rebuilt (with a warning), never trusted.
 //!
 //! File layout: `NPUZZPDB` (8 bytes), format version (u32 LE), header length (u32 LE), header
-//! (JSON: rows, cols, goal, tiles, entries, regions), data (one byte an entry), CRC-32 (u32 LE) of the
-//! header and data.
+//! (JSON: rows, cols, goal, tiles, entries, regions), data (one byte an entry), CRC-32 (u32
+//! LE) of the header and data.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -362,10 +362,13 @@ fn read_head(path: &Path) -> Result<(std::fs::File, Header, Vec<u8>), PdbError> 
     };
     let size = file.metadata().map_err(io)?.len();
     let mut head = [0u8; 16];
-    if size < 20 || file.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
+    let version = match size >= 20 && file.read_exact(&mut head).is_ok() {
+        true => format_version(&head),
+        false => None,
+    };
+    let Some(version) = version else {
         return Err(bad("not a pattern-database file"));
-    }
-    let version = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
+    };
     if version != FORMAT_VERSION {
         let whose = if version < FORMAT_VERSION {
             " (an earlier npuzzle's: rebuilt on its next use)"
@@ -405,11 +408,7 @@ fn read_file(path: &Path) -> Result<(Header, PatternTable), PdbError> {
     // The entries' counts for the plausibility check in the same pass, while each piece is
     // in the cache: a second pass over half a gigabyte would cost a third of a second here.
     let mut counts = (0u64, 0u64, 0u64);
-    let mask = if header.regions {
-        super::regions::VALUE_BITS
-    } else {
-        u8::MAX
-    };
+    let mask = super::regions::value_mask(header.regions);
     for piece in data.chunks(1 << 20) {
         crc.update(piece);
         let (z, u, b) = super::check::count_zero_and_unseen(piece, mask);
@@ -452,8 +451,13 @@ pub fn older_format(path: &Path) -> bool {
         && std::fs::File::open(path)
             .and_then(|mut f| f.read_exact(&mut head))
             .is_ok()
-        && &head[..8] == MAGIC
-        && u32::from_le_bytes([head[8], head[9], head[10], head[11]]) < FORMAT_VERSION
+        && format_version(&head).is_some_and(|v| v < FORMAT_VERSION)
+}
+
+/// The format version a file's first 12 bytes give, when they start with the magic.
+fn format_version(head: &[u8]) -> Option<u32> {
+    (head.len() >= 12 && &head[..8] == MAGIC)
+        .then(|| u32::from_le_bytes([head[8], head[9], head[10], head[11]]))
 }
 
 /// Checks one file: readable, checksum, entry count. `Ok(header)` when sound.

@@ -29,6 +29,11 @@ pub const OTHERS_PLUS_TWO: u8 = 0x80;
 /// The value's bits in a table with flags.
 pub const VALUE_BITS: u8 = 0x3f;
 
+/// The mask of an entry's value bits in a table with region flags (`regions`) or without.
+pub fn value_mask(regions: bool) -> u8 {
+    if regions { VALUE_BITS } else { u8::MAX }
+}
+
 /// Flooding free cells on a board of at most 32 cells, as bit sets (bit `c` = cell `c`,
 /// row-major).
 #[derive(Clone, Debug)]
@@ -37,8 +42,8 @@ pub struct Flood {
     all: u32,
     not_left: u32,
     not_right: u32,
-    /// Boards of at most 16 cells: for every set of free cells, the region of its lowest cell
-    /// (128 KiB, so that a lookup's region test is one read).
+    /// For every set of free cells, the region of its lowest cell, when made
+    /// ([`Flood::with_region_table`]).
     low_region: Option<std::sync::Arc<[u16]>>,
 }
 
@@ -54,24 +59,31 @@ impl Flood {
                 .fold(0u32, |m, c| m | 1 << c)
         };
         let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-        let mut flood = Flood {
+        Flood {
             cols: cols as u32,
             all,
             not_left: all & !column(0),
             not_right: all & !column(cols - 1),
             low_region: None,
-        };
-        if n <= 16 {
-            let table: Vec<u16> = (0..=all)
-                .map(|free| flood.region(free, free & free.wrapping_neg()) as u16)
-                .collect();
-            flood.low_region = Some(table.into());
         }
-        flood
+    }
+
+    /// The same, with a table of the lowest free cell's region for every set of free cells,
+    /// on boards of at most 16 cells (128 KiB, built in a few milliseconds), so that
+    /// [`Flood::value`]'s region test is one read; larger boards are returned as they are.
+    #[must_use]
+    pub fn with_region_table(mut self) -> Flood {
+        if self.all <= 0xffff {
+            let table: Vec<u16> = (0..=self.all)
+                .map(|free| self.region(free, free & free.wrapping_neg()) as u16)
+                .collect();
+            self.low_region = Some(table.into());
+        }
+        self
     }
 
     /// The cells of `free` connected to the cells `seed` (a subset of `free`).
-    #[inline]
+    #[inline(always)]
     pub fn region(&self, free: u32, seed: u32) -> u32 {
         let mut region = seed;
         loop {
@@ -164,8 +176,17 @@ mod tests {
     #[test]
     fn connected_flags_and_value_agree_with_whole_regions() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
-        for (rows, cols) in [(3, 3), (2, 4), (4, 4), (3, 5), (5, 5), (4, 8)] {
+        for (rows, cols, table) in [
+            (3, 3, true),
+            (2, 4, true),
+            (4, 4, false),
+            (4, 4, true),
+            (3, 5, false),
+            (5, 5, false),
+            (4, 8, false),
+        ] {
             let f = Flood::new(rows, cols);
+            let f = if table { f.with_region_table() } else { f };
             let n = rows * cols;
             let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
             for _ in 0..20_000 {

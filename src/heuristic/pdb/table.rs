@@ -178,11 +178,7 @@ impl PatternTable {
 
     /// The mask of an entry's value bits (all of them without region flags).
     pub fn value_mask(&self) -> u8 {
-        if self.regions {
-            super::regions::VALUE_BITS
-        } else {
-            u8::MAX
-        }
+        super::regions::value_mask(self.regions)
     }
 
     /// The pattern's tiles, in index order.

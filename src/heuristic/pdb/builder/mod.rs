@@ -203,10 +203,8 @@ struct Builder<const B: u32> {
     full: u32,
     /// Tests only: every layer bottom-up.
     pull_always: bool,
-    /// Board width, and the cells not in its first / last column (for flooding by shifts).
+    /// Board width.
     cols: u32,
-    not_left: u32,
-    not_right: u32,
     /// All cells, as a bit set.
     all: u32,
     /// Depth and reached regions of every placement.
@@ -228,6 +226,7 @@ struct Builder<const B: u32> {
     /// placement's regions of least depth are known (see the module's notes), four
     /// placements a byte.
     flags: Vec<AtomicU8>,
+    /// Flooding the board's free cells (regions, and the flags they give).
     flood_cells: Flood,
 }
 
@@ -249,11 +248,6 @@ impl<const B: u32> Builder<B> {
                 }
             }
         }
-        let column_mask = |col: usize| {
-            (0..n)
-                .filter(|c| c % cols == col)
-                .fold(0u32, |m, c| m | 1 << c)
-        };
         let odd_cells = (0..n)
             .filter(|c| (c / cols + c % cols) % 2 == 1)
             .fold(0u32, |m, c| m | 1 << c);
@@ -264,8 +258,6 @@ impl<const B: u32> Builder<B> {
             start_parity: start.iter().filter(|&&c| odd_cells >> c & 1 == 1).count() as u32 & 1,
             full: ((1u64 << (n - k)) - 1) as u32,
             cols: cols as u32,
-            not_left: ((1u64 << n) - 1) as u32 & !column_mask(0),
-            not_right: ((1u64 << n) - 1) as u32 & !column_mask(cols - 1),
             k,
             total,
             weights,
@@ -307,11 +299,7 @@ impl<const B: u32> Builder<B> {
     /// fits in six bits, and the pattern leaves three free cells or more (so that every
     /// placement is reached, and no entry is the builder's 255).
     fn flagged(&self, max_depth: u8) -> bool {
-        max_depth <= super::regions::VALUE_BITS && self.k + 3 <= self.total_cells()
-    }
-
-    fn total_cells(&self) -> usize {
-        self.all.count_ones() as usize
+        max_depth <= super::regions::VALUE_BITS && self.free >= 3
     }
 }
 
@@ -357,11 +345,7 @@ mod tests {
             let default = build(&|_| {});
             // Every placement is reached, but for a pattern of all tiles only those of the
             // goal's permutation parity (half).
-            let mask = if default.1 {
-                crate::heuristic::pdb::regions::VALUE_BITS
-            } else {
-                0xff
-            };
+            let mask = crate::heuristic::pdb::regions::value_mask(default.1);
             let unseen = default.0.iter().filter(|&&v| v == UNSEEN).count();
             let want = if tiles.len() + 1 == rows * cols {
                 default.0.len() / 2

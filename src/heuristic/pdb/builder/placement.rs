@@ -53,20 +53,7 @@ impl<const B: u32> Builder<B> {
     /// The free cells (not in `occ`) connected to `from`, as a bit set.
     #[inline(always)]
     pub(super) fn flood(&self, occ: u32, from: u32) -> u32 {
-        let free = self.all & !occ;
-        let mut region = 1u32 << from;
-        loop {
-            let grown = (region
-                | (region & self.not_right) << 1
-                | (region & self.not_left) >> 1
-                | region << self.cols
-                | region >> self.cols)
-                & free;
-            if grown == region {
-                return region;
-            }
-            region = grown;
-        }
+        self.flood_cells.region(self.all & !occ, 1 << from)
     }
 
     /// Decodes the placement at `idx` into `dec` for expanding (the inverse of
