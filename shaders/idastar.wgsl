@@ -13,10 +13,9 @@
 //         info = g | prev << 8 (4 = none) | mask << 11 (moves still to try) | done << 15 (the
 //         node was already expanded: a donated node) | path length << 16, root (the host's
 //         subtree-root index), PATH_WORDS words of moves below the root (2 bits each).
-// state   s0 = running | depth << 1 | g0 << 9 | mask << 17 (mask: depth 0's moves to try),
-//         s1 = item, s2 = blank cell, then BOARD_WORDS board words, then MAX_DEPTH frames:
-//         frame d = prev (3 bits; 4 = none) | next move to try << 3 | h << 6 | what the move to
-//         it replaced in the heuristic << 14 (two pattern values, or two lines' conflicts).
+// state   s0 = running | depth << 1 | g0 << 9, s1 = item, s2 = blank cell, then BOARD_WORDS
+//         board words, then MAX_DEPTH frames: frame d = prev (3 bits, the move to the node;
+//         4 = none) | left << 3 (bit m: move m is still to be tried; generated and counted).
 // status  see the ST_ constants; `hist` (g < HIST_G, h < HIST_H) after the header.
 
 // The host puts shaders/common.wgsl (the shape, the heuristic codes, the pattern tables and
@@ -56,6 +55,8 @@ override BOARD_WORDS: u32 = 4u;
 override ITEM_WORDS: u32 = 16u;
 // 1: gather the (g, h) histogram of generated nodes.
 override HIST: u32 = 0u;
+// Steps of the inner loop between the rare work (taking a root, the goal test).
+override CHUNK: u32 = 32u;
 
 struct Params {
     bound: u32,
@@ -93,10 +94,13 @@ var<private> pvw: array<u32, 4>;
 var<private> rvw: array<u32, 4>;
 // Linear conflict: tiles that must leave line l (nibble l).
 var<private> lw: array<u32, 2>;
+// The frames of the search (see `state`), in private memory during a dispatch.
+var<private> stack: array<u32, MAX_DEPTH>;
 var<private> blank: u32;
 var<private> md: u32;
 var<private> lc: u32;
 var<private> spv: u32;
+var<private> bound_: u32;
 var<private> srv: u32;
 
 fn tile(c: u32) -> u32 { return byte_of(tw[c >> 2u], c); }
@@ -115,11 +119,40 @@ fn set_line(l: u32, v: u32) {
     lw[l >> 3u] = (lw[l >> 3u] & ~(0xFu << s)) | (v << s);
 }
 
+// Goal row | column << 4 of tile t (byte t), copied from `consts` once a dispatch: the steps
+// read it instead of `consts` (on lavapipe every storage read is a loop over the lanes).
+var<private> gw: array<u32, 8>;
+fn goal_of(t: u32) -> u32 { return byte_of(gw[t >> 2u], t); }
+
+// Manhattan distance after tile `t` (not the blank) slides from cell `a` to its neighbour `b`
+// (`vertical`: the same column), from `md` before: one less when it comes nearer its goal's
+// row (vertical) or column, else one more.
+fn md_after(md: u32, t: u32, a: u32, b: u32, vertical: bool) -> u32 {
+    let g = goal_of(t);
+    let goal = select(g >> 4u, g & 15u, vertical);
+    let ca = select(a % COLS, a / COLS, vertical);
+    let cb = select(b % COLS, b / COLS, vertical);
+    let nearer = goal != ca && (goal > ca) == (cb > ca);
+    return select(md + 1u, md - 1u, nearer);
+}
+
+// The moves on the board from cell `c` (bit m: 0 up, 1 down, 2 left, 3 right).
+fn board_moves(c: u32) -> u32 {
+    let r = c / COLS;
+    let k = c % COLS;
+    return select(0u, 1u, r > 0u) | select(0u, 2u, r + 1u < ROWS) | select(0u, 4u, k > 0u)
+        | select(0u, 8u, k + 1u < COLS);
+}
+
 fn dist(t: u32, c: u32) -> u32 { return consts[t * CELLS + c]; }
-fn goal_rc(t: u32) -> u32 { return consts[CELLS * CELLS + t]; }
+fn goal_rc_of(t: u32) -> u32 { return consts[CELLS * CELLS + t]; }
+// Goal row << 8 | column of tile t.
+fn goal_rc(t: u32) -> u32 {
+    let g = goal_of(t);
+    return ((g & 15u) << 8u) | (g >> 4u);
+}
 fn tile_pattern(t: u32) -> u32 { return consts[CELLS * CELLS + CELLS + t]; }
 fn goal_tile(c: u32) -> u32 { return consts[CELLS * CELLS + 2u * CELLS + c]; }
-fn on_board(c: u32) -> u32 { return consts[CELLS * CELLS + 3u * CELLS + c]; }
 // The cell the blank on `c` goes to with move `m` (0 up, 1 down, 2 left, 3 right), which
 // `on_board(c)` allows.
 fn nbr(c: u32, m: u32) -> u32 {
@@ -251,11 +284,14 @@ fn update_lines(a: u32, b: u32) {
     set_line(ls.y, y);
 }
 
-// The blank goes to `to` (its tile slides into the blank's cell). Returns the pattern values
-// it replaced (old direct | old reflected << 8) for `undo_move`.
-fn do_move(to: u32) -> u32 {
+// The blank goes to its neighbour `to` (`vertical`: the same column), whose tile slides into
+// the blank's cell; every part of h follows. The same code goes down to a child and back up
+// to the parent (the values are recomputed, not restored: on lavapipe every path of a step
+// runs anyway).
+fn apply_move(to: u32, vertical: bool) {
     let src = blank;
     let t = tile(to);
+    md = md_after(md, t, to, src, vertical);
     set_tile(src, t);
     set_tile(to, 0u);
     if (KIND == KIND_PDB) {
@@ -263,70 +299,59 @@ fn do_move(to: u32) -> u32 {
         set_pos(0u, to);
     }
     blank = to;
-    md = md + dist(t, src) - dist(t, to);
-    var saved = 0u;
     if (KIND == KIND_LINEAR_CONFLICT) {
-        // The two lines' values before the move, for `undo_move`.
-        let ls = moved_lines(to, src);
-        saved = line(ls.x) | (line(ls.y) << 4u);
         update_lines(to, src);
     }
     if (KIND == KIND_PDB) {
         let p = tile_pattern(t);
-        let old = pv(p);
         let v = pattern_value(p, false);
+        spv = spv + v - pv(p);
         set_pv(p, v);
-        spv = spv + v - old;
-        saved = old;
         if (pdb_meta.reflect == 1u) {
             let rt = pdb_meta.phi[t];
             set_rpos(rt, pdb_meta.tmap[src]);
             set_rpos(pdb_meta.phi[0], pdb_meta.tmap[to]);
             let rp = tile_pattern(rt);
-            let rold = rv(rp);
             let v = pattern_value(rp, true);
+            srv = srv + v - rv(rp);
             set_rv(rp, v);
-            srv = srv + v - rold;
-            saved |= rold << 8u;
         }
     }
-    return saved;
 }
 
-// Undoes `do_move`: the blank goes back to `back`; `saved` is what `do_move` returned.
-fn undo_move(back: u32, saved: u32) {
-    let src = blank;
-    let t = tile(back);
-    set_tile(src, t);
-    set_tile(back, 0u);
-    if (KIND == KIND_PDB) {
-        set_pos(t, src);
-        set_pos(0u, back);
+// The moves to try below a node expanded at cell `at` with heuristic parts as they are, the
+// move to it `prev` (NO_MOVE: none), its children at depth `g`: every move on the board but
+// the undo, each generated (counted here). With Manhattan, a child whose f exceeds the bound
+// is pruned here, its board untouched (it offers its f to the next threshold); with linear
+// conflict (never below Manhattan), one whose Manhattan f cannot lower the next threshold
+// either (the CPU's early stop). The rest are gone into, and those whose f exceeds the bound
+// are left at once.
+var<private> generated: u32;
+var<private> min_f: u32;
+fn children(at: u32, prev: u32, g: u32) -> u32 {
+    var undo = 0u;
+    if (prev != NO_MOVE) {
+        undo = 1u << (prev ^ 1u);
     }
-    blank = back;
-    md = md + dist(t, src) - dist(t, back);
-    if (KIND == KIND_LINEAR_CONFLICT) {
-        // The lines `do_move` changed (the same pair, named in its order), as they were.
-        let ls = moved_lines(src, back);
-        let x = saved & 0xFu;
-        let y = (saved >> 4u) & 0xFu;
-        lc = lc - line(ls.x) - line(ls.y) + x + y;
-        set_line(ls.x, x);
-        set_line(ls.y, y);
-    }
-    if (KIND == KIND_PDB) {
-        let p = tile_pattern(t);
-        spv = spv - pv(p) + (saved & 0xFFu);
-        set_pv(p, saved & 0xFFu);
-        if (pdb_meta.reflect == 1u) {
-            let rt = pdb_meta.phi[t];
-            set_rpos(rt, pdb_meta.tmap[src]);
-            set_rpos(pdb_meta.phi[0], pdb_meta.tmap[back]);
-            let rp = tile_pattern(rt);
-            srv = srv - rv(rp) + (saved >> 8u);
-            set_rv(rp, saved >> 8u);
+    let moves = board_moves(at) & ~undo;
+    generated += countOneBits(moves);
+    if (KIND == KIND_MANHATTAN || (KIND == KIND_LINEAR_CONFLICT && HIST == 0u)) {
+        var keep = 0u;
+        for (var m = 0u; m < 4u; m++) {
+            if ((moves & (1u << m)) != 0u) {
+                let to = nbr(at, m);
+                let f = g + md_after(md, tile(to), to, at, m < 2u);
+                if (f > bound_ && (KIND == KIND_MANHATTAN || f >= min_f)) {
+                    record(g, f - g);
+                    min_f = min(min_f, f);
+                } else {
+                    keep |= 1u << m;
+                }
+            }
         }
+        return keep;
     }
+    return moves;
 }
 
 fn is_goal() -> bool {
@@ -366,17 +391,6 @@ fn load_board(base: u32, from_items: bool, i: u32) {
     }
 }
 
-// The moves left to try at a node: those in `mask`, on the board, not undoing `prev`, from
-// index `next` on.
-fn moves_left(next: u32, prev: u32, mask: u32, at: u32) -> u32 {
-    // Bits: the moves on the board from `at`, less the undo, less those before `next`.
-    var undo = 0u;
-    if (prev != NO_MOVE) {
-        undo = 1u << (prev ^ 1u);
-    }
-    return on_board(at) & mask & ~undo & ~((1u << next) - 1u);
-}
-
 // Without the histogram: no barrier (lavapipe runs a shader with barriers one invocation at a
 // time instead of eight to a vector).
 @compute @workgroup_size(WORKGROUP)
@@ -409,27 +423,34 @@ fn main_hist(
 }
 
 fn search(i: u32) {
-    let bound = params.bound;
+    bound_ = params.bound;
+    for (var t = 0u; t < CELLS; t++) {
+        let g = goal_rc_of(t);
+        gw[t >> 2u] = with_byte(gw[t >> 2u], t, (g >> 8u) | ((g & 0xFFu) << 4u));
+    }
     let s0 = st(0u, i);
     var running = (s0 & 1u) == 1u;
     var depth = (s0 >> 1u) & 0xFFu;
     var g0 = (s0 >> 9u) & 0xFFu;
-    var mask = (s0 >> 17u) & 0xFu;
     var item = st(1u, i);
-    // The top frame lives in `cur` while the invocation runs; the frames below it in `state`.
+    // The top frame lives in `cur` while the invocation runs; the frames below it in `stack`.
     var cur = 0u;
     if (running) {
         load_board(0u, false, i);
         full_h();
-        cur = st(frame_word(depth), i);
+        for (var d = 0u; d < MAX_DEPTH; d++) {
+            if (d <= depth) {
+                stack[d] = st(frame_word(d), i);
+            }
+        }
+        cur = stack[depth];
     }
     var budget = params.budget;
     var expanded = 0u;
-    var generated = 0u;
+    generated = 0u;
     var finished = 0u;
-    var min_f = NONE;
+    min_f = NONE;
     var found = false;
-    var poll = 0u;
     loop {
         if (!running) {
             if (atomicLoad(&status[ST_FOUND]) != 0u) {
@@ -445,7 +466,7 @@ fn search(i: u32) {
             let info = items[base + BOARD_WORDS];
             g0 = info & 0xFFu;
             let prev = (info >> 8u) & 7u;
-            mask = (info >> 11u) & 0xFu;
+            var left = (info >> 11u) & 0xFu;
             let done = (info >> 15u) & 1u;
             let h = full_h();
             if (done == 0u) {
@@ -457,76 +478,73 @@ fn search(i: u32) {
                 }
                 expanded++;
                 budget = max(budget, 1u) - 1u;
+                left &= children(blank, prev, g0 + 1u);
             }
             depth = 0u;
-            cur = prev | (h << 6u);
+            cur = prev | (left << 3u);
             running = true;
         }
-        if (budget == 0u) {
+        if (budget == 0u || atomicLoad(&status[ST_FOUND]) != 0u) {
             break;
         }
-        poll++;
-        if ((poll & 255u) == 0u && atomicLoad(&status[ST_FOUND]) != 0u) {
-            break;
-        }
-        let fr = cur;
-        let prev = fr & 7u;
-        let next = (fr >> 3u) & 7u;
-        var mk = 0xFu;
-        if (depth == 0u) {
-            mk = mask;
-        }
-        let left = moves_left(next, prev, mk, blank);
-        if (left == 0u) {
-            if (depth == 0u) {
+        // The steps: each moves the blank once, down to the next child or back up to the
+        // parent. lavapipe runs every path of a loop body under masks, so nothing rare is done
+        // in here: an exhausted root, a node with h = 0 (the goal test) and the end of the
+        // budget stop this invocation's steps for the rest of the chunk, and the loop around
+        // this one deals with them.
+        var check = false;
+        for (var s = 0u; s < CHUNK; s++) {
+            let fr = cur;
+            let left = (fr >> 3u) & 0xFu;
+            let down = left != 0u;
+            if (!down && depth == 0u) {
                 running = false;
                 finished++;
-                continue;
+                break;
             }
-            // Back to the parent: the blank returns the way it came.
-            undo_move(nbr(blank, prev ^ 1u), fr >> 14u);
-            depth--;
-            cur = st(frame_word(depth), i);
-            continue;
-        }
-        let m = firstTrailingBit(left);
-        cur = (fr & ~(7u << 3u)) | ((m + 1u) << 3u);
-        let to = nbr(blank, m);
-        let g = g0 + depth + 1u;
-        generated++;
-        // Pruned on Manhattan alone, the board untouched: exactly for Manhattan; for linear
-        // conflict (never below Manhattan) when that f cannot lower the next threshold (it is
-        // at least this invocation's least f above the bound, as the CPU's early stop).
-        if (KIND == KIND_MANHATTAN || (KIND == KIND_LINEAR_CONFLICT && HIST == 0u)) {
-            let t = tile(to);
-            let f_low = g + md + dist(t, blank) - dist(t, to);
-            if (f_low > bound && (KIND == KIND_MANHATTAN || f_low >= min_f)) {
-                record(g, f_low - g);
-                min_f = min(min_f, f_low);
-                continue;
+            // Down: the first move left; up: the blank returns the way it came.
+            let m = select((fr & 7u) ^ 1u, firstTrailingBit(left), down);
+            apply_move(nbr(blank, m), m < 2u);
+            if (down) {
+                stack[depth] = fr & ~(1u << (m + 3u));
+                depth++;
+                let g = g0 + depth;
+                let h = current_h();
+                if (KIND != KIND_MANHATTAN) {
+                    record(g, h);
+                }
+                cur = m;
+                if (g + h > bound_) {
+                    // Left at the next step (no moves to try).
+                    min_f = min(min_f, g + h);
+                } else if (h == 0u) {
+                    check = true;
+                    break;
+                } else {
+                    expanded++;
+                    budget--;
+                    cur = m | (children(blank, m, g + 1u) << 3u);
+                    if (budget == 0u) {
+                        break;
+                    }
+                }
+            } else {
+                depth--;
+                cur = stack[depth];
             }
         }
-        let saved = do_move(to);
-        let h = current_h();
-        record(g, h);
-        let f = g + h;
-        if (f <= bound) {
-            set_st(frame_word(depth), i, cur);
-            depth++;
-            cur = m | (h << 6u) | (saved << 14u);
-            if (h == 0u && is_goal()) {
+        if (check) {
+            if (is_goal()) {
                 found = true;
                 break;
             }
             expanded++;
-            budget--;
-        } else {
-            min_f = min(min_f, f);
-            undo_move(nbr(blank, m ^ 1u), saved);
+            budget = max(budget, 1u) - 1u;
+            cur = cur | (children(blank, cur, g0 + depth + 1u) << 3u);
         }
     }
     if (running) {
-        set_st(frame_word(depth), i, cur);
+        stack[depth] = cur;
     }
     if (found) {
         if (atomicAdd(&status[ST_FOUND], 1u) == 0u) {
@@ -535,10 +553,17 @@ fn search(i: u32) {
             atomicStore(&status[ST_FOUND_INV], i);
         }
     } else if (running && params.hungry > 0u) {
-        donate(i, depth, g0, mask, item);
+        donate(i, depth, g0, item);
     }
-    // Save the state (the frames are already in place).
-    set_st(0u, i, select(0u, 1u, running) | (depth << 1u) | (g0 << 9u) | (mask << 17u));
+    // Save the state.
+    if (running) {
+        for (var d = 0u; d < MAX_DEPTH; d++) {
+            if (d <= depth) {
+                set_st(frame_word(d), i, stack[d]);
+            }
+        }
+    }
+    set_st(0u, i, select(0u, 1u, running) | (depth << 1u) | (g0 << 9u));
     set_st(1u, i, item);
     set_st(2u, i, blank);
     for (var w = 0u; w < BOARD_WORDS; w++) {
@@ -564,38 +589,23 @@ fn search(i: u32) {
 // Hands the remaining moves of the shallowest node on this invocation's stack that has any
 // to a new work item (appended after `params.available`; taken from the next round on), so
 // that idle invocations get a large subtree. The node itself was already expanded here.
-fn donate(i: u32, depth: u32, g0: u32, mask: u32, item: u32) {
+fn donate(i: u32, depth: u32, g0: u32, item: u32) {
     // (A cheap early out; the count of donations is taken below, once there is one to make.)
     if (atomicLoad(&status[ST_DONATED]) >= params.hungry) {
         return;
     }
-    // The shallowest node with moves left; the board there, by walking the blank back.
-    var b = blank;
+    // The shallowest node with moves left.
     // (Loops here run a fixed count with a guard inside: loops whose exit depends on a value
     // computed in divergent code ran short on lavapipe and GL.)
-    for (var k = 0u; k < MAX_DEPTH; k++) {
-        if (k < depth) {
-            let fr = st(frame_word(depth - k), i);
-            b = nbr(b, (fr & 7u) ^ 1u);
-        }
-    }
     var at = 0u;
     var left = 0u;
-    var cell = b;
     var searching = true;
     for (var d = 0u; d < MAX_DEPTH; d++) {
         if (searching && d < depth) {
-            let fr = st(frame_word(d), i);
-            var mk = 0xFu;
-            if (d == 0u) {
-                mk = mask;
-            }
-            left = moves_left((fr >> 3u) & 7u, fr & 7u, mk, cell);
+            left = (stack[d] >> 3u) & 0xFu;
             if (left != 0u) {
                 at = d;
                 searching = false;
-            } else {
-                cell = nbr(cell, st(frame_word(d + 1u), i) & 3u);
             }
         }
     }
@@ -612,7 +622,7 @@ fn donate(i: u32, depth: u32, g0: u32, mask: u32, item: u32) {
     var bl = blank;
     for (var k = 0u; k < MAX_DEPTH; k++) {
         if (k < depth - at) {
-            let back = nbr(bl, (st(frame_word(depth - k), i) & 7u) ^ 1u);
+            let back = nbr(bl, (stack[depth - k] & 7u) ^ 1u);
             set_tile(bl, tile(back));
             set_tile(back, 0u);
             bl = back;
@@ -626,7 +636,7 @@ fn donate(i: u32, depth: u32, g0: u32, mask: u32, item: u32) {
     let src = item * ITEM_WORDS;
     let info = items[src + BOARD_WORDS];
     let plen = info >> 16u;
-    let fr = st(frame_word(at), i);
+    let fr = stack[at];
     items[base + BOARD_WORDS] = (g0 + at) | ((fr & 7u) << 8u) | (left << 11u) | (1u << 15u)
         | ((plen + at) << 16u);
     items[base + BOARD_WORDS + 1u] = items[src + BOARD_WORDS + 1u];
@@ -640,10 +650,10 @@ fn donate(i: u32, depth: u32, g0: u32, mask: u32, item: u32) {
         }
         let d = k + 1u;
         let p = plen + k;
-        let mv = st(frame_word(d), i) & 3u;
+        let mv = stack[d] & 3u;
         let w = base + BOARD_WORDS + 2u + p / 16u;
         items[w] = (items[w] & ~(3u << ((p % 16u) * 2u))) | (mv << ((p % 16u) * 2u));
     }
     // This invocation no longer searches those moves.
-    set_st(frame_word(at), i, (fr & ~(7u << 3u)) | (4u << 3u));
+    stack[at] = fr & 7u;
 }
