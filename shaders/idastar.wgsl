@@ -146,15 +146,10 @@ fn board_moves(c: u32) -> u32 {
 
 fn dist(t: u32, c: u32) -> u32 { return consts[t * CELLS + c]; }
 fn goal_rc_of(t: u32) -> u32 { return consts[CELLS * CELLS + t]; }
-// Goal row << 8 | column of tile t.
-fn goal_rc(t: u32) -> u32 {
-    let g = goal_of(t);
-    return ((g & 15u) << 8u) | (g >> 4u);
-}
 fn tile_pattern(t: u32) -> u32 { return consts[CELLS * CELLS + CELLS + t]; }
 fn goal_tile(c: u32) -> u32 { return consts[CELLS * CELLS + 2u * CELLS + c]; }
 // The cell the blank on `c` goes to with move `m` (0 up, 1 down, 2 left, 3 right), which
-// `on_board(c)` allows.
+// `board_moves(c)` allows.
 fn nbr(c: u32, m: u32) -> u32 {
     let d = select(1u, COLS, m < 2u);
     return select(c + d, c - d, (m & 1u) == 0u);
@@ -185,29 +180,31 @@ fn pattern_value(p: u32, reflected: bool) -> u32 {
     return entry_value(p, pdb_byte(pdb_meta.pattern[p].offset + idx), seen, blank_cell);
 }
 
-// Tiles that must leave line `l` (rows 0..ROWS, then columns): k − LIS (Hansson et al. 1992).
+// Tiles that must leave line `l` (rows 0..ROWS, then columns): k − LIS (Hansson et al. 1992),
+// k the line's tiles that belong to it. The longest increasing subsequence of their goal places
+// by patience sorting on a bit set (no table, no branch): `tops` holds the piles' top places;
+// each place replaces the least top above it, or starts a pile; LIS = the number of piles.
 fn line_conflicts(l: u32) -> u32 {
     let is_row = l < ROWS;
     let n = select(ROWS, COLS, is_row);
     let line = select(l - ROWS, l, is_row);
-    // The line's code: per cell, 0 for a tile of another line (or the blank), else 1 + the
-    // tile's goal place along the line; the table (built on the host) holds k − LIS.
-    var code = 0u;
-    var scale = 1u;
+    var tops = 0u;
+    var k = 0u;
     for (var j = 0u; j < max(ROWS, COLS); j++) {
         if (j < n) {
             let cell = select(j * COLS + line, line * COLS + j, is_row);
             let t = tile(cell);
-            let g = goal_rc(t);
-            let goal_line = select(g & 0xFFu, g >> 8u, is_row);
-            let x = select(g >> 8u, g & 0xFFu, is_row);
+            let g = goal_of(t);
+            let goal_line = select(g >> 4u, g & 15u, is_row);
+            let x = select(g & 15u, g >> 4u, is_row);
             if (t != 0u && goal_line == line) {
-                code += (x + 1u) * scale;
+                let above = tops & ~((2u << x) - 1u);
+                tops = (tops & ~(above & (~above + 1u))) | (1u << x);
+                k++;
             }
-            scale *= max(ROWS, COLS) + 1u;
         }
     }
-    return consts[CELLS * CELLS + 4u * CELLS + code];
+    return k - countOneBits(tops);
 }
 
 // Sets every part of h from `tiles`; returns h.

@@ -23,14 +23,12 @@ use super::gpu::{TABLE_BINDINGS, entries, pdb_layout, shader_module, table_entri
 use super::gpu_layout::{KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB};
 use super::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
-use crate::puzzle::{Goal, Move, move_target};
+use crate::puzzle::{Goal, Move};
 
 /// Most cells of a board GPU IDA* takes (a cell set fits one 32-bit mask).
 pub const GPU_IDA_MAX_CELLS: usize = 32;
 /// Largest side GPU IDA* takes (linear conflict keeps one line in registers).
 pub const GPU_IDA_MAX_SIDE: usize = 8;
-/// Largest side linear conflict takes in GPU IDA* (its line table has 8⁷ entries at 7).
-pub const LC_MAX_SIDE: usize = 7;
 /// Most moves an invocation goes below its root (frames on its stack).
 pub const MAX_DEPTH: u32 = 160;
 /// Invocations per workgroup.
@@ -138,12 +136,6 @@ impl GpuIda {
         let (kind, tables, meta) = match spec {
             HeuristicSpec::Kind(HeuristicKind::Manhattan) => (KIND_MANHATTAN, Vec::new(), None),
             HeuristicSpec::Kind(HeuristicKind::LinearConflict) => {
-                if rows.max(cols) > LC_MAX_SIDE {
-                    return Err(GpuError::Unsupported(format!(
-                        "linear-conflict in GPU IDA* on a board with a side over {LC_MAX_SIDE} \
-                         (its line table would take (side + 1)^side entries)"
-                    )));
-                }
                 (KIND_LINEAR_CONFLICT, Vec::new(), None)
             }
             HeuristicSpec::Kind(k) => {
@@ -370,11 +362,10 @@ impl GpuIda {
 }
 
 /// The constants the shader reads (see `shaders/idastar.wgsl`): Manhattan distance by tile and
-/// cell, goal row and column by tile, pattern by tile, goal tile by cell, the moves on the
-/// board by cell (bit `m` for [`Move::index`] `m`), and for linear conflict [`line_table`].
+/// cell, goal row and column by tile, pattern by tile, goal tile by cell.
 fn consts(goal: &Goal, spec: &HeuristicSpec) -> Vec<u32> {
     let b = goal.board();
-    let (rows, cols, n) = (b.rows(), b.cols(), b.len());
+    let (cols, n) = (b.cols(), b.len());
     let pos = goal.positions();
     let mut out = Vec::with_capacity(n * (n + 7));
     for (t, &p) in pos.iter().enumerate().take(n) {
@@ -400,48 +391,7 @@ fn consts(goal: &Goal, spec: &HeuristicSpec) -> Vec<u32> {
     }
     out.extend_from_slice(&pattern);
     out.extend(b.tiles().iter().map(|&t| u32::from(t)));
-    for c in 0..n {
-        let bits = Move::ALL
-            .iter()
-            .filter(|&&m| move_target(rows, cols, c, m).is_some())
-            .fold(0u32, |acc, m| acc | (1 << m.index()));
-        out.push(bits);
-    }
-    if matches!(spec, HeuristicSpec::Kind(HeuristicKind::LinearConflict)) {
-        out.extend(line_table(rows.max(cols)));
-    }
     out
-}
-
-/// Tiles that must leave a line of `side` cells (k − LIS, Hansson et al. 1992), by the line's
-/// code: digit `j` (base `side + 1`, lowest first) is 0 for a cell whose tile belongs to
-/// another line (or the blank), else 1 + the tile's goal place along the line. A shorter line
-/// (a rectangle's other direction) has zeros in its last digits. `(side + 1)^side` entries.
-fn line_table(side: usize) -> Vec<u32> {
-    let base = side + 1;
-    let size = base.pow(side as u32);
-    (0..size)
-        .map(|code| {
-            let mut places = Vec::with_capacity(side);
-            let mut c = code;
-            for _ in 0..side {
-                if c % base != 0 {
-                    places.push(c % base - 1);
-                }
-                c /= base;
-            }
-            // Longest increasing subsequence by patience sorting.
-            let mut tails: Vec<usize> = Vec::new();
-            for &x in &places {
-                match tails.binary_search(&x) {
-                    Ok(_) => {}
-                    Err(i) if i == tails.len() => tails.push(x),
-                    Err(i) => tails[i] = x,
-                }
-            }
-            (places.len() - tails.len()) as u32
-        })
-        .collect()
 }
 
 impl IdaDevice for GpuIda {
