@@ -73,8 +73,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read_write> items: array<u32>;
 @group(0) @binding(2) var<storage, read_write> state: array<u32>;
 @group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
-// dist[t * CELLS + c], goal (row << 8 | col) by tile, pattern by tile, goal tile by cell, the
-// moves on the board by cell (bit m), then (linear conflict) k − LIS by line code.
+// Read once a dispatch: goal row << 8 | column by tile, then pattern by tile (0xFF: none).
 @group(0) @binding(4) var<storage, read> consts: array<u32>;
 // WG_G × WG_H bins when HIST is 1, else one (unused).
 override WG_BINS: u32 = 1u;
@@ -144,10 +143,21 @@ fn board_moves(c: u32) -> u32 {
         | select(0u, 8u, k + 1u < COLS);
 }
 
-fn dist(t: u32, c: u32) -> u32 { return consts[t * CELLS + c]; }
-fn goal_rc_of(t: u32) -> u32 { return consts[CELLS * CELLS + t]; }
-fn tile_pattern(t: u32) -> u32 { return consts[CELLS * CELLS + CELLS + t]; }
-fn goal_tile(c: u32) -> u32 { return consts[CELLS * CELLS + 2u * CELLS + c]; }
+// Manhattan distance of tile `t` on cell `c` (the blank: 0).
+fn tile_md(t: u32, c: u32) -> u32 {
+    let g = goal_of(t);
+    let r = c / COLS;
+    let k = c % COLS;
+    let gr = g & 15u;
+    let gc = g >> 4u;
+    let d = select(r - gr, gr - r, gr > r) + select(k - gc, gc - k, gc > k);
+    return select(d, 0u, t == 0u);
+}
+fn goal_rc_of(t: u32) -> u32 { return consts[t]; }
+fn tile_pattern_of(t: u32) -> u32 { return consts[CELLS + t]; }
+// Pattern databases: the pattern of tile t (byte t; 0xFF: none), copied like `gw`.
+var<private> tpw: array<u32, 8>;
+fn tile_pattern(t: u32) -> u32 { return byte_of(tpw[t >> 2u], t); }
 // The cell the blank on `c` goes to with move `m` (0 up, 1 down, 2 left, 3 right), which
 // `board_moves(c)` allows.
 fn nbr(c: u32, m: u32) -> u32 {
@@ -215,7 +225,7 @@ fn full_h() -> u32 {
         if (KIND == KIND_PDB) {
             set_pos(t, c);
         }
-        md += dist(t, c);
+        md += tile_md(t, c);
     }
     if (KIND == KIND_LINEAR_CONFLICT) {
         lc = 0u;
@@ -354,7 +364,7 @@ fn children(at: u32, prev: u32, g: u32) -> u32 {
 fn is_goal() -> bool {
     var same = true;
     for (var c = 0u; c < CELLS; c++) {
-        same = same && tile(c) == goal_tile(c);
+        same = same & (goal_of(tile(c)) == ((c / COLS) | ((c % COLS) << 4u)));
     }
     return same;
 }
@@ -424,6 +434,9 @@ fn search(i: u32) {
     for (var t = 0u; t < CELLS; t++) {
         let g = goal_rc_of(t);
         gw[t >> 2u] = with_byte(gw[t >> 2u], t, (g >> 8u) | ((g & 0xFFu) << 4u));
+        if (KIND == KIND_PDB) {
+            tpw[t >> 2u] = with_byte(tpw[t >> 2u], t, tile_pattern_of(t) & 0xFFu);
+        }
     }
     let s0 = st(0u, i);
     var running = (s0 & 1u) == 1u;

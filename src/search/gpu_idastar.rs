@@ -34,6 +34,12 @@ pub const ROUND_SECONDS: f64 = 0.05;
 /// Expansions per invocation in the first round (then sized to [`ROUND_SECONDS`]).
 pub(super) const FIRST_BUDGET: u32 = 256;
 
+/// Share of the invocations still searching below which an iteration is in its tail.
+const TAIL_BUSY: f64 = 0.75;
+
+/// How many times shorter the rounds of an iteration's tail are.
+const TAIL_DIVISOR: u32 = 8;
+
 /// Most expansions per invocation in one round.
 const MAX_BUDGET: u32 = 1 << 20;
 
@@ -78,9 +84,18 @@ pub(super) fn iteration<H: Incremental>(
     device
         .begin(bound, &roots, dfs.watch.hist.is_some())
         .map_err(device_error)?;
+    // From the first round that ends with fewer than TAIL_BUSY of the invocations searching
+    // (the iteration's tail) on, rounds are TAIL_DIVISOR times shorter, so that the busy
+    // invocations hand work to the idle ones that much more often.
+    let mut tail = false;
     loop {
         let due = dfs.watch.ctl.check()?;
-        let r = device.round(*budget).map_err(device_error)?;
+        let round_budget = if tail {
+            (*budget / TAIL_DIVISOR).max(16)
+        } else {
+            *budget
+        };
+        let r = device.round(round_budget).map_err(device_error)?;
         dfs.tally.expanded += r.expanded;
         dfs.tally.generated += r.generated;
         next = next.min(r.min_f);
@@ -96,10 +111,11 @@ pub(super) fn iteration<H: Incremental>(
         }
         // Size the next round: only a round in which the device was mostly busy says how long
         // a budget takes.
-        if r.busy_share > 0.5 && r.seconds > 0.0 {
+        if !tail && r.busy_share > 0.5 && r.seconds > 0.0 {
             let scale = (ROUND_SECONDS / r.seconds).clamp(0.5, 4.0);
             *budget = ((f64::from(*budget) * scale) as u32).clamp(16, MAX_BUDGET);
         }
+        tail |= (r.busy as f64) < TAIL_BUSY * r.invocations as f64;
         if r.found {
             let (root, below) = device.solution().map_err(device_error)?;
             let mut path = nodes
