@@ -21,6 +21,8 @@ override COLS: u32 = 4u;
 override KIND: u32 = 1u;
 // log2 of the bytes in each pattern-table binding.
 override CHUNK_SHIFT: u32 = 27u;
+// Pattern-table bindings that hold bytes (1 to 6): reads of the others are compiled out.
+override TABLE_COUNT: u32 = 6u;
 
 // One pattern: the byte offset of its table in the tables, its k tiles in index order and
 // their index weights; index = Σ (cᵢ − #{j<i: cⱼ<cᵢ}) · wᵢ, cᵢ the cell of tile i; 1 when its
@@ -63,27 +65,28 @@ fn with_byte(word: u32, i: u32, v: u32) -> u32 {
     return (word & ~(0xFFu << s)) | (v << s);
 }
 
-// Byte `b` of the tables.
+// Byte `b` of the tables. (On lavapipe both sides of every branch run, so the bindings past
+// TABLE_COUNT are left out at compile time rather than skipped.)
 fn pdb_byte(b: u32) -> u32 {
     let w = (b & ((1u << CHUNK_SHIFT) - 1u)) >> 2u;
+    let k = b >> CHUNK_SHIFT;
     var word = 0u;
-    switch (b >> CHUNK_SHIFT) {
-        case 0u: { word = pdb0[w]; }
-        case 1u: { word = pdb1[w]; }
-        case 2u: { word = pdb2[w]; }
-        case 3u: { word = pdb3[w]; }
-        case 4u: { word = pdb4[w]; }
-        default: { word = pdb5[w]; }
-    }
+    if (k == 0u) { word = pdb0[w]; }
+    if (TABLE_COUNT > 1u && k == 1u) { word = pdb1[w]; }
+    if (TABLE_COUNT > 2u && k == 2u) { word = pdb2[w]; }
+    if (TABLE_COUNT > 3u && k == 3u) { word = pdb3[w]; }
+    if (TABLE_COUNT > 4u && k == 4u) { word = pdb4[w]; }
+    if (TABLE_COUNT > 5u && k >= 5u) { word = pdb5[w]; }
     return byte_of(word, b);
 }
 
-// The value of entry `e` of pattern `p`'s table for a placement on the cells `occ` (a bit set)
-// with the blank on cell `blank`. With blank-region flags (src/heuristic/pdb/regions.rs): the
+// The value of entry `e` of a pattern's table (`regions`: 1 when its entries hold flags) for
+// a placement on the cells `occ` (a bit set) with the blank on cell `blank`. With blank-region
+// flags (src/heuristic/pdb/regions.rs): the
 // six low bits, plus 2 when the flag of the blank's region is set (0x40: the region of the
 // lowest free cell, 0x80: any other). Boards with flags have at most 32 cells.
-fn entry_value(p: u32, e: u32, occ: u32, blank: u32) -> u32 {
-    if (pdb_meta.pattern[p].regions == 0u || e < 64u) {
+fn entry_value(regions: u32, e: u32, occ: u32, blank: u32) -> u32 {
+    if (regions == 0u || e < 64u) {
         return e;
     }
     var all = 0u;

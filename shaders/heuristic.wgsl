@@ -49,7 +49,7 @@ fn pdb_sum(pos: ptr<function, array<u32, MAX_CELLS>>) -> u32 {
             prev[i] = c;
             occ |= 1u << c;
         }
-        sum += entry_value(p, pdb_byte(base + idx), occ, (*pos)[0u]);
+        sum += entry_value(pdb_meta.pattern[p].regions, pdb_byte(base + idx), occ, (*pos)[0u]);
     }
     return sum;
 }

@@ -172,22 +172,39 @@ fn st(w: u32, i: u32) -> u32 { return state[w * INV + i]; }
 fn set_st(w: u32, i: u32, v: u32) { state[w * INV + i] = v; }
 fn frame_word(d: u32) -> u32 { return 3u + BOARD_WORDS + d; }
 
+// Pattern databases: the metadata, packed for this shader into a uniform buffer (on lavapipe a
+// uniform read is one gather, a storage read a loop over the lanes): see `ida_meta_words` in
+// src/eval/gpu_layout.rs, whose constants these are.
+const PM_PHI: u32 = 4u;
+const PM_TMAP: u32 = 12u;
+const PM_PATTERNS: u32 = 20u;
+const PM_STRIDE: u32 = 8u;
+@group(0) @binding(12) var<uniform> pm: array<vec4<u32>, 37>;
+fn pmw(w: u32) -> u32 { return pm[w >> 2u][w & 3u]; }
+fn pm_patterns() -> u32 { return pmw(0u); }
+fn pm_reflect() -> bool { return pmw(1u) == 1u; }
+// The reflection's tile map φ and cell map T.
+fn phi(t: u32) -> u32 { return byte_of(pmw(PM_PHI + (t >> 2u)), t); }
+fn tmap(c: u32) -> u32 { return byte_of(pmw(PM_TMAP + (c >> 2u)), c); }
+
 // Pattern p's value with its tiles on the cells `pos` (direct) or `rpos` (reflected) gives.
+// The index Σ (cᵢ − #{j < i: cⱼ < cᵢ}) · P(n−1−i, k−1−i) by Horner's rule (no weights read).
 fn pattern_value(p: u32, reflected: bool) -> u32 {
-    let k = pdb_meta.pattern[p].k;
+    let base = PM_PATTERNS + p * PM_STRIDE;
+    let k = pmw(base + 1u);
     var seen = 0u;
     var idx = 0u;
     for (var i = 0u; i < MAX_PATTERN; i++) {
         if (i < k) {
-            let t = pdb_meta.pattern[p].tiles[i];
+            let t = byte_of(pmw(base + 4u + (i >> 2u)), i);
             let c = select(pos(t), rpos(t), reflected);
             let below = countOneBits(seen & ((1u << c) - 1u));
-            idx += (c - below) * pdb_meta.pattern[p].weights[i];
+            idx = idx * (CELLS - i) + c - below;
             seen |= 1u << c;
         }
     }
-    let blank_cell = select(pos(0u), rpos(pdb_meta.phi[0u]), reflected);
-    return entry_value(p, pdb_byte(pdb_meta.pattern[p].offset + idx), seen, blank_cell);
+    let blank_cell = select(pos(0u), rpos(phi(0u)), reflected);
+    return entry_value(pmw(base + 2u), pdb_byte(pmw(base) + idx), seen, blank_cell);
 }
 
 // Tiles that must leave line `l` (rows 0..ROWS, then columns): k − LIS (Hansson et al. 1992),
@@ -240,18 +257,18 @@ fn full_h() -> u32 {
         spv = 0u;
         srv = 0u;
         for (var p = 0u; p < MAX_PATTERNS; p++) {
-            if (p < pdb_meta.patterns) {
+            if (p < pm_patterns()) {
                 let v = pattern_value(p, false);
                 set_pv(p, v);
                 spv += v;
             }
         }
-        if (pdb_meta.reflect == 1u) {
+        if (pm_reflect()) {
             for (var t = 0u; t < CELLS; t++) {
-                set_rpos(pdb_meta.phi[t], pdb_meta.tmap[pos(t)]);
+                set_rpos(phi(t), tmap(pos(t)));
             }
             for (var p = 0u; p < MAX_PATTERNS; p++) {
-                if (p < pdb_meta.patterns) {
+                if (p < pm_patterns()) {
                     let v = pattern_value(p, true);
                     set_rv(p, v);
                     srv += v;
@@ -314,10 +331,10 @@ fn apply_move(to: u32, vertical: bool) {
         let v = pattern_value(p, false);
         spv = spv + v - pv(p);
         set_pv(p, v);
-        if (pdb_meta.reflect == 1u) {
-            let rt = pdb_meta.phi[t];
-            set_rpos(rt, pdb_meta.tmap[src]);
-            set_rpos(pdb_meta.phi[0], pdb_meta.tmap[to]);
+        if (pm_reflect()) {
+            let rt = phi(t);
+            set_rpos(rt, tmap(src));
+            set_rpos(phi(0u), tmap(to));
             let rp = tile_pattern(rt);
             let v = pattern_value(rp, true);
             srv = srv + v - rv(rp);

@@ -263,7 +263,8 @@ impl GpuEvaluator {
             HeuristicSpec::Kind(k) => return Self::new(ctx, *k, goal),
             HeuristicSpec::Pdb(p) => p,
         };
-        let (bytes, meta) = pdb_layout(pdb, goal.board().len())?;
+        let (bytes, head, patterns) = pdb_layout(pdb, goal.board().len())?;
+        let meta = meta_words(&head, &patterns);
         let tables = ctx.table_buffers(&bytes)?;
         Self::build(ctx, KIND_PDB, pdb.name(), goal, Some((tables, meta)))
     }
@@ -611,8 +612,8 @@ impl BatchEvaluator for GpuEvaluator {
     }
 }
 
-/// The tables of `pdb` (a board of `n` cells) end to end, and the metadata words the shaders
-/// read them by ([`PdbMeta`], then one [`PatternMeta`] a pattern, offsets in bytes).
+/// The tables of `pdb` (a board of `n` cells) end to end, and the metadata the shaders read
+/// them by ([`PdbMeta`] and one [`PatternMeta`] a pattern, offsets in bytes).
 ///
 /// # Errors
 /// [`GpuError::Unsupported`] for a pattern of more than [`GPU_MAX_PATTERN`] tiles or index
@@ -620,7 +621,7 @@ impl BatchEvaluator for GpuEvaluator {
 pub(super) fn pdb_layout(
     pdb: &crate::heuristic::pdb::AdditivePdb,
     n: usize,
-) -> Result<(Vec<u8>, Vec<u32>), GpuError> {
+) -> Result<(Vec<u8>, PdbMeta, Vec<PatternMeta>), GpuError> {
     let mut bytes: Vec<u8> = Vec::new();
     let mut head = PdbMeta::zeroed();
     head.patterns = pdb.tables().len() as u32;
@@ -654,6 +655,5 @@ pub(super) fn pdb_layout(
         patterns.push(entry);
         bytes.extend_from_slice(t.bytes());
     }
-    let meta = meta_words(&head, &patterns);
-    Ok((bytes, meta))
+    Ok((bytes, head, patterns))
 }

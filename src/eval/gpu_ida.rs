@@ -19,8 +19,11 @@ use std::time::Instant;
 
 use super::EvalError;
 pub use super::gpu::{GpuContext, GpuError};
-use super::gpu::{TABLE_BINDINGS, entries, pdb_layout, shader_module, table_entries, with_mapped};
-use super::gpu_layout::{KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB};
+use super::gpu::{TABLE_BINDINGS, entries, pdb_layout, shader_module, with_mapped};
+use super::gpu_layout::{
+    IDA_META_MAX_PATTERNS, IDA_META_WORDS, KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB,
+    ida_meta_words,
+};
 use super::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
 use crate::puzzle::{Goal, Move};
@@ -58,9 +61,8 @@ const ST_FOUND_ITEM: usize = 9;
 const ST_FOUND_DEPTH: usize = 10;
 const ST_GIVEN: usize = 11;
 const ST_FOUND_INV: usize = 12;
-/// Bindings for pattern tables.
-/// Storage buffers the shader binds.
-const STORAGE_BUFFERS: u32 = 5 + TABLE_BINDINGS as u32;
+/// Storage buffers the shader binds (items, stacks, status, consts and the tables).
+const STORAGE_BUFFERS: u32 = 4 + TABLE_BINDINGS as u32;
 
 /// GPU IDA*'s shader: shaders/common.wgsl, then shaders/idastar.wgsl.
 pub(super) const IDASTAR_WGSL: &str = concat!(
@@ -98,6 +100,7 @@ pub struct GpuIda {
     rows: usize,
     cols: usize,
     chunk_shift: u32,
+    table_count: u32,
     module: wgpu::ShaderModule,
     layout: wgpu::BindGroupLayout,
     pipeline_layout: wgpu::PipelineLayout,
@@ -153,16 +156,19 @@ impl GpuIda {
                 )));
             }
             HeuristicSpec::Pdb(p) => {
-                let (bytes, meta) = pdb_layout(p, n)?;
-                if p.tables().len() > 16 {
-                    return Err(GpuError::Unsupported(
-                        "a pattern database of more than 16 patterns in GPU IDA*".into(),
-                    ));
+                let (bytes, head, patterns) = pdb_layout(p, n)?;
+                if patterns.len() > IDA_META_MAX_PATTERNS {
+                    return Err(GpuError::Unsupported(format!(
+                        "a pattern database of more than {IDA_META_MAX_PATTERNS} patterns in \
+                         GPU IDA*"
+                    )));
                 }
-                (KIND_PDB, bytes, Some(meta))
+                (KIND_PDB, bytes, Some(ida_meta_words(&head, &patterns)))
             }
         };
         let chunk_shift = ctx.table_shift();
+        // Bindings that hold table bytes (the shader reads only these).
+        let table_count = tables.len().div_ceil(1 << chunk_shift).max(1) as u32;
         let table_bufs = ctx.table_buffers(&tables)?;
         let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
         let invocations = invocations
@@ -195,14 +201,20 @@ impl GpuIda {
                 mapped_at_creation: false,
             })
         };
-        let meta = meta
-            .unwrap_or_else(|| super::gpu_layout::meta_words(&bytemuck::Zeroable::zeroed(), &[]));
+        let meta = meta.unwrap_or_else(|| vec![0; IDA_META_WORDS]);
         let upload = |label: &str, words: &[u32]| {
             let buf = storage_buf(label, words.len() as u64 * 4, wgpu::BufferUsages::empty());
             ctx.queue.write_buffer(&buf, 0, bytemuck::cast_slice(words));
             buf
         };
-        let meta_buf = upload("pattern meta", &meta);
+        let meta_buf = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("pattern meta"),
+            size: meta.len() as u64 * 4,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        ctx.queue
+            .write_buffer(&meta_buf, 0, bytemuck::cast_slice(&meta));
         let consts_buf = upload("consts", &consts(goal, spec));
 
         let board_words = n.div_ceil(4);
@@ -249,11 +261,11 @@ impl GpuIda {
             entry(2, rw),
             entry(3, rw),
             entry(4, ro),
-            entry(5, ro),
         ];
         for t in 0..TABLE_BINDINGS as u32 {
             entries.push(entry(6 + t, ro));
         }
+        entries.push(entry(12, wgpu::BufferBindingType::Uniform));
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("gpu idastar"),
             entries: &entries,
@@ -275,6 +287,7 @@ impl GpuIda {
             rows,
             cols,
             chunk_shift,
+            table_count,
             module,
             layout,
             pipeline_layout,
@@ -311,6 +324,7 @@ impl GpuIda {
                 ("BOARD_WORDS", self.board_words as f64),
                 ("ITEM_WORDS", self.item_words as f64),
                 ("CHUNK_SHIFT", f64::from(self.chunk_shift)),
+                ("TABLE_COUNT", f64::from(self.table_count)),
                 ("HIST", f64::from(u8::from(histogram))),
                 ("WG_BINS", if histogram { 4096.0 } else { 1.0 }),
                 ("WORKGROUP", f64::from(self.workgroup)),
@@ -350,7 +364,8 @@ impl GpuIda {
         });
         let own = [&self.params, &buf, &self.state, &self.status, &self.consts];
         let mut entries = entries(own.into_iter().enumerate().map(|(b, x)| (b as u32, x)));
-        entries.extend(table_entries(&self.meta, &self.tables));
+        entries.extend(super::gpu::entries((6..).zip(&self.tables)));
+        entries.extend(super::gpu::entries([(12, &self.meta)]));
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("gpu idastar"),
             layout: &self.layout,

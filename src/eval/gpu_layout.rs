@@ -75,6 +75,49 @@ pub(super) fn meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u32> {
     words
 }
 
+/// GPU IDA*'s copy of the metadata (binding 12, a uniform buffer of [`IDA_META_WORDS`] words:
+/// on lavapipe a uniform read is one gather, a storage read a loop over the lanes). Words:
+/// patterns and reflect at 0 and 1; φ by tile and T by cell a byte each from
+/// [`IDA_META_PHI`] and [`IDA_META_TMAP`] (boards of at most 32 cells); from
+/// [`IDA_META_PATTERNS`] on, [`IDA_META_STRIDE`] words a pattern: offset, k, regions, 0, then
+/// its tiles a byte each (wgsl: `pm` in `shaders/idastar.wgsl`, with the same constants).
+pub(super) fn ida_meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u32> {
+    let mut words = vec![0u32; IDA_META_WORDS];
+    words[0] = head.patterns;
+    words[1] = head.reflect;
+    let put_byte = |words: &mut [u32], at: usize, i: usize, v: u32| {
+        words[at + i / 4] |= (v & 0xFF) << (8 * (i % 4));
+    };
+    for i in 0..32 {
+        put_byte(&mut words, IDA_META_PHI, i, head.phi[i]);
+        put_byte(&mut words, IDA_META_TMAP, i, head.tmap[i]);
+    }
+    for (p, m) in patterns.iter().enumerate().take(IDA_META_MAX_PATTERNS) {
+        let at = IDA_META_PATTERNS + p * IDA_META_STRIDE;
+        words[at] = m.offset;
+        words[at + 1] = m.k;
+        words[at + 2] = m.regions;
+        for (i, &t) in m.tiles.iter().enumerate() {
+            put_byte(&mut words, at + 4, i, t);
+        }
+    }
+    words
+}
+
+/// Where φ starts in [`ida_meta_words`].
+pub(super) const IDA_META_PHI: usize = 4;
+/// Where T starts in [`ida_meta_words`].
+pub(super) const IDA_META_TMAP: usize = 12;
+/// Where the patterns start in [`ida_meta_words`].
+pub(super) const IDA_META_PATTERNS: usize = 20;
+/// Words a pattern in [`ida_meta_words`].
+pub(super) const IDA_META_STRIDE: usize = 8;
+/// Most patterns GPU IDA* takes.
+pub(super) const IDA_META_MAX_PATTERNS: usize = 16;
+/// Words of [`ida_meta_words`] (a multiple of 4: the uniform is an array of `vec4<u32>`).
+pub(super) const IDA_META_WORDS: usize =
+    IDA_META_PATTERNS + IDA_META_MAX_PATTERNS * IDA_META_STRIDE;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +208,41 @@ mod tests {
         ] {
             assert_eq!(const_in(IDASTAR, name), wgsl_const(name), "{name}");
         }
+    }
+
+    #[test]
+    fn gpu_ida_reads_its_uniform_metadata_as_it_is_written() {
+        for (name, value) in [
+            ("PM_PHI", IDA_META_PHI),
+            ("PM_TMAP", IDA_META_TMAP),
+            ("PM_PATTERNS", IDA_META_PATTERNS),
+            ("PM_STRIDE", IDA_META_STRIDE),
+            ("MAX_PATTERNS", IDA_META_MAX_PATTERNS),
+        ] {
+            assert_eq!(const_in(IDASTAR, name) as usize, value, "{name}");
+        }
+        let decl = format!("var<uniform> pm: array<vec4<u32>, {}>;", IDA_META_WORDS / 4);
+        assert!(IDASTAR.contains(&decl), "idastar.wgsl declares `{decl}`");
+        assert_eq!(IDA_META_WORDS % 4, 0);
+        // Two patterns, the second with tiles 9 and 3, flags and its table at byte 1000; φ and T.
+        let mut head = PdbMeta::zeroed();
+        head.patterns = 2;
+        head.reflect = 1;
+        head.phi[5] = 17;
+        head.tmap[31] = 30;
+        let mut p = PatternMeta::zeroed();
+        p.offset = 1000;
+        p.k = 2;
+        p.regions = 1;
+        p.tiles[0] = 9;
+        p.tiles[1] = 3;
+        let w = ida_meta_words(&head, &[PatternMeta::zeroed(), p]);
+        assert_eq!(w.len(), IDA_META_WORDS);
+        assert_eq!((w[0], w[1]), (2, 1));
+        assert_eq!((w[IDA_META_PHI + 1] >> 8) & 0xFF, 17);
+        assert_eq!(w[IDA_META_TMAP + 7] >> 24, 30);
+        let at = IDA_META_PATTERNS + IDA_META_STRIDE;
+        assert_eq!(&w[at..at + 5], &[1000, 2, 1, 0, 9 | (3 << 8)]);
     }
 
     fn metadata_layout(wgsl: &str) {
