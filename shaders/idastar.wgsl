@@ -290,22 +290,16 @@ fn current_h() -> u32 {
     return md;
 }
 
-// The lines a tile moving between cells `a` and `b` (neighbours) leaves and enters: for a
-// vertical move its two rows, for a horizontal one its two columns.
-fn moved_lines(a: u32, b: u32) -> vec2<u32> {
-    if (a % COLS == b % COLS) {
-        return vec2<u32>(a / COLS, b / COLS);
-    }
-    return vec2<u32>(ROWS + a % COLS, ROWS + b % COLS);
-}
-
-fn update_lines(a: u32, b: u32) {
-    let ls = moved_lines(a, b);
-    let x = line_conflicts(ls.x);
-    let y = line_conflicts(ls.y);
-    lc = lc - line(ls.x) - line(ls.y) + x + y;
-    set_line(ls.x, x);
-    set_line(ls.y, y);
+// Tile `t` has slid to a neighbouring cell (`vertical`: in its column). Only its goal line can
+// change: a vertical move keeps every column's order and changes the two rows it joins, of
+// which only the one `t` belongs to counts `t` (likewise for columns), so that line is
+// recomputed (unchanged if `t` moved between two other lines).
+fn update_lines(t: u32, vertical: bool) {
+    let g = goal_of(t);
+    let l = select(ROWS + (g >> 4u), g & 15u, vertical);
+    let v = line_conflicts(l);
+    lc = lc - line(l) + v;
+    set_line(l, v);
 }
 
 // The blank goes to its neighbour `to` (`vertical`: the same column), whose tile slides into
@@ -324,7 +318,7 @@ fn apply_move(to: u32, vertical: bool) {
     }
     blank = to;
     if (KIND == KIND_LINEAR_CONFLICT) {
-        update_lines(to, src);
+        update_lines(t, vertical);
     }
     if (KIND == KIND_PDB) {
         let p = tile_pattern(t);
