@@ -79,20 +79,46 @@ struct Params {
 override WG_BINS: u32 = 1u;
 var<workgroup> wg_hist: array<atomic<u32>, WG_BINS>;
 
-// Private search state of this invocation.
-// Small values are packed, four bytes (or eight nibbles) to a word: a private array indexed
-// by a value becomes a chain of selects over all its elements on some drivers (lavapipe), so
-// fewer, fuller words are faster.
+// Private search state of this invocation. lavapipe keeps a private array in memory: a read
+// at an index that differs across lanes is a gather, a write one branch per lane. What the
+// steps write is therefore kept in vectors and scalars, read and written by selects.
+
+// 32 bytes in two vectors, four to a word: byte i is byte i % 4 of word i / 4, words 0-3 in
+// `lo`, 4-7 in `hi`. `wide` false: only bytes 0-15 are used (`hi` is never touched).
+// (Functions, not `const`s: naga 30 loses track of a global vector const when it applies the
+// pipeline's overrides.)
+fn words_lo() -> vec4<u32> { return vec4<u32>(0u, 1u, 2u, 3u); }
+fn words_hi() -> vec4<u32> { return vec4<u32>(4u, 5u, 6u, 7u); }
+fn word_in(lo: vec4<u32>, hi: vec4<u32>, w: u32, wide: bool) -> u32 {
+    var v = lo;
+    if (wide) {
+        v = select(lo, hi, w >= 4u);
+    }
+    return v[w & 3u];
+}
+fn byte_in(lo: vec4<u32>, hi: vec4<u32>, i: u32, wide: bool) -> u32 {
+    return byte_of(word_in(lo, hi, i >> 2u, wide), i);
+}
+// `v` (the words `words`) with byte i set to x.
+fn with_byte_in(v: vec4<u32>, words: vec4<u32>, i: u32, x: u32) -> vec4<u32> {
+    let s = (i & 3u) * 8u;
+    return select(v, (v & vec4<u32>(~(0xFFu << s))) | vec4<u32>(x << s), words == vec4<u32>(i >> 2u));
+}
+
 // The board: the tile on cell c is byte c (the same layout as `items` and `state`).
-var<private> tw: array<u32, 8>;
+var<private> tw_lo: vec4<u32>;
+var<private> tw_hi: vec4<u32>;
 // Pattern databases: the cell of tile t, on the board and on its reflection (byte t).
-var<private> pw: array<u32, 8>;
-var<private> rw: array<u32, 8>;
-// Pattern databases: each pattern's value, direct and reflected (byte p).
-var<private> pvw: array<u32, 4>;
-var<private> rvw: array<u32, 4>;
-// Linear conflict: tiles that must leave line l (nibble l).
-var<private> lw: array<u32, 2>;
+var<private> pw_lo: vec4<u32>;
+var<private> pw_hi: vec4<u32>;
+var<private> rw_lo: vec4<u32>;
+var<private> rw_hi: vec4<u32>;
+// Pattern databases: each pattern's value, direct and reflected (byte p < 16).
+var<private> pvw: vec4<u32>;
+var<private> rvw: vec4<u32>;
+// Linear conflict: tiles that must leave line l (nibble l of lw0, lines 0-7, or lw1).
+var<private> lw0: u32;
+var<private> lw1: u32;
 // The frames of the search (see `state`), in private memory during a dispatch.
 var<private> stack: array<u32, MAX_DEPTH>;
 var<private> blank: u32;
@@ -102,20 +128,38 @@ var<private> spv: u32;
 var<private> bound_: u32;
 var<private> srv: u32;
 
-fn tile(c: u32) -> u32 { return byte_of(tw[c >> 2u], c); }
-fn set_tile(c: u32, v: u32) { tw[c >> 2u] = with_byte(tw[c >> 2u], c, v); }
-fn pos(t: u32) -> u32 { return byte_of(pw[t >> 2u], t); }
-fn set_pos(t: u32, v: u32) { pw[t >> 2u] = with_byte(pw[t >> 2u], t, v); }
-fn rpos(t: u32) -> u32 { return byte_of(rw[t >> 2u], t); }
-fn set_rpos(t: u32, v: u32) { rw[t >> 2u] = with_byte(rw[t >> 2u], t, v); }
-fn pv(p: u32) -> u32 { return byte_of(pvw[p >> 2u], p); }
-fn set_pv(p: u32, v: u32) { pvw[p >> 2u] = with_byte(pvw[p >> 2u], p, v); }
-fn rv(p: u32) -> u32 { return byte_of(rvw[p >> 2u], p); }
-fn set_rv(p: u32, v: u32) { rvw[p >> 2u] = with_byte(rvw[p >> 2u], p, v); }
-fn line(l: u32) -> u32 { return (lw[l >> 3u] >> ((l & 7u) * 4u)) & 0xFu; }
+override WIDE: bool = CELLS > 16u;
+fn tile(c: u32) -> u32 { return byte_in(tw_lo, tw_hi, c, WIDE); }
+fn set_tile(c: u32, v: u32) {
+    tw_lo = with_byte_in(tw_lo, words_lo(), c, v);
+    if (WIDE) {
+        tw_hi = with_byte_in(tw_hi, words_hi(), c, v);
+    }
+}
+fn pos(t: u32) -> u32 { return byte_in(pw_lo, pw_hi, t, WIDE); }
+fn set_pos(t: u32, v: u32) {
+    pw_lo = with_byte_in(pw_lo, words_lo(), t, v);
+    if (WIDE) {
+        pw_hi = with_byte_in(pw_hi, words_hi(), t, v);
+    }
+}
+fn rpos(t: u32) -> u32 { return byte_in(rw_lo, rw_hi, t, WIDE); }
+fn set_rpos(t: u32, v: u32) {
+    rw_lo = with_byte_in(rw_lo, words_lo(), t, v);
+    if (WIDE) {
+        rw_hi = with_byte_in(rw_hi, words_hi(), t, v);
+    }
+}
+fn pv(p: u32) -> u32 { return byte_in(pvw, pvw, p, false); }
+fn set_pv(p: u32, v: u32) { pvw = with_byte_in(pvw, words_lo(), p, v); }
+fn rv(p: u32) -> u32 { return byte_in(rvw, rvw, p, false); }
+fn set_rv(p: u32, v: u32) { rvw = with_byte_in(rvw, words_lo(), p, v); }
+fn line(l: u32) -> u32 { return (select(lw0, lw1, l >= 8u) >> ((l & 7u) * 4u)) & 0xFu; }
 fn set_line(l: u32, v: u32) {
     let s = (l & 7u) * 4u;
-    lw[l >> 3u] = (lw[l >> 3u] & ~(0xFu << s)) | (v << s);
+    let keep = ~(0xFu << s);
+    lw0 = select(lw0, (lw0 & keep) | (v << s), l < 8u);
+    lw1 = select(lw1, (lw1 & keep) | (v << s), l >= 8u);
 }
 
 // Goal row | column << 4 of tile t (byte t), copied from `consts` once a dispatch: the steps
@@ -399,7 +443,8 @@ fn load_board(base: u32, from_items: bool, i: u32) {
         } else {
             word = st(3u + w, i);
         }
-        tw[w] = word;
+        tw_lo = select(tw_lo, vec4<u32>(word), words_lo() == vec4<u32>(w));
+        tw_hi = select(tw_hi, vec4<u32>(word), words_hi() == vec4<u32>(w));
         for (var b = 0u; b < 4u; b++) {
             let c = w * 4u + b;
             if (c < CELLS && ((word >> (b * 8u)) & 0xFFu) == 0u) {
@@ -588,7 +633,7 @@ fn search(i: u32) {
     set_st(1u, i, item);
     set_st(2u, i, blank);
     for (var w = 0u; w < BOARD_WORDS; w++) {
-        set_st(3u + w, i, tw[w]);
+        set_st(3u + w, i, word_in(tw_lo, tw_hi, w, WIDE));
     }
     if (expanded != 0u) {
         atomicAdd(&status[ST_EXPANDED], expanded);
@@ -639,7 +684,8 @@ fn donate(i: u32, depth: u32, g0: u32, item: u32) {
     }
     atomicAdd(&status[ST_GIVEN], 1u);
     // The board at depth `at`: undo the moves above it, write it, and put the board back.
-    let board = tw;
+    let board_lo = tw_lo;
+    let board_hi = tw_hi;
     var bl = blank;
     for (var k = 0u; k < MAX_DEPTH; k++) {
         if (k < depth - at) {
@@ -651,9 +697,10 @@ fn donate(i: u32, depth: u32, g0: u32, item: u32) {
     }
     let base = slot * ITEM_WORDS;
     for (var w = 0u; w < BOARD_WORDS; w++) {
-        items[base + w] = tw[w];
+        items[base + w] = word_in(tw_lo, tw_hi, w, WIDE);
     }
-    tw = board;
+    tw_lo = board_lo;
+    tw_hi = board_hi;
     let src = item * ITEM_WORDS;
     let info = items[src + BOARD_WORDS];
     let plen = info >> 16u;
