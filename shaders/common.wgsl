@@ -103,13 +103,11 @@ fn entry_value(regions: u32, e: u32, occ: u32, blank: u32) -> u32 {
     }
     let free = all & ~occ;
     var region = free & (~free + 1u);
-    loop {
-        let grown = (region | ((region & ~last) << 1u) | ((region & ~first) >> 1u)
+    // A fixed count (a region spans at most CELLS cells): a loop left as soon as the region
+    // stops growing, inside GPU IDA*'s steps, corrupted other lanes' state on lavapipe.
+    for (var it = 0u; it < CELLS; it++) {
+        region = (region | ((region & ~last) << 1u) | ((region & ~first) >> 1u)
             | (region << COLS) | (region >> COLS)) & free;
-        if (grown == region) {
-            break;
-        }
-        region = grown;
     }
     let flag = select(0x80u, 0x40u, ((region >> blank) & 1u) == 1u);
     return (e & 63u) + select(0u, 2u, (e & flag) != 0u);

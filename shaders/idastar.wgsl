@@ -540,6 +540,8 @@ fn search(i: u32) {
                     found = true;
                     depth = 0u;
                     running = true;
+                    stack[0] = prev;
+                    report_found(i, item, 0u);
                     break;
                 }
                 expanded++;
@@ -559,49 +561,52 @@ fn search(i: u32) {
         // budget stop this invocation's steps for the rest of the chunk, and the loop around
         // this one deals with them.
         var check = false;
+        var go = true;
         for (var s = 0u; s < CHUNK; s++) {
             let fr = cur;
             let left = (fr >> 3u) & 0xFu;
             let down = left != 0u;
-            if (!down && depth == 0u) {
+            if (go && !down && depth == 0u) {
                 running = false;
                 finished++;
-                break;
+                go = false;
             }
-            // Down: the first move left; up: the blank returns the way it came.
-            let m = select((fr & 7u) ^ 1u, firstTrailingBit(left), down);
-            apply_move(nbr(blank, m), m < 2u);
-            if (down) {
-                stack[depth] = fr & ~(1u << (m + 3u));
-                depth++;
-                let g = g0 + depth;
-                let h = current_h();
-                if (KIND != KIND_MANHATTAN) {
-                    record(g, h);
-                }
-                cur = m;
-                if (g + h > bound_) {
-                    // Left at the next step (no moves to try).
-                    min_f = min(min_f, g + h);
-                } else if (h == 0u) {
-                    check = true;
-                    break;
-                } else {
-                    expanded++;
-                    budget--;
-                    cur = m | (children(blank, m, g + 1u) << 3u);
-                    if (budget == 0u) {
-                        break;
+            if (go) {
+                // Down: the first move left; up: the blank returns the way it came.
+                let m = select((fr & 7u) ^ 1u, firstTrailingBit(left), down);
+                apply_move(nbr(blank, m), m < 2u);
+                if (down) {
+                    stack[depth] = fr & ~(1u << (m + 3u));
+                    depth++;
+                    let g = g0 + depth;
+                    let h = current_h();
+                    if (KIND != KIND_MANHATTAN) {
+                        record(g, h);
                     }
+                    cur = m;
+                    if (g + h > bound_) {
+                        // Left at the next step (no moves to try).
+                        min_f = min(min_f, g + h);
+                    } else if (h == 0u) {
+                        check = true;
+                        go = false;
+                    } else {
+                        expanded++;
+                        budget--;
+                        cur = m | (children(blank, m, g + 1u) << 3u);
+                        go = budget != 0u;
+                    }
+                } else {
+                    depth--;
+                    cur = stack[depth];
                 }
-            } else {
-                depth--;
-                cur = stack[depth];
             }
         }
         if (check) {
             if (is_goal()) {
                 found = true;
+                stack[depth] = cur;
+                report_found(i, item, depth);
                 break;
             }
             expanded++;
@@ -612,17 +617,11 @@ fn search(i: u32) {
     if (running) {
         stack[depth] = cur;
     }
-    if (found) {
-        if (atomicAdd(&status[ST_FOUND], 1u) == 0u) {
-            atomicStore(&status[ST_FOUND_ITEM], item);
-            atomicStore(&status[ST_FOUND_DEPTH], depth);
-            atomicStore(&status[ST_FOUND_INV], i);
-        }
-    } else if (running && params.hungry > 0u) {
+    if (!found && running && params.hungry > 0u) {
         donate(i, depth, g0, item);
     }
-    // Save the state.
-    if (running) {
+    // Save the state (a finder's frames are written by `report_found`).
+    if (running && !found) {
         for (var d = 0u; d < MAX_DEPTH; d++) {
             if (d <= depth) {
                 set_st(frame_word(d), i, stack[d]);
@@ -649,6 +648,22 @@ fn search(i: u32) {
     }
     if (min_f != NONE) {
         atomicMin(&status[ST_MIN_F], min_f);
+    }
+}
+
+// The goal is found below work item `item` at `depth` (frames 1..=depth in `stack`): the first
+// invocation to find it writes where, and its frames. (Done at once, where the goal is found:
+// on lavapipe a value carried out of loops that some lanes leave early is not to be trusted.)
+fn report_found(i: u32, item: u32, depth: u32) {
+    if (atomicAdd(&status[ST_FOUND], 1u) == 0u) {
+        atomicStore(&status[ST_FOUND_ITEM], item);
+        atomicStore(&status[ST_FOUND_DEPTH], depth);
+        atomicStore(&status[ST_FOUND_INV], i);
+        for (var d = 0u; d < MAX_DEPTH; d++) {
+            if (d <= depth) {
+                set_st(frame_word(d), i, stack[d]);
+            }
+        }
     }
 }
 
