@@ -566,17 +566,20 @@ fn search(i: u32) {
             let fr = cur;
             let left = (fr >> 3u) & 0xFu;
             let down = left != 0u;
+            // Down: the first move left; up: the blank returns the way it came.
+            let m = select((fr & 7u) ^ 1u, firstTrailingBit(left), down);
+            // The frame with that move tried, written every step whatever follows: the slot at
+            // `depth` is the top's, unused until a push, and lavapipe writes a private array
+            // under a mask that differs across lanes with a branch per lane.
+            stack[depth] = fr & ~(1u << (m + 3u));
             if (go && !down && depth == 0u) {
                 running = false;
                 finished++;
                 go = false;
             }
             if (go) {
-                // Down: the first move left; up: the blank returns the way it came.
-                let m = select((fr & 7u) ^ 1u, firstTrailingBit(left), down);
                 apply_move(nbr(blank, m), m < 2u);
                 if (down) {
-                    stack[depth] = fr & ~(1u << (m + 3u));
                     depth++;
                     let g = g0 + depth;
                     let h = current_h();
