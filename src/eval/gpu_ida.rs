@@ -118,8 +118,8 @@ pub struct GpuIda {
 
 impl GpuIda {
     /// GPU IDA* with `spec` towards `goal` on `ctx`'s device, with `invocations` parallel
-    /// searches (in workgroups of 64, or one workgroup of fewer; `None`:
-    /// [`software_invocations`] on a software adapter, 65,536 on a hardware one).
+    /// searches (in workgroups of 64, or one workgroup of fewer; `None`: 128 a core, 256 to
+    /// 4,096, on a software adapter, 65,536 on a hardware one).
     ///
     /// # Errors
     /// [`GpuError::TooLargeForIda`] for boards over [`GPU_IDA_MAX_CELLS`] cells or a side over
