@@ -45,7 +45,9 @@ struct PdbMeta {
 }
 
 // Pattern databases (KIND_PDB): every table's bytes, four to a word, end to end, split over
-// six bindings of 2^CHUNK_SHIFT bytes each (byte b is in binding b >> CHUNK_SHIFT).
+// six bindings of 2^CHUNK_SHIFT bytes each (byte b is in binding b >> CHUNK_SHIFT). The
+// metadata at binding 5 is the batch evaluator's (heuristic.wgsl); GPU IDA* reads its own
+// packed copy (`pm` in idastar.wgsl) and does not bind it.
 @group(0) @binding(5) var<storage, read> pdb_meta: PdbMeta;
 @group(0) @binding(6) var<storage, read> pdb0: array<u32>;
 @group(0) @binding(7) var<storage, read> pdb1: array<u32>;

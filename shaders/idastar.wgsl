@@ -403,8 +403,10 @@ fn children(at: u32, prev: u32, g: u32) -> u32 {
             if ((moves & (1u << m)) != 0u) {
                 let to = nbr(at, m);
                 let f = g + md_after(md, tile(to), to, at, m < 2u);
+                // (With the histogram only Manhattan filters here: its children are counted
+                // here, kept or not, and not again when gone into.)
+                record(g, f - g);
                 if (f > bound_ && (KIND == KIND_MANHATTAN || f >= min_f)) {
-                    record(g, f - g);
                     min_f = min(min_f, f);
                 } else {
                     keep |= 1u << m;

@@ -354,31 +354,46 @@ fn the_histogram_of_each_finished_iteration_counts_every_node_generated() {
         return;
     };
     let g = goal(&GoalSpec::BlankLast, 4, 4);
-    let h = HeuristicSpec::Kind(HeuristicKind::LinearConflict);
-    let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(256)).unwrap();
-    let start: Board = "9 6 15 2/11 7 3 10/14 12 0 8/13 1 5 4".parse().unwrap();
-    let p = Problem {
-        start,
-        goal: g.clone(),
-    };
-    let limits = Limits {
-        histogram: true,
-        ..Limits::default()
-    };
-    let mut done = Vec::new();
-    let mut rounds = 0;
-    let s = solved(solve_on_device(&p, h, &mut dev, &limits, &mut |p| {
-        rounds = rounds.max(p.round);
-        if p.iteration_done && !p.finished {
-            done.push(p.histogram.as_ref().map_or(0, |h| h.total()));
+    // Manhattan filters children when they are generated, linear conflict when gone into.
+    for h in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
+        let h = HeuristicSpec::Kind(h);
+        let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(256)).unwrap();
+        let start: Board = "9 6 15 2/11 7 3 10/14 12 0 8/13 1 5 4".parse().unwrap();
+        let p = Problem {
+            start,
+            goal: g.clone(),
+        };
+        let limits = Limits {
+            histogram: true,
+            ..Limits::default()
+        };
+        let mut done = Vec::new();
+        let mut rounds = 0;
+        let s = solved(solve_on_device(
+            &p,
+            h.clone(),
+            &mut dev,
+            &limits,
+            &mut |p| {
+                rounds = rounds.max(p.round);
+                if p.iteration_done && !p.finished {
+                    done.push(p.histogram.as_ref().map_or(0, |h| h.total()));
+                }
+            },
+        ));
+        assert!(rounds > 10, "{}: {rounds} rounds", h.name());
+        let its = &s.stats.iterations;
+        assert_eq!(done.len(), its.len() - 1);
+        for (total, it) in done.iter().zip(its) {
+            // The start (g = 0) and every node generated, on the host and on the device.
+            assert_eq!(
+                *total,
+                it.generated + 1,
+                "{}: threshold {}",
+                h.name(),
+                it.threshold
+            );
         }
-    }));
-    assert!(rounds > 10, "{rounds} rounds");
-    let its = &s.stats.iterations;
-    assert_eq!(done.len(), its.len() - 1);
-    for (total, it) in done.iter().zip(its) {
-        // The start (g = 0) and every node generated, on the host and on the device.
-        assert_eq!(*total, it.generated + 1, "threshold {}", it.threshold);
     }
 }
 

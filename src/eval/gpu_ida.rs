@@ -363,9 +363,12 @@ impl GpuIda {
             mapped_at_creation: false,
         });
         let own = [&self.params, &buf, &self.state, &self.status, &self.consts];
-        let mut entries = entries(own.into_iter().enumerate().map(|(b, x)| (b as u32, x)));
-        entries.extend(super::gpu::entries((6..).zip(&self.tables)));
-        entries.extend(super::gpu::entries([(12, &self.meta)]));
+        let entries = entries(
+            (0u32..)
+                .zip(own)
+                .chain((6u32..).zip(&self.tables))
+                .chain([(12, &self.meta)]),
+        );
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("gpu idastar"),
             layout: &self.layout,

@@ -1,8 +1,9 @@
 //! What `gpu.rs`, `gpu_ida.rs` and the shaders (`shaders/common.wgsl`, which both begin with,
-//! and `shaders/heuristic.wgsl`) must agree on, written once on the Rust side: the heuristic
-//! codes (`KIND`), the shaders' limits, and the layout of the pattern-database metadata buffer
-//! ([`PdbMeta`], [`PatternMeta`], mirrored by WGSL structs of the same names). A unit test
-//! reads the WGSL declarations and checks them against these.
+//! `shaders/heuristic.wgsl` and `shaders/idastar.wgsl`) must agree on, written once on the Rust
+//! side: the heuristic codes (`KIND`), the shaders' limits, the layout of the pattern-database
+//! metadata buffer ([`PdbMeta`], [`PatternMeta`], mirrored by WGSL structs of the same names)
+//! and GPU IDA*'s packed uniform copy of it ([`ida_meta_words`], mirrored by the shader's
+//! `PM_…` constants). Unit tests read the WGSL declarations and check them against these.
 
 use bytemuck::{Pod, Zeroable};
 
