@@ -164,8 +164,9 @@ fn set_line(l: u32, v: u32) {
 
 // Goal row | column << 4 of tile t (byte t), copied from `consts` once a dispatch: the steps
 // read it instead of `consts` (on lavapipe every storage read is a loop over the lanes).
-var<private> gw: array<u32, 8>;
-fn goal_of(t: u32) -> u32 { return byte_of(gw[t >> 2u], t); }
+var<private> gw_lo: vec4<u32>;
+var<private> gw_hi: vec4<u32>;
+fn goal_of(t: u32) -> u32 { return byte_in(gw_lo, gw_hi, t, WIDE); }
 
 // Manhattan distance after tile `t` (not the blank) slides from cell `a` to its neighbour `b`
 // (`vertical`: the same column), from `md` before: one less when it comes nearer its goal's
@@ -200,8 +201,9 @@ fn tile_md(t: u32, c: u32) -> u32 {
 fn goal_rc_of(t: u32) -> u32 { return consts[t]; }
 fn tile_pattern_of(t: u32) -> u32 { return consts[CELLS + t]; }
 // Pattern databases: the pattern of tile t (byte t; 0xFF: none), copied like `gw`.
-var<private> tpw: array<u32, 8>;
-fn tile_pattern(t: u32) -> u32 { return byte_of(tpw[t >> 2u], t); }
+var<private> tpw_lo: vec4<u32>;
+var<private> tpw_hi: vec4<u32>;
+fn tile_pattern(t: u32) -> u32 { return byte_in(tpw_lo, tpw_hi, t, WIDE); }
 // The cell the blank on `c` goes to with move `m` (0 up, 1 down, 2 left, 3 right), which
 // `board_moves(c)` allows.
 fn nbr(c: u32, m: u32) -> u32 {
@@ -491,9 +493,13 @@ fn search(i: u32) {
     bound_ = params.bound;
     for (var t = 0u; t < CELLS; t++) {
         let g = goal_rc_of(t);
-        gw[t >> 2u] = with_byte(gw[t >> 2u], t, (g >> 8u) | ((g & 0xFFu) << 4u));
+        let rc = (g >> 8u) | ((g & 0xFFu) << 4u);
+        gw_lo = with_byte_in(gw_lo, words_lo(), t, rc);
+        gw_hi = with_byte_in(gw_hi, words_hi(), t, rc);
         if (KIND == KIND_PDB) {
-            tpw[t >> 2u] = with_byte(tpw[t >> 2u], t, tile_pattern_of(t) & 0xFFu);
+            let p = tile_pattern_of(t) & 0xFFu;
+            tpw_lo = with_byte_in(tpw_lo, words_lo(), t, p);
+            tpw_hi = with_byte_in(tpw_hi, words_hi(), t, p);
         }
     }
     let s0 = st(0u, i);
