@@ -200,7 +200,7 @@ fn tile_md(t: u32, c: u32) -> u32 {
 }
 fn goal_rc_of(t: u32) -> u32 { return consts[t]; }
 fn tile_pattern_of(t: u32) -> u32 { return consts[CELLS + t]; }
-// Pattern databases: the pattern of tile t (byte t; 0xFF: none), copied like `gw`.
+// Pattern databases: the pattern of tile t (byte t; 0xFF: none), copied like the goal table.
 // (An array, read by a gather: as a pair of vectors pdb78 ran 4 % slower.)
 var<private> tpw: array<u32, 8>;
 fn tile_pattern(t: u32) -> u32 { return byte_of(tpw[t >> 2u], t); }
