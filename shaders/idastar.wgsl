@@ -225,6 +225,9 @@ const PM_PHI: u32 = 4u;
 const PM_TMAP: u32 = 12u;
 const PM_PATTERNS: u32 = 20u;
 const PM_STRIDE: u32 = 8u;
+// Tiles of the largest pattern (at most MAX_PATTERN): the index loop runs that many times, as
+// every pass of it runs on lavapipe whatever the lane's pattern.
+override PATTERN_K: u32 = 12u;
 @group(0) @binding(12) var<uniform> pm: array<vec4<u32>, 37>;
 fn pmw(w: u32) -> u32 { return pm[w >> 2u][w & 3u]; }
 fn pm_patterns() -> u32 { return pmw(0u); }
@@ -240,7 +243,7 @@ fn pattern_value(p: u32, reflected: bool) -> u32 {
     let k = pmw(base + 1u);
     var seen = 0u;
     var idx = 0u;
-    for (var i = 0u; i < MAX_PATTERN; i++) {
+    for (var i = 0u; i < PATTERN_K; i++) {
         if (i < k) {
             let t = byte_of(pmw(base + 4u + (i >> 2u)), i);
             let c = select(pos(t), rpos(t), reflected);

@@ -101,6 +101,7 @@ pub struct GpuIda {
     cols: usize,
     chunk_shift: u32,
     table_count: u32,
+    pattern_k: u32,
     module: wgpu::ShaderModule,
     layout: wgpu::BindGroupLayout,
     pipeline_layout: wgpu::PipelineLayout,
@@ -166,6 +167,12 @@ impl GpuIda {
                 (KIND_PDB, bytes, Some(ida_meta_words(&head, &patterns)))
             }
         };
+        // The largest pattern's tiles (the shader's index loop runs that many times).
+        let pattern_k = match spec {
+            HeuristicSpec::Pdb(p) => p.tables().iter().map(|t| t.tiles().len()).max(),
+            HeuristicSpec::Kind(_) => None,
+        }
+        .unwrap_or(1) as u32;
         let chunk_shift = ctx.table_shift();
         // Bindings that hold table bytes (the shader reads only these).
         let table_count = tables.len().div_ceil(1 << chunk_shift).max(1) as u32;
@@ -288,6 +295,7 @@ impl GpuIda {
             cols,
             chunk_shift,
             table_count,
+            pattern_k,
             module,
             layout,
             pipeline_layout,
@@ -325,6 +333,7 @@ impl GpuIda {
                 ("ITEM_WORDS", self.item_words as f64),
                 ("CHUNK_SHIFT", f64::from(self.chunk_shift)),
                 ("TABLE_COUNT", f64::from(self.table_count)),
+                ("PATTERN_K", f64::from(self.pattern_k)),
                 ("HIST", f64::from(u8::from(histogram))),
                 ("WG_BINS", if histogram { 4096.0 } else { 1.0 }),
                 ("WORKGROUP", f64::from(self.workgroup)),
