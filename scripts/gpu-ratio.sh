@@ -32,14 +32,13 @@ rate() {
     sed -E 's/.*\(([0-9.]+) s wall\), ([0-9]+) nodes expanded.*/\2 \1/'
 }
 printf '%-16s %22s %22s %7s\n' heuristic "GPU IDA* (M nodes/s)" "CPU IDA* (M nodes/s)" ratio
-for h in "${@:-manhattan linear-conflict pdb555}"; do
-  for h1 in $h; do
-    case $h1 in manhattan | linear-conflict) file=$tmp/$h1 ;; *) file=$tmp/pdb ;; esac
-    "$bin" pdb build "$h1" --goal blank-first >/dev/null 2>&1 || true
-    read -r ge gw < <(rate gpu-idastar "$h1" "$file")
-    read -r ce cw < <(rate idastar "$h1" "$file" --jobs "$(nproc)")
-    awk -v h="$h1" -v ge="$ge" -v gw="$gw" -v ce="$ce" -v cw="$cw" 'BEGIN {
-      g = ge / gw / 1e6; c = ce / cw / 1e6
-      printf "%-16s %22.1f %22.1f %7.2f\n", h, g, c, g / c }'
-  done
+[ $# -gt 0 ] || set -- manhattan linear-conflict pdb555
+for h in "$@"; do
+  case $h in manhattan | linear-conflict) file=$tmp/$h ;; *) file=$tmp/pdb ;; esac
+  "$bin" pdb build "$h" --goal blank-first >/dev/null 2>&1 || true
+  read -r ge gw < <(rate gpu-idastar "$h" "$file")
+  read -r ce cw < <(rate idastar "$h" "$file" --jobs "$(nproc)")
+  awk -v h="$h" -v ge="$ge" -v gw="$gw" -v ce="$ce" -v cw="$cw" 'BEGIN {
+    g = ge / gw / 1e6; c = ce / cw / 1e6
+    printf "%-16s %22.1f %22.1f %7.2f\n", h, g, c, g / c }'
 done

@@ -73,7 +73,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read_write> items: array<u32>;
 @group(0) @binding(2) var<storage, read_write> state: array<u32>;
 @group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
-// Read once a dispatch: goal row << 8 | column by tile, then pattern by tile (0xFF: none).
+// Read once a dispatch: goal row | column << 4 by tile, then pattern by tile (0xFF: none).
 @group(0) @binding(4) var<storage, read> consts: array<u32>;
 // WG_G × WG_H bins when HIST is 1, else one (unused).
 override WG_BINS: u32 = 1u;
@@ -129,27 +129,19 @@ var<private> bound_: u32;
 var<private> srv: u32;
 
 override WIDE: bool = CELLS > 16u;
+// Byte i of the pair `lo`, `hi` set to x (`hi` only on boards of over 16 cells).
+fn put_byte(lo: ptr<private, vec4<u32>>, hi: ptr<private, vec4<u32>>, i: u32, x: u32) {
+    *lo = with_byte_in(*lo, words_lo(), i, x);
+    if (WIDE) {
+        *hi = with_byte_in(*hi, words_hi(), i, x);
+    }
+}
 fn tile(c: u32) -> u32 { return byte_in(tw_lo, tw_hi, c, WIDE); }
-fn set_tile(c: u32, v: u32) {
-    tw_lo = with_byte_in(tw_lo, words_lo(), c, v);
-    if (WIDE) {
-        tw_hi = with_byte_in(tw_hi, words_hi(), c, v);
-    }
-}
+fn set_tile(c: u32, v: u32) { put_byte(&tw_lo, &tw_hi, c, v); }
 fn pos(t: u32) -> u32 { return byte_in(pw_lo, pw_hi, t, WIDE); }
-fn set_pos(t: u32, v: u32) {
-    pw_lo = with_byte_in(pw_lo, words_lo(), t, v);
-    if (WIDE) {
-        pw_hi = with_byte_in(pw_hi, words_hi(), t, v);
-    }
-}
+fn set_pos(t: u32, v: u32) { put_byte(&pw_lo, &pw_hi, t, v); }
 fn rpos(t: u32) -> u32 { return byte_in(rw_lo, rw_hi, t, WIDE); }
-fn set_rpos(t: u32, v: u32) {
-    rw_lo = with_byte_in(rw_lo, words_lo(), t, v);
-    if (WIDE) {
-        rw_hi = with_byte_in(rw_hi, words_hi(), t, v);
-    }
-}
+fn set_rpos(t: u32, v: u32) { put_byte(&rw_lo, &rw_hi, t, v); }
 fn pv(p: u32) -> u32 { return byte_in(pvw, pvw, p, false); }
 fn set_pv(p: u32, v: u32) { pvw = with_byte_in(pvw, words_lo(), p, v); }
 fn rv(p: u32) -> u32 { return byte_in(rvw, rvw, p, false); }
@@ -198,7 +190,6 @@ fn tile_md(t: u32, c: u32) -> u32 {
     let d = select(r - gr, gr - r, gr > r) + select(k - gc, gc - k, gc > k);
     return select(d, 0u, t == 0u);
 }
-fn goal_rc_of(t: u32) -> u32 { return consts[t]; }
 fn tile_pattern_of(t: u32) -> u32 { return consts[CELLS + t]; }
 // Pattern databases: the pattern of tile t (byte t; 0xFF: none), copied like the goal table.
 // (An array, read by a gather: as a pair of vectors pdb78 ran 4 % slower.)
@@ -495,10 +486,7 @@ fn main_hist(
 fn search(i: u32) {
     bound_ = params.bound;
     for (var t = 0u; t < CELLS; t++) {
-        let g = goal_rc_of(t);
-        let rc = (g >> 8u) | ((g & 0xFFu) << 4u);
-        gw_lo = with_byte_in(gw_lo, words_lo(), t, rc);
-        gw_hi = with_byte_in(gw_hi, words_hi(), t, rc);
+        put_byte(&gw_lo, &gw_hi, t, consts[t]);
         if (KIND == KIND_PDB) {
             tpw[t >> 2u] = with_byte(tpw[t >> 2u], t, tile_pattern_of(t) & 0xFFu);
         }

@@ -146,10 +146,11 @@ impl GpuIda {
                 limits.max_storage_buffers_per_shader_stage
             )));
         }
-        let (kind, tables, meta) = match spec {
-            HeuristicSpec::Kind(HeuristicKind::Manhattan) => (KIND_MANHATTAN, Vec::new(), None),
+        // `pattern_k`: the largest pattern's tiles (the shader's index loop runs that many times).
+        let (kind, tables, meta, pattern_k) = match spec {
+            HeuristicSpec::Kind(HeuristicKind::Manhattan) => (KIND_MANHATTAN, Vec::new(), None, 1),
             HeuristicSpec::Kind(HeuristicKind::LinearConflict) => {
-                (KIND_LINEAR_CONFLICT, Vec::new(), None)
+                (KIND_LINEAR_CONFLICT, Vec::new(), None, 1)
             }
             HeuristicSpec::Kind(k) => {
                 return Err(GpuError::Unsupported(format!(
@@ -164,15 +165,10 @@ impl GpuIda {
                          GPU IDA*"
                     )));
                 }
-                (KIND_PDB, bytes, Some(ida_meta_words(&head, &patterns)))
+                let k = patterns.iter().map(|m| m.k).max().unwrap_or(1);
+                (KIND_PDB, bytes, Some(ida_meta_words(&head, &patterns)), k)
             }
         };
-        // The largest pattern's tiles (the shader's index loop runs that many times).
-        let pattern_k = match spec {
-            HeuristicSpec::Pdb(p) => p.tables().iter().map(|t| t.tiles().len()).max(),
-            HeuristicSpec::Kind(_) => None,
-        }
-        .unwrap_or(1) as u32;
         let chunk_shift = ctx.table_shift();
         // Bindings that hold table bytes (the shader reads only these).
         let table_count = tables.len().div_ceil(1 << chunk_shift).max(1) as u32;
@@ -404,7 +400,8 @@ impl GpuIda {
 }
 
 /// The constants the shader reads once a dispatch (see `shaders/idastar.wgsl`): the goal row
-/// and column of each tile (`row << 8 | col`), then the pattern of each tile (`0xFF`: none).
+/// and column of each tile (`row | col << 4`: sides up to 8), then the pattern of each tile
+/// (`0xFF`: none).
 fn consts(goal: &Goal, spec: &HeuristicSpec) -> Vec<u32> {
     let cols = goal.board().cols() as u32;
     let n = goal.board().len();
@@ -412,7 +409,7 @@ fn consts(goal: &Goal, spec: &HeuristicSpec) -> Vec<u32> {
         .positions()
         .iter()
         .take(n)
-        .map(|&p| ((u32::from(p) / cols) << 8) | (u32::from(p) % cols))
+        .map(|&p| (u32::from(p) / cols) | ((u32::from(p) % cols) << 4))
         .collect();
     let mut pattern = vec![0xFFu32; n];
     if let HeuristicSpec::Pdb(p) = spec {
