@@ -17,8 +17,9 @@ pub struct AdditivePdb {
     tables: Vec<Arc<PatternTable>>,
     /// Pattern of each tile (`u8::MAX` for the blank).
     pattern_of: Vec<u8>,
-    /// Slot of each tile within its pattern (index order).
-    slot_of: Vec<u8>,
+    /// Each tile's pattern, slot and index weight in one word (see [`tile_info`]): what an
+    /// index update reads for each tile it passes.
+    info: Vec<u64>,
     /// Reflection: tile map φ and cell map T, when the goal allows it.
     reflect: Option<(Vec<u8>, Vec<u8>)>,
     /// The board's geometry, for the tables with blank-region flags.
@@ -35,6 +36,8 @@ pub struct PdbState {
     rvals: Vec<u8>,
     occ: Vec<u32>,
     rocc: Vec<u32>,
+    /// The reflected board (reflected tile by reflected cell), when the goal has it.
+    rtiles: Vec<u8>,
     sum: u32,
     rsum: u32,
 }
@@ -62,18 +65,34 @@ impl AdditivePdb {
         if let Some(t) = (1..n).find(|&t| pattern_of[t] == u8::MAX) {
             return Err(bad_partition!("tile {t} is in no pattern"));
         }
+        // Indexes are kept as `u32` (and so are the weights in `info`).
+        if let Some(t) = tables.iter().find(|t| t.bytes().len() as u64 > 1 << 32) {
+            return Err(bad_partition!(
+                "the table of tiles {:?} has more than 2^32 entries",
+                t.tiles()
+            ));
+        }
         let flood = Flood::new(goal.board().rows(), goal.board().cols());
         let flood = if tables.iter().any(|t| t.regions()) {
             flood.with_region_table()
         } else {
             flood
         };
+        let info = (0..n)
+            .map(|t| match pattern_of[t] {
+                u8::MAX => tile_info(u8::MAX, 0, 0),
+                p => {
+                    let s = slot_of[t];
+                    tile_info(p, s, tables[p as usize].weights[s as usize])
+                }
+            })
+            .collect();
         Ok(AdditivePdb {
             name: name.to_string(),
             cells: n,
             tables,
             pattern_of,
-            slot_of,
+            info,
             reflect: reflection(goal),
             flood,
         })
@@ -136,32 +155,30 @@ impl AdditivePdb {
         (idx, vals, occ, sum)
     }
 
-    /// The change of pattern `p`'s index when its tile in slot `s` moves from cell `from` to
-    /// cell `to` (one move apart), where `pattern_slot(x)` gives the pattern and slot of the
-    /// tile on cell `x` (cells strictly between the two, i.e. for a vertical move). The rank
-    /// digit of the moving tile changes by the distance less the earlier tiles of its pattern
-    /// in between; the digit of every later tile in between by one.
+    /// The change of pattern `p`'s index when its tile in slot `s` (index weight `ws`) moves
+    /// from cell `from` to cell `to` (one move apart), where `info_at(x)` gives the
+    /// [`tile_info`] of the tile on cell `x` (cells strictly between the two, i.e. for a
+    /// vertical move). The rank digit of the moving tile changes by the distance less the
+    /// earlier tiles of its pattern in between; the digit of every later tile in between by one.
     #[inline(always)]
     fn index_delta(
-        &self,
-        p: usize,
-        s: usize,
+        p: u64,
+        s: u64,
+        ws: u64,
         from: usize,
         to: usize,
-        pattern_slot: impl Fn(usize) -> (u8, u8),
+        info_at: impl Fn(usize) -> u64,
     ) -> i64 {
-        let w = &self.tables[p].weights;
         let (lo, hi) = (from.min(to), from.max(to));
-        let ws = w[s] as i64;
-        let mut delta = (hi - lo) as i64 * ws;
+        let mut delta = (hi - lo) as i64 * ws as i64;
         for x in lo + 1..hi {
-            let (q, j) = pattern_slot(x);
-            if q as usize == p {
-                if (j as usize) < s {
-                    delta -= ws;
+            let inf = info_at(x);
+            if inf >> 32 & 0xFF == p {
+                delta += if inf >> 40 < s {
+                    -(ws as i64)
                 } else {
-                    delta += w[j as usize] as i64;
-                }
+                    (inf & 0xFFFF_FFFF) as i64
+                };
             }
         }
         if to > from { delta } else { -delta }
@@ -184,6 +201,12 @@ impl AdditivePdb {
         };
         (pos, rpos)
     }
+}
+
+/// A tile's pattern `p`, slot `s` and index weight `w` as one word: `w | p << 32 | s << 40`
+/// (`w` < 2³²: [`AdditivePdb::new`] takes no table of more than 2³² entries).
+fn tile_info(p: u8, s: u8, w: u64) -> u64 {
+    w | u64::from(p) << 32 | u64::from(s) << 40
 }
 
 /// φ and T for the reflection about the main diagonal, if the goal allows it (square board,
@@ -257,27 +280,28 @@ impl Incremental for AdditivePdb {
         to: usize,
     ) -> PdbPrepared {
         let t = tile as usize;
-        let p = self.pattern_of[t] as usize;
-        let pattern_slot = |x: usize| {
-            let u = tiles[x] as usize;
-            (self.pattern_of[u], self.slot_of[u])
-        };
+        let inf = self.info[t];
+        let p = (inf >> 32 & 0xFF) as usize;
+        let info_at = |x: usize| self.info[tiles[x] as usize];
         let i = (i64::from(st.idx[p])
-            + self.index_delta(p, self.slot_of[t] as usize, from, to, pattern_slot))
+            + Self::index_delta(p as u64, inf >> 40, inf & 0xFFFF_FFFF, from, to, info_at))
             as u32;
         self.tables[p].table.prefetch(i as usize);
         let mut out = PdbPrepared { i, ri: 0 };
         if let Some((phi, tmap)) = &self.reflect {
-            let rt = phi[t] as usize;
-            let rp = self.pattern_of[rt] as usize;
-            let rpattern_slot = |x: usize| {
-                let u = phi[tiles[tmap[x] as usize] as usize] as usize;
-                (self.pattern_of[u], self.slot_of[u])
-            };
+            let rinf = self.info[phi[t] as usize];
+            let rp = (rinf >> 32 & 0xFF) as usize;
+            let rinfo_at = |x: usize| self.info[st.rtiles[x] as usize];
             let (rfrom, rto) = (tmap[from] as usize, tmap[to] as usize);
             out.ri = (i64::from(st.ridx[rp])
-                + self.index_delta(rp, self.slot_of[rt] as usize, rfrom, rto, rpattern_slot))
-                as u32;
+                + Self::index_delta(
+                    rp as u64,
+                    rinf >> 40,
+                    rinf & 0xFFFF_FFFF,
+                    rfrom,
+                    rto,
+                    rinfo_at,
+                )) as u32;
             self.tables[rp].table.prefetch(out.ri as usize);
         }
         out
@@ -320,6 +344,12 @@ impl Incremental for AdditivePdb {
         } else {
             (Vec::new(), Vec::new(), Vec::new(), 0)
         };
+        let rtiles = match &self.reflect {
+            Some((phi, tmap)) => (0..self.cells)
+                .map(|x| phi[tiles[tmap[x] as usize] as usize])
+                .collect(),
+            None => Vec::new(),
+        };
         let h = sum.max(rsum);
         (
             PdbState {
@@ -329,6 +359,7 @@ impl Incremental for AdditivePdb {
                 rvals,
                 occ,
                 rocc,
+                rtiles,
                 sum,
                 rsum,
             },
@@ -367,7 +398,9 @@ impl AdditivePdb {
     fn flip_cells(&self, st: &mut PdbState, u: PdbUndo, from: usize, to: usize) {
         st.occ[u.p as usize] ^= 1 << from | 1 << to;
         if let Some((_, tmap)) = &self.reflect {
-            st.rocc[u.rp as usize] ^= 1 << tmap[from] | 1 << tmap[to];
+            let (rf, rt) = (tmap[from] as usize, tmap[to] as usize);
+            st.rocc[u.rp as usize] ^= 1 << rf | 1 << rt;
+            st.rtiles.swap(rf, rt);
         }
     }
 
