@@ -15,11 +15,9 @@ pub struct AdditivePdb {
     name: String,
     cells: usize,
     tables: Vec<Arc<PatternTable>>,
-    /// Pattern of each tile (`u8::MAX` for the blank).
-    pattern_of: Vec<u8>,
-    /// Each tile's pattern, slot and index weight in one word (see [`tile_info`]): what an
-    /// index update reads for each tile it passes.
-    info: Vec<u64>,
+    /// Each tile's pattern, slot and index weight in one word ([`TileInfo`]; the blank's
+    /// pattern is `u8::MAX`): what an index update reads for each tile it passes.
+    info: Vec<TileInfo>,
     /// Reflection: tile map φ and cell map T, when the goal allows it.
     reflect: Option<(Vec<u8>, Vec<u8>)>,
     /// The board's geometry, for the tables with blank-region flags.
@@ -80,10 +78,10 @@ impl AdditivePdb {
         };
         let info = (0..n)
             .map(|t| match pattern_of[t] {
-                u8::MAX => tile_info(u8::MAX, 0, 0),
+                u8::MAX => TileInfo::new(u8::MAX, 0, 0),
                 p => {
                     let s = slot_of[t];
-                    tile_info(p, s, tables[p as usize].weights[s as usize])
+                    TileInfo::new(p, s, tables[p as usize].weights[s as usize])
                 }
             })
             .collect();
@@ -91,7 +89,6 @@ impl AdditivePdb {
             name: name.to_string(),
             cells: n,
             tables,
-            pattern_of,
             info,
             reflect: reflection(goal),
             flood,
@@ -155,29 +152,28 @@ impl AdditivePdb {
         (idx, vals, occ, sum)
     }
 
-    /// The change of pattern `p`'s index when its tile in slot `s` (index weight `ws`) moves
-    /// from cell `from` to cell `to` (one move apart), where `info_at(x)` gives the
-    /// [`tile_info`] of the tile on cell `x` (cells strictly between the two, i.e. for a
-    /// vertical move). The rank digit of the moving tile changes by the distance less the
-    /// earlier tiles of its pattern in between; the digit of every later tile in between by one.
+    /// The change of its pattern's index when the tile `moving` moves from cell `from` to
+    /// cell `to` (one move apart), where `info_at(x)` gives the [`TileInfo`] of the tile on
+    /// cell `x` (cells strictly between the two, i.e. for a vertical move). The rank digit of
+    /// the moving tile changes by the distance less the earlier tiles of its pattern in
+    /// between; the digit of every later tile in between by one.
     #[inline(always)]
     fn index_delta(
-        p: u64,
-        s: u64,
-        ws: u64,
+        moving: TileInfo,
         from: usize,
         to: usize,
-        info_at: impl Fn(usize) -> u64,
+        info_at: impl Fn(usize) -> TileInfo,
     ) -> i64 {
         let (lo, hi) = (from.min(to), from.max(to));
-        let mut delta = (hi - lo) as i64 * ws as i64;
+        let ws = moving.weight();
+        let mut delta = (hi - lo) as i64 * ws;
         for x in lo + 1..hi {
-            let inf = info_at(x);
-            if inf >> 32 & 0xFF == p {
-                delta += if inf >> 40 < s {
-                    -(ws as i64)
+            let other = info_at(x);
+            if other.pattern() == moving.pattern() {
+                delta += if other.slot() < moving.slot() {
+                    -ws
                 } else {
-                    (inf & 0xFFFF_FFFF) as i64
+                    other.weight()
                 };
             }
         }
@@ -203,10 +199,31 @@ impl AdditivePdb {
     }
 }
 
-/// A tile's pattern `p`, slot `s` and index weight `w` as one word: `w | p << 32 | s << 40`
-/// (`w` < 2³²: [`AdditivePdb::new`] takes no table of more than 2³² entries).
-fn tile_info(p: u8, s: u8, w: u64) -> u64 {
-    w | u64::from(p) << 32 | u64::from(s) << 40
+/// A tile's pattern, slot (index order within the pattern) and index weight as one word:
+/// `weight | pattern << 32 | slot << 40` (weight < 2³²: [`AdditivePdb::new`] takes no table
+/// of more than 2³² entries).
+#[derive(Clone, Copy, Debug)]
+struct TileInfo(u64);
+
+impl TileInfo {
+    fn new(pattern: u8, slot: u8, weight: u64) -> TileInfo {
+        TileInfo(weight | u64::from(pattern) << 32 | u64::from(slot) << 40)
+    }
+
+    #[inline(always)]
+    fn pattern(self) -> usize {
+        (self.0 >> 32 & 0xFF) as usize
+    }
+
+    #[inline(always)]
+    fn slot(self) -> u64 {
+        self.0 >> 40
+    }
+
+    #[inline(always)]
+    fn weight(self) -> i64 {
+        (self.0 & 0xFFFF_FFFF) as i64
+    }
 }
 
 /// φ and T for the reflection about the main diagonal, if the goal allows it (square board,
@@ -280,28 +297,19 @@ impl Incremental for AdditivePdb {
         to: usize,
     ) -> PdbPrepared {
         let t = tile as usize;
-        let inf = self.info[t];
-        let p = (inf >> 32 & 0xFF) as usize;
+        let moving = self.info[t];
+        let p = moving.pattern();
         let info_at = |x: usize| self.info[tiles[x] as usize];
-        let i = (i64::from(st.idx[p])
-            + Self::index_delta(p as u64, inf >> 40, inf & 0xFFFF_FFFF, from, to, info_at))
-            as u32;
+        let i = (i64::from(st.idx[p]) + Self::index_delta(moving, from, to, info_at)) as u32;
         self.tables[p].table.prefetch(i as usize);
         let mut out = PdbPrepared { i, ri: 0 };
         if let Some((phi, tmap)) = &self.reflect {
-            let rinf = self.info[phi[t] as usize];
-            let rp = (rinf >> 32 & 0xFF) as usize;
+            let rmoving = self.info[phi[t] as usize];
+            let rp = rmoving.pattern();
             let rinfo_at = |x: usize| self.info[st.rtiles[x] as usize];
             let (rfrom, rto) = (tmap[from] as usize, tmap[to] as usize);
-            out.ri = (i64::from(st.ridx[rp])
-                + Self::index_delta(
-                    rp as u64,
-                    rinf >> 40,
-                    rinf & 0xFFFF_FFFF,
-                    rfrom,
-                    rto,
-                    rinfo_at,
-                )) as u32;
+            out.ri =
+                (i64::from(st.ridx[rp]) + Self::index_delta(rmoving, rfrom, rto, rinfo_at)) as u32;
             self.tables[rp].table.prefetch(out.ri as usize);
         }
         out
@@ -373,7 +381,7 @@ impl AdditivePdb {
     #[inline(always)]
     fn undo_record(&self, st: &PdbState, tile: u8) -> PdbUndo {
         let t = tile as usize;
-        let p = self.pattern_of[t];
+        let p = self.info[t].pattern() as u8;
         let mut u = PdbUndo {
             p,
             v: st.vals[p as usize],
@@ -385,7 +393,7 @@ impl AdditivePdb {
             rsum: st.rsum,
         };
         if let Some((phi, _)) = &self.reflect {
-            u.rp = self.pattern_of[phi[t] as usize];
+            u.rp = self.info[phi[t] as usize].pattern() as u8;
             u.rv = st.rvals[u.rp as usize];
             u.ridx = st.ridx[u.rp as usize];
         }
@@ -393,7 +401,8 @@ impl AdditivePdb {
     }
 
     /// The moved tile's cells, `from` and `to`, swapped in and out of its pattern's cell set on
-    /// the board and on the reflection (the same on undo).
+    /// the board and on the reflection, and the move made on the reflected board (the same on
+    /// undo).
     #[inline(always)]
     fn flip_cells(&self, st: &mut PdbState, u: PdbUndo, from: usize, to: usize) {
         st.occ[u.p as usize] ^= 1 << from | 1 << to;
@@ -420,7 +429,7 @@ impl AdditivePdb {
     ) -> i32 {
         let before = st.sum.max(st.rsum);
         let t = tile as usize;
-        let p = self.pattern_of[t] as usize;
+        let p = self.info[t].pattern();
         let v = self.lookup(
             p,
             pr.i,
@@ -435,7 +444,7 @@ impl AdditivePdb {
         if st.sum < enough
             && let Some((phi, tmap)) = &self.reflect
         {
-            let rp = self.pattern_of[phi[t] as usize] as usize;
+            let rp = self.info[phi[t] as usize].pattern();
             let rv = self.lookup(
                 rp,
                 pr.ri,
