@@ -44,6 +44,32 @@ fn rectangular_format() {
 }
 
 #[test]
+fn bare_rows_without_a_size_line() {
+    assert_eq!(ok_board("8 6 7\n2 5 4\n3 0 1\n"), hard8());
+    let b = ok_board("# a 2×3 board\n1 2 3\n4 0 5\n");
+    assert_eq!(b, board(2, 3, &[1, 2, 3, 4, 0, 5]));
+    // Two columns: the rows alone, not a `rows cols` size line (their numbers are the tiles).
+    let b = ok_board("1 2\n3 4\n5 0\n");
+    assert_eq!(b, board(3, 2, &[1, 2, 3, 4, 5, 0]));
+    // Five and more columns: rows when their numbers are exactly the tiles.
+    let text: String = (0..5)
+        .map(|r| {
+            let row: Vec<String> = (0..5).map(|c| ((r * 5 + c + 1) % 25).to_string()).collect();
+            row.join(" ") + "\n"
+        })
+        .collect();
+    let v = ok_all(&text, None);
+    assert_eq!(v.len(), 1);
+    assert_eq!((v[0].board.rows(), v[0].board.cols(), v[0].line), (5, 5, 1));
+    assert_eq!(v[0].board.tiles()[24], 0);
+    // Bench lines of the same length stay bench lines.
+    assert_eq!(
+        ok_all("a 8 6 7 2 5 4 3 0 1\nb 8 6 7 2 5 4 3 0 1\n", None).len(),
+        2
+    );
+}
+
+#[test]
 fn slash_format() {
     assert_eq!(ok_board("8 6 7/2 5 4/3 0 1"), hard8());
     assert_eq!(ok_board("8 6 7 / 2 5 4 / 3 0 1\n"), hard8());

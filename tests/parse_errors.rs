@@ -50,6 +50,14 @@ fn error_token_not_a_number() {
             token: "x".to_string()
         }
     );
+    // Rows without a size line: the token's own line, not a bench-line complaint on line 1.
+    let k = err_at("1 2 3\n4 5 x\n7 8 0\n", None, 2);
+    assert_eq!(
+        k,
+        ParseErrorKind::NotANumber {
+            token: "x".to_string()
+        }
+    );
     let k = err_at("8 6 7/2 5 4/3 0 -1", None, 1);
     assert_eq!(
         k,

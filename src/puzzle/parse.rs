@@ -227,6 +227,9 @@ pub fn parse_puzzles(
             })
             .collect();
     }
+    if let Some((rows, cols)) = bare_grid(&lines) {
+        return p.block_board(first_no, &lines, rows, cols).map(|b| vec![b]);
+    }
     let tokens: Vec<&str> = first.split_whitespace().collect();
     match tokens.len() {
         1 => {
@@ -239,20 +242,48 @@ pub fn parse_puzzles(
                     )),
                 ));
             }
-            p.block_board(&lines, n, n).map(|b| vec![b])
+            p.block_board(first_no, &lines[1..], n, n).map(|b| vec![b])
         }
         2 => {
             let rows = p.number(first_no, tokens[0])?;
             let cols = p.number(first_no, tokens[1])?;
             check_size(rows, cols)
                 .map_err(|e| p.err(Some(first_no), ParseErrorKind::BadHeader(e.to_string())))?;
-            p.block_board(&lines, rows, cols).map(|b| vec![b])
+            p.block_board(first_no, &lines[1..], rows, cols)
+                .map(|b| vec![b])
         }
         _ => lines
             .iter()
             .map(|&(no, l)| p.bench_line(no, l, size))
             .collect(),
     }
+}
+
+/// The shape of a board given as its rows alone, without a size line: at least two lines,
+/// all of the same number of fields, of a supported size; and either three or four fields a
+/// line (no other format has all its lines so: a size line has one or two fields, a bench
+/// line at least five) or the numbers exactly the tiles `0 … rows·cols − 1` (which no size
+/// line followed by its rows, nor any bench file of two or more lines, can be). A board of
+/// three or four columns then gets the board's own errors, such as a tile that is not a
+/// number on the line it is on.
+fn bare_grid(lines: &[(usize, &str)]) -> Option<(usize, usize)> {
+    let rows = lines.len();
+    let cols = lines[0].1.split_whitespace().count();
+    if rows < 2 || lines.iter().any(|l| l.1.split_whitespace().count() != cols) {
+        return None;
+    }
+    check_size(rows, cols).ok()?;
+    if cols == 3 || cols == 4 {
+        return Some((rows, cols));
+    }
+    let mut seen = vec![false; rows * cols];
+    for t in lines.iter().flat_map(|l| l.1.split_whitespace()) {
+        let t: usize = t.parse().ok()?;
+        if t >= seen.len() || std::mem::replace(&mut seen[t], true) {
+            return None;
+        }
+    }
+    Some((rows, cols))
 }
 
 struct Parser<'a> {
@@ -292,18 +323,19 @@ impl Parser<'_> {
         Board::new(rows, cols, tiles).map_err(|e| self.err(Some(line), e.into()))
     }
 
-    /// A size line already read, then `rows` lines of `cols` tiles.
+    /// `rows` lines of `cols` tiles (`body`, after the size line if there is one), the board
+    /// beginning on line `first`.
     fn block_board(
         &self,
-        lines: &[(usize, &str)],
+        first: usize,
+        body: &[(usize, &str)],
         rows: usize,
         cols: usize,
     ) -> Result<Instance, ParseError> {
-        let body = &lines[1..];
         if body.len() < rows {
-            let last = lines.last().map(|l| l.0);
+            let last = body.last().map_or(first, |l| l.0);
             return Err(self.err(
-                last,
+                Some(last),
                 ParseErrorKind::TooFewRows {
                     expected: rows,
                     found: body.len(),
@@ -343,7 +375,7 @@ impl Parser<'_> {
             board,
             optimal: None,
             goal: None,
-            line: lines[0].0,
+            line: first,
         })
     }
 
