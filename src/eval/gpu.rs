@@ -148,35 +148,60 @@ impl GpuContext {
             .store(shift.clamp(2, 31), std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// Pattern tables (`bytes`, end to end) as [`TABLE_BINDINGS`] storage buffers of
-    /// `1 << table_shift()` bytes each (the unused ones 4 bytes).
+    /// Pattern tables (`parts`, end to end) as [`TABLE_BINDINGS`] storage buffers of
+    /// `1 << table_shift()` bytes each (the unused ones 4 bytes). The bytes go from `parts`
+    /// straight into wgpu's staging memory, one binding at a time, each copy finished before
+    /// the next begins: beside the tables themselves, at most one binding's bytes are held.
     ///
     /// # Errors
-    /// [`GpuError::TablesTooLarge`] beyond [`GpuContext::max_table_bytes`].
-    pub(super) fn table_buffers(&self, bytes: &[u8]) -> Result<Vec<wgpu::Buffer>, GpuError> {
+    /// [`GpuError::TablesTooLarge`] beyond [`GpuContext::max_table_bytes`];
+    /// [`GpuError::Unsupported`] when the device refuses the copy.
+    pub(super) fn table_buffers(&self, parts: &[&[u8]]) -> Result<Vec<wgpu::Buffer>, GpuError> {
+        let total: u64 = parts.iter().map(|p| p.len() as u64).sum();
         let limit = self.max_table_bytes();
-        if bytes.len() as u64 > limit {
+        if total > limit {
             return Err(GpuError::TablesTooLarge {
-                bytes: bytes.len() as u64,
+                bytes: total,
                 limit,
             });
         }
-        let chunk = 1usize << self.table_shift();
+        let chunk = 1u64 << self.table_shift();
         let mut buffers = Vec::with_capacity(TABLE_BINDINGS);
-        let buffer = |len: usize| {
+        let buffer = |len: u64| {
             self.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("pattern tables"),
-                size: len.max(4) as u64,
+                size: len.max(4),
                 usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             })
         };
-        for part in bytes.chunks(chunk) {
-            let mut words = part.to_vec();
-            words.resize(part.len().div_ceil(4) * 4, 0);
-            let buf = buffer(words.len());
-            self.queue.write_buffer(&buf, 0, &words);
+        let refused = || GpuError::Unsupported("a copy of the pattern tables to the device".into());
+        let mut start = 0u64;
+        while start < total {
+            let len = chunk.min(total - start);
+            // Whole words (the tail's padding is written as zeros).
+            let size = len.div_ceil(4) * 4;
+            let buf = buffer(size);
+            {
+                let size = wgpu::BufferSize::new(size).ok_or_else(refused)?;
+                let mut view = self
+                    .queue
+                    .write_buffer_with(&buf, 0, size)
+                    .ok_or_else(refused)?;
+                let mut at = 0usize;
+                for_each_piece(parts, start, len, |piece| {
+                    view.slice(at..at + piece.len()).copy_from_slice(piece);
+                    at += piece.len();
+                });
+                let pad = view.len() - at;
+                view.slice(at..).copy_from_slice(&[0u8; 3][..pad]);
+            }
+            self.queue.submit([]);
+            self.device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .map_err(|e| GpuError::Unsupported(e.to_string()))?;
             buffers.push(buf);
+            start += len;
         }
         while buffers.len() < TABLE_BINDINGS {
             buffers.push(buffer(4));
@@ -263,9 +288,13 @@ impl GpuEvaluator {
             HeuristicSpec::Kind(k) => return Self::new(ctx, *k, goal),
             HeuristicSpec::Pdb(p) => p,
         };
-        let (bytes, head, patterns) = pdb_layout(pdb, goal.board().len())?;
+        let PdbLayout {
+            parts,
+            head,
+            patterns,
+        } = pdb_layout(pdb, goal.board().len())?;
         let meta = meta_words(&head, &patterns);
-        let tables = ctx.table_buffers(&bytes)?;
+        let tables = ctx.table_buffers(&parts)?;
         Self::build(ctx, KIND_PDB, pdb.name(), goal, Some((tables, meta)))
     }
 
@@ -612,7 +641,7 @@ impl BatchEvaluator for GpuEvaluator {
     }
 }
 
-/// The tables of `pdb` (a board of `n` cells) end to end, and the metadata the shaders read
+/// The tables of `pdb` (a board of `n` cells), to be laid end to end, and the metadata the shaders read
 /// them by ([`PdbMeta`] and one [`PatternMeta`] a pattern, offsets in bytes).
 ///
 /// # Errors
@@ -621,8 +650,9 @@ impl BatchEvaluator for GpuEvaluator {
 pub(super) fn pdb_layout(
     pdb: &crate::heuristic::pdb::AdditivePdb,
     n: usize,
-) -> Result<(Vec<u8>, PdbMeta, Vec<PatternMeta>), GpuError> {
-    let mut bytes: Vec<u8> = Vec::new();
+) -> Result<PdbLayout<'_>, GpuError> {
+    let mut parts: Vec<&[u8]> = Vec::new();
+    let mut offset = 0u64;
     let mut head = PdbMeta::zeroed();
     head.patterns = pdb.tables().len() as u32;
     if let Some((phi, tmap)) = pdb.reflection()
@@ -643,7 +673,9 @@ pub(super) fn pdb_layout(
             )));
         }
         let mut entry = PatternMeta::zeroed();
-        entry.offset = bytes.len() as u32;
+        entry.offset = u32::try_from(offset).map_err(|_| {
+            GpuError::Unsupported("pattern tables of more than 4 GiB in all".into())
+        })?;
         entry.k = k as u32;
         entry.regions = u32::from(t.regions());
         for (i, (&tile, &w)) in t.tiles().iter().zip(t.weights()).enumerate() {
@@ -653,7 +685,56 @@ pub(super) fn pdb_layout(
             })?;
         }
         patterns.push(entry);
-        bytes.extend_from_slice(t.bytes());
+        parts.push(t.bytes());
+        offset += t.bytes().len() as u64;
     }
-    Ok((bytes, head, patterns))
+    Ok(PdbLayout {
+        parts,
+        head,
+        patterns,
+    })
+}
+
+/// What [`pdb_layout`] gives: the tables (borrowed, to be laid end to end in this order) and
+/// the metadata the shaders read them by.
+pub(super) struct PdbLayout<'a> {
+    pub(super) parts: Vec<&'a [u8]>,
+    pub(super) head: PdbMeta,
+    pub(super) patterns: Vec<PatternMeta>,
+}
+
+/// Calls `f` with the pieces of `parts` (laid end to end) that hold bytes `start ..
+/// start + len`, in order.
+fn for_each_piece(parts: &[&[u8]], start: u64, len: u64, mut f: impl FnMut(&[u8])) {
+    let (mut at, end) = (0u64, start + len);
+    for part in parts {
+        let (lo, hi) = (at.max(start), (at + part.len() as u64).min(end));
+        if lo < hi {
+            f(&part[(lo - at) as usize..(hi - at) as usize]);
+        }
+        at += part.len() as u64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::for_each_piece;
+
+    /// Every range of the parts laid end to end comes out whole and in order, across part
+    /// boundaries and empty parts.
+    #[test]
+    fn pieces_cover_each_range_of_the_parts_end_to_end() {
+        let parts: [&[u8]; 4] = [&[1, 2, 3], &[], &[4, 5], &[6, 7, 8, 9, 10]];
+        let flat: Vec<u8> = parts.concat();
+        for start in 0..=flat.len() {
+            for len in 0..=flat.len() - start {
+                let mut got = Vec::new();
+                for_each_piece(&parts, start as u64, len as u64, |p| {
+                    assert!(!p.is_empty());
+                    got.extend_from_slice(p);
+                });
+                assert_eq!(got, flat[start..start + len], "start {start}, len {len}");
+            }
+        }
+    }
 }

@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use super::EvalError;
 pub use super::gpu::{GpuContext, GpuError};
-use super::gpu::{TABLE_BINDINGS, entries, pdb_layout, shader_module, with_mapped};
+use super::gpu::{PdbLayout, TABLE_BINDINGS, entries, pdb_layout, shader_module, with_mapped};
 use super::gpu_layout::{
     IDA_META_MAX_PATTERNS, IDA_META_WORDS, KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB,
     ida_meta_words,
@@ -158,7 +158,11 @@ impl GpuIda {
                 )));
             }
             HeuristicSpec::Pdb(p) => {
-                let (bytes, head, patterns) = pdb_layout(p, n)?;
+                let PdbLayout {
+                    parts,
+                    head,
+                    patterns,
+                } = pdb_layout(p, n)?;
                 if patterns.len() > IDA_META_MAX_PATTERNS {
                     return Err(GpuError::Unsupported(format!(
                         "a pattern database of more than {IDA_META_MAX_PATTERNS} patterns in \
@@ -166,12 +170,13 @@ impl GpuIda {
                     )));
                 }
                 let k = patterns.iter().map(|m| m.k).max().unwrap_or(1);
-                (KIND_PDB, bytes, Some(ida_meta_words(&head, &patterns)), k)
+                (KIND_PDB, parts, Some(ida_meta_words(&head, &patterns)), k)
             }
         };
         let chunk_shift = ctx.table_shift();
         // Bindings that hold table bytes (the shader reads only these).
-        let table_count = tables.len().div_ceil(1 << chunk_shift).max(1) as u32;
+        let table_bytes: usize = tables.iter().map(|t| t.len()).sum();
+        let table_count = table_bytes.div_ceil(1 << chunk_shift).max(1) as u32;
         let table_bufs = ctx.table_buffers(&tables)?;
         let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
         let invocations = invocations
