@@ -237,6 +237,26 @@ fn scramble_gives_a_solvable_board_and_unsolvable_boards_are_answered_at_once() 
     assert!(st.run.unsolvable().is_some());
     assert!(!st.is_running());
     let _ = h.get_by_label("No solution possible");
+    let about = |st: &npuzzle::app::AppState| {
+        st.messages
+            .iter()
+            .filter(|m| m.text.starts_with("No solution possible"))
+            .count()
+    };
+    assert_eq!(about(&h.state().st), 1);
+    // Started again on the same board: one answer shown, not two.
+    h.get_by_label("Start").click();
+    h.step();
+    assert_eq!(about(&h.state().st), 1);
+    // Another puzzle: what was said about the last one goes, the other messages stay.
+    h.state_mut().st.messages.note("kept");
+    h.get_by_label("Scramble").click();
+    h.step();
+    assert_eq!(about(&h.state().st), 0);
+    assert_eq!(
+        h.state().st.messages.last().map(String::as_str),
+        Some("kept")
+    );
 }
 
 #[test]

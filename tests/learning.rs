@@ -332,6 +332,9 @@ fn notices_and_errors_are_told_apart() {
     let st = &mut h.state_mut().st;
     assert!(!st.load_text("1 2 3/4 5 5/7 8 0", "bad.txt"));
     assert_eq!(st.messages.last_message().unwrap().level, Level::Error);
+    h.step();
+    h.get_by_label_contains("error: bad.txt");
+    let st = &mut h.state_mut().st;
     st.settings.heuristic =
         HeuristicChoice::Pdb(npuzzle::heuristic::pdb::PartitionSpec::parse("pdb555").unwrap());
     st.set_board(Board::new(3, 3, &[1, 2, 3, 4, 5, 6, 7, 8, 0]).unwrap(), "t");
@@ -339,7 +342,11 @@ fn notices_and_errors_are_told_apart() {
     assert_eq!(m.level, Level::Notice, "{}", m.text);
     assert!(m.text.contains("heuristic set to linear-conflict"));
     h.step();
-    h.get_by_label_contains("error: bad.txt");
+    // A notice reads without the error tag; the failed load was about the puzzle before this
+    // one, and went with it.
+    h.get_by_label_contains("pdb555 does not fit this board");
+    assert!(h.query_by_label_contains("error: pdb555").is_none());
+    assert!(h.query_by_label_contains("error: bad.txt").is_none());
 }
 
 #[test]

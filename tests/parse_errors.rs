@@ -111,6 +111,29 @@ fn error_short_row() {
 }
 
 #[test]
+fn error_row_of_wrong_length_in_rows_alone() {
+    // Three or four numbers on the first line: the rows of a board with no size line.
+    let k = err_at("8 6 7\n2 5 4\n3 0\n", None, 3);
+    assert_eq!(
+        k,
+        ParseErrorKind::RowLength {
+            row: 3,
+            found: 2,
+            expected: 3
+        }
+    );
+    let k = err_at("1 2 3 4\n5 6 7 8\n9 10 11 12 0\n13 14 15\n", None, 3);
+    assert_eq!(
+        k,
+        ParseErrorKind::RowLength {
+            row: 3,
+            found: 5,
+            expected: 4
+        }
+    );
+}
+
+#[test]
 fn error_long_row() {
     let k = err_at("# c\n3\n1 2 3 4\n5 6 7\n8 0 9\n", None, 3);
     assert_eq!(

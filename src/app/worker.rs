@@ -429,7 +429,12 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
         let mut e: Box<dyn BatchEvaluator> = match &job.gpu {
             Some(ctx) => match GpuEvaluator::for_spec(ctx.clone(), &spec, goal) {
                 Ok(g) => Box::new(g),
-                Err(_) => cpu(),
+                Err(e) => {
+                    let _ = tx.send(WorkerMsg::Note(format!(
+                        "GPU evaluator: {e}; batched A* evaluates on the CPU"
+                    )));
+                    cpu()
+                }
             },
             None => cpu(),
         };

@@ -93,7 +93,8 @@ struct SearchOpts {
     /// (exit code 3 when reached).
     #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(DEFAULT_MAX_MEMORY), value_parser = parse_memory)]
     max_memory: bytesize::ByteSize,
-    /// Batch evaluator for batched-astar: auto (a GPU adapter if any, else the CPU), gpu, cpu.
+    /// Where h is evaluated for batched-astar, and where gpu-idastar searches: auto (a GPU
+    /// adapter if any, else the CPU), gpu, cpu.
     #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
     evaluator: evaluator::EvaluatorArg,
     /// Nodes batched-astar expands per round.
@@ -116,7 +117,8 @@ struct SearchOpts {
 
 #[derive(Args, Debug)]
 struct SolveArgs {
-    /// Board file (Princeton, rectangular, one-line or a one-line bench file), or - for stdin.
+    /// Board file (Princeton, rectangular, one-line, rows alone, or a one-line bench file), or
+    /// - for stdin.
     #[arg(default_value = "-")]
     file: String,
     #[command(flatten)]

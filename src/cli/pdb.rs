@@ -44,7 +44,7 @@ enum PdbCommand {
     List,
     /// Check every cached table's header and checksum.
     Verify,
-    /// Delete every cached table.
+    /// Delete every cached table, and IDA*'s move-pruning automata (`*.fsm`) kept beside them.
     Clear,
 }
 

@@ -246,6 +246,13 @@ pub(super) fn solve_and_print(
         )
     };
     spinner.finish_and_clear();
+    // A time limit reads as the user gave it (the search had what the tables left of it).
+    let outcome = outcome.map_err(|e| match (e, deadline) {
+        (crate::search::SearchError::TimeLimit(_), Some((_, secs))) => {
+            crate::search::SearchError::TimeLimit(secs)
+        }
+        (e, _) => e,
+    });
     let outcome = match outcome {
         Err(e) if opts.format == Format::Json => {
             let run = (

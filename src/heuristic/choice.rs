@@ -32,7 +32,7 @@ pub enum HeuristicChoice {
 pub enum HeuristicNameError {
     /// Not a plain heuristic and not `pdb…`.
     #[error(
-        "{0}, or a pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, pdb:TILES like pdb:1 2 3 4/5 6 7 8)"
+        "{0}, auto, or a pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, pdb:TILES like pdb:1 2 3 4/5 6 7 8)"
     )]
     Unknown(UnknownHeuristic),
     /// A `pdb…` name that does not parse (the message says why).

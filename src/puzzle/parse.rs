@@ -259,22 +259,25 @@ pub fn parse_puzzles(
     }
 }
 
-/// The shape of a board given as its rows alone, without a size line: at least two lines,
-/// all of the same number of fields, of a supported size; and either three or four fields a
-/// line (no other format has all its lines so: a size line has one or two fields, a bench
-/// line at least five) or the numbers exactly the tiles `0 … rows·cols − 1` (which no size
-/// line followed by its rows, nor any bench file of two or more lines, can be). A board of
-/// three or four columns then gets the board's own errors, such as a tile that is not a
-/// number on the line it is on.
+/// The shape of a board given as its rows alone, without a size line: at least two lines of
+/// a supported size, and either three or four fields on the first line (no other format
+/// begins so: a size line has one or two fields, a bench line at least five), the rows then
+/// as many as the lines, or all lines of the same number of fields and the numbers exactly
+/// the tiles `0 … rows·cols − 1` (which no size line followed by its rows, nor any bench file
+/// of two or more lines, can be). A board of three or four columns then gets the board's own
+/// errors on the line they are on: a tile that is not a number, a row too short or too long.
 fn bare_grid(lines: &[(usize, &str)]) -> Option<(usize, usize)> {
     let rows = lines.len();
     let cols = lines[0].1.split_whitespace().count();
-    if rows < 2 || lines.iter().any(|l| l.1.split_whitespace().count() != cols) {
+    if rows < 2 {
         return None;
     }
     check_size(rows, cols).ok()?;
     if cols == 3 || cols == 4 {
         return Some((rows, cols));
+    }
+    if lines.iter().any(|l| l.1.split_whitespace().count() != cols) {
+        return None;
     }
     let mut seen = vec![false; rows * cols];
     for t in lines.iter().flat_map(|l| l.1.split_whitespace()) {

@@ -21,6 +21,9 @@ pub struct Message {
     pub level: Level,
     /// The text.
     pub text: String,
+    /// Whether it is about the puzzle shown (its answer, a load that kept it): dropped when
+    /// another puzzle comes in or a new search starts ([`Messages::drop_board`]).
+    pub about_board: bool,
 }
 
 /// Messages for the user, oldest first.
@@ -51,11 +54,29 @@ impl Messages {
         self.add(Level::Notice, msg.into(), false);
     }
 
+    /// Shows a message about the puzzle shown (and writes it to standard error): it stays
+    /// until another puzzle comes in or a new search starts.
+    pub fn about_board(&mut self, level: Level, msg: impl Into<String>) {
+        self.add(level, msg.into(), true);
+        if let Some(m) = self.0.last_mut() {
+            m.about_board = true;
+        }
+    }
+
+    /// Drops the messages about the puzzle that was shown (see [`Messages::about_board`]).
+    pub fn drop_board(&mut self) {
+        self.0.retain(|m| !m.about_board);
+    }
+
     fn add(&mut self, level: Level, text: String, stderr: bool) {
         if stderr {
             crate::note!("npuzzle: {text}");
         }
-        self.0.push(Message { level, text });
+        self.0.push(Message {
+            level,
+            text,
+            about_board: false,
+        });
         if self.0.len() > MAX_MESSAGES {
             self.0.remove(0);
         }

@@ -257,6 +257,7 @@ impl AppState {
     /// Replaces the puzzle, the coach left as it is.
     fn replace_board(&mut self, board: Board, source: &str) {
         self.stop();
+        self.messages.drop_board();
         self.board = board;
         self.source = source.to_string();
         self.scramble.size = (self.board.rows(), self.board.cols());
@@ -297,7 +298,8 @@ impl AppState {
                 true
             }
             Err(e) => {
-                self.messages.error(format!("{e} (puzzle kept)"));
+                self.messages
+                    .about_board(Level::Error, format!("{e} (puzzle kept)"));
                 false
             }
         }
@@ -320,7 +322,8 @@ impl AppState {
                 ok
             }
             Err(e) => {
-                self.messages.error(format!("{e} (puzzle kept)"));
+                self.messages
+                    .about_board(Level::Error, format!("{e} (puzzle kept)"));
                 false
             }
         }
@@ -441,6 +444,7 @@ impl AppState {
     fn start_with(&mut self, paused: bool, stepped: bool) {
         self.stop();
         self.clear_results();
+        self.messages.drop_board();
         // The search needs the cores; the coach asks again when it ends.
         self.play.pause();
         let Some(goal) = self.goal() else {
@@ -449,8 +453,10 @@ impl AppState {
         };
         let verdict = Solvability::of(&self.board, &goal);
         if !verdict.solvable {
-            self.messages
-                .note(format!("No solution possible: {}", verdict.reason()));
+            self.messages.about_board(
+                Level::Notice,
+                format!("No solution possible: {}", verdict.reason()),
+            );
             self.run.answer_unsolvable(verdict);
             return;
         }

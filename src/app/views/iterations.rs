@@ -61,7 +61,16 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     }
     let max = bars.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
     let top = max.log10().ceil().max(1.0);
-    let y = |n: u64| plot.bottom() - ((n.max(1) as f64).log10() / top) as f32 * plot.height();
+    // One decade below 10^0 at the bottom, so that an iteration of one node still has a bar
+    // (and one of none has no height).
+    let y = |n: u64| {
+        let up = if n == 0 {
+            0.0
+        } else {
+            (1.0 + (n as f64).log10()) / (1.0 + top)
+        };
+        plot.bottom() - up as f32 * plot.height()
+    };
     for k in 0..=top as u32 {
         let yy = y(10u64.saturating_pow(k));
         p.line_segment(

@@ -1,6 +1,7 @@
 //! The search tree of a stepped search: expanded boards as nodes (numbered in expansion
 //! order) under their parents, by depth g, the solution path highlighted; hover for the
-//! board and its g, h, f; click to show it on the main board; drag to pan, scroll to zoom.
+//! board and its g, h, f; click to show it on the main board; drag or scroll to pan, Ctrl+scroll
+//! (or pinch) to zoom.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
 
@@ -133,8 +134,8 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     let on_path = path_nodes(&tree, st.run.solution().map(|s| (st.board(), &s.moves[..])));
     let goal = st.goal().map(|g| g.board().clone());
     ui.label(format!(
-        "Search tree: {} expanded nodes, numbered in expansion order; {} · drag to pan, \
-         scroll to zoom, click a node to show its board",
+        "Search tree: {} expanded nodes, numbered in expansion order; {} · drag or \
+         scroll to pan, Ctrl+scroll to zoom, click a node to show its board",
         tree.len(),
         if st.run.solution().is_some() {
             "the solution path in orange"
