@@ -485,6 +485,12 @@ mod cache {
         let (code, out, _) = run(&["pdb", "list"]);
         assert_eq!(code, 0);
         assert_eq!(out.lines().count(), 3, "{out}");
+        // Each table says what it is for, in --goal's and --heuristic's words.
+        assert_eq!(
+            out.matches("goal blank-first, pdb555  ").count(),
+            3,
+            "{out}"
+        );
         let (code, out, _) = run(&["pdb", "verify"]);
         assert_eq!(code, 0, "{out}");
         assert_eq!(out.matches(" ok").count(), 3, "{out}");

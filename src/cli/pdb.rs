@@ -12,7 +12,7 @@ use crate::heuristic::pdb::{NAMED, PartitionSpec};
 use crate::heuristic::{
     self, HeuristicChoice, HeuristicSpec, ResolveError, ResolveOptions, Resolved, is_cached,
 };
-use crate::puzzle::Goal;
+use crate::puzzle::{Goal, GoalSpec};
 
 /// `npuzzle pdb …`
 #[derive(Args, Debug)]
@@ -165,9 +165,10 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
                 };
                 match h {
                     Ok(h) => super::emit(&format!(
-                        "{name}  {}×{}  tiles {:?}  {} entries  {} bytes{}{}",
+                        "{name}  {}×{}  {}  tiles {:?}  {} entries  {} bytes{}{}",
                         h.rows,
                         h.cols,
+                        belongs_to(&h),
                         h.tiles,
                         h.entries,
                         size,
@@ -298,4 +299,33 @@ pub(super) fn resolve(
         }
     }
     Ok(resolved)
+}
+
+/// What a cached table is for, in the words `--goal` and `--heuristic` use: its goal
+/// (`blank-last`, `blank-first`, or the goal board) and the named partitions that have its
+/// pattern for that goal, e.g. `goal blank-last, pdb78`.
+fn belongs_to(h: &crate::heuristic::pdb::cache::Header) -> String {
+    let Ok(board) = h.goal.parse::<crate::puzzle::Board>() else {
+        return format!("goal {}", h.goal);
+    };
+    let spec = [GoalSpec::BlankLast, GoalSpec::BlankFirst]
+        .into_iter()
+        .find(|g| g.resolve(h.rows, h.cols).is_ok_and(|g| *g.board() == board))
+        .unwrap_or_else(|| GoalSpec::Board(board.clone()));
+    let goal = Goal::new(board, spec.name());
+    let mut out = match &spec {
+        GoalSpec::Board(b) => format!("goal {b}"),
+        s => format!("goal {}", s.name()),
+    };
+    for (named, rows, cols, _) in NAMED {
+        let has = (rows, cols) == (h.rows, h.cols)
+            && PartitionSpec::Named(named.to_string())
+                .patterns(&goal)
+                .is_ok_and(|ps| ps.contains(&h.tiles));
+        if has {
+            out.push_str(", ");
+            out.push_str(named);
+        }
+    }
+    out
 }

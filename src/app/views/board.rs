@@ -19,8 +19,9 @@ fn tile_color(tile: u8, in_place: bool, highlight: bool) -> Color32 {
     }
 }
 
-/// Height of the strip above the board (toggles, caption, coach), in points.
-const STRIP: f32 = 70.0;
+/// Height of the strip above the board (toggles, caption, coach; the coach's verdict may take
+/// a line of its own), in points.
+const STRIP: f32 = 88.0;
 
 /// The chosen pattern database with its tables, when the search or the coach has loaded it
 /// (for the board's goal).
@@ -56,7 +57,8 @@ fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &crate::puzzle::Board) {
     if st.focus.is_some() || st.run.solution().is_some() && st.playback.position() > 0 {
         return;
     }
-    ui.horizontal(|ui| {
+    // Wrapped: a long verdict goes on to the next line rather than past the view's edge.
+    ui.horizontal_wrapped(|ui| {
         let mut line = format!("Moves made: {}", st.play.moves());
         match (st.play.to_go(b), st.play.answer()) {
             (Some(n), Some(a)) => {
@@ -71,7 +73,7 @@ fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &crate::puzzle::Board) {
         if let Some(e) = st.play.error() {
             line += &format!(" · coach: {e}");
         }
-        // Hint first: the line and the verdict may run past a narrow view's edge.
+        // Hint first, where it is always seen.
         if st.play.to_go(b).is_some_and(|n| n > 0)
             && ui
                 .small_button("Hint")
@@ -214,9 +216,10 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
         let small = FontId::proportional((cell * 0.16).max(6.0));
         for (i, &s) in shares.iter().enumerate().take(b.len()) {
             let r = cell_rect(i);
+            // Bottom right: the heuristic overlay marks the bottom left (+2) and top right.
             p.text(
-                r.left_bottom() + vec2(3.0, -2.0),
-                Align2::LEFT_BOTTOM,
+                r.right_bottom() + vec2(-3.0, -2.0),
+                Align2::RIGHT_BOTTOM,
                 format!("{:.0}%", s * 100.0),
                 small.clone(),
                 Color32::from_rgb(255, 220, 220),

@@ -139,7 +139,37 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
 fn chart(ui: &mut egui::Ui, rows: &[DepthRow], rect: Rect) {
     let p = ui.painter_at(rect);
     let font = FontId::proportional(10.0);
-    let plot = Rect::from_min_max(rect.min + vec2(56.0, 24.0), rect.max - vec2(170.0, 28.0));
+    // Each method's legend entry: its name and its effective branching factor at the
+    // deepest depth; the plot leaves room on its right for the widest.
+    let methods = rows.first().map_or(0, |r| r.methods.len());
+    let legend: Vec<String> = (0..methods)
+        .map(|m| {
+            let name = rows[0].methods.get(m).map_or(String::new(), |c| {
+                if c.algorithm == "bfs" {
+                    "BFS".to_string()
+                } else {
+                    format!("{} {}", c.algorithm, c.heuristic)
+                }
+            });
+            let b = rows
+                .last()
+                .and_then(|r| Some((r.depth, r.methods.get(m)?.branching?)))
+                .map_or(String::new(), |(d, b)| format!(" (b* {b:.2} at d = {d})"));
+            format!("{name}{b}")
+        })
+        .collect();
+    let widest = legend
+        .iter()
+        .map(|t| {
+            p.layout_no_wrap(t.clone(), font.clone(), Color32::GRAY)
+                .size()
+                .x
+        })
+        .fold(0.0f32, f32::max);
+    let plot = Rect::from_min_max(
+        rect.min + vec2(56.0, 24.0),
+        rect.max - vec2(widest + 20.0, 28.0),
+    );
     if plot.width() < 40.0 || plot.height() < 40.0 {
         return;
     }
@@ -196,8 +226,7 @@ fn chart(ui: &mut egui::Ui, rows: &[DepthRow], rect: Rect) {
         font.clone(),
         Color32::GRAY,
     );
-    let methods = rows.first().map_or(0, |r| r.methods.len());
-    for m in 0..methods {
+    for (m, entry) in legend.iter().enumerate() {
         let col = COLOURS[m % COLOURS.len()];
         let pts: Vec<Pos2> = rows
             .iter()
@@ -212,21 +241,10 @@ fn chart(ui: &mut egui::Ui, rows: &[DepthRow], rect: Rect) {
         for q in &pts {
             p.circle_filled(*q, 2.5, col);
         }
-        let name = rows[0].methods.get(m).map_or(String::new(), |c| {
-            if c.algorithm == "bfs" {
-                "BFS".to_string()
-            } else {
-                format!("{} {}", c.algorithm, c.heuristic)
-            }
-        });
-        let b = rows
-            .last()
-            .and_then(|r| Some((r.depth, r.methods.get(m)?.branching?)))
-            .map_or(String::new(), |(d, b)| format!(" (b* {b:.2} at d = {d})"));
         p.text(
             Pos2::new(plot.right() + 10.0, plot.top() + 14.0 * m as f32),
             Align2::LEFT_TOP,
-            format!("{name}{b}"),
+            entry,
             font.clone(),
             col,
         );
