@@ -220,6 +220,22 @@ const PM_STRIDE: u32 = 8u;
 // every pass of it runs on lavapipe whatever the lane's pattern.
 override PATTERN_K: u32 = 12u;
 @group(0) @binding(12) var<uniform> pm: array<vec4<u32>, 37>;
+// The pattern tables as one texture of u32 texels, TEXTURE_WIDTH a row, where they fit (0:
+// they are in the storage bindings of common.wgsl instead). On lavapipe a texel fetch is one
+// gather; a storage read is a loop over the lanes for each binding it may touch.
+@group(0) @binding(13) var table_texture: texture_2d<u32>;
+override TEXTURE_WIDTH: u32 = 0u;
+// Byte `b` of the tables, wherever they are.
+fn table_byte(b: u32) -> u32 {
+    if (TEXTURE_WIDTH == 0u) {
+        return pdb_byte(b);
+    }
+    let w = b >> 2u;
+    // (max: the override is 0 on the other path, where this is never reached, and a constant
+    // division by zero would not compile.)
+    let width = max(TEXTURE_WIDTH, 1u);
+    return byte_of(textureLoad(table_texture, vec2<u32>(w % width, w / width), 0).x, b);
+}
 fn pmw(w: u32) -> u32 { return pm[w >> 2u][w & 3u]; }
 fn pm_patterns() -> u32 { return pmw(0u); }
 fn pm_reflect() -> bool { return pmw(1u) == 1u; }
@@ -244,7 +260,7 @@ fn pattern_value(p: u32, reflected: bool) -> u32 {
         }
     }
     let blank_cell = select(pos(0u), rpos(phi(0u)), reflected);
-    return entry_value(pmw(base + 2u), pdb_byte(pmw(base) + idx), seen, blank_cell);
+    return entry_value(pmw(base + 2u), table_byte(pmw(base) + idx), seen, blank_cell);
 }
 
 // Tiles that must leave line `l` (rows 0..ROWS, then columns): k − LIS (Hansson et al. 1992),

@@ -140,6 +140,9 @@ fn gpu_ida_star_expands_the_cpu_nodes_on_korf_instances() {
     let lc = HeuristicSpec::Kind(HeuristicKind::LinearConflict);
     for h in [lc, p555] {
         let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(1024)).unwrap();
+        // Pattern tables that fit one texture are read from it (the split test below reads
+        // them from storage bindings).
+        assert_eq!(dev.tables_in_texture(), matches!(h, HeuristicSpec::Pdb(_)));
         for (id, tiles, optimal) in korf.iter().take(3) {
             let b = board(4, 4, tiles);
             let (_, len) = check(&mut dev, &h, &b, &g, &format!("Korf #{id} {}", h.name()));
@@ -421,6 +424,10 @@ fn tables_split_over_several_bindings_give_the_same_values_and_searches() {
     gpu.evaluate(&flat, &mut b).unwrap();
     assert_eq!(a, b);
     let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(1024)).unwrap();
+    assert!(
+        !dev.tables_in_texture(),
+        "a capped context splits over storage bindings"
+    );
     let mut korf = korf100();
     korf.sort_by_key(|k| k.2);
     for (id, tiles, optimal) in korf.iter().take(2) {

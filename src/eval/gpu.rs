@@ -148,6 +148,112 @@ impl GpuContext {
             .store(shift.clamp(2, 31), std::sync::atomic::Ordering::Relaxed);
     }
 
+    /// Pattern tables (`parts`, end to end) as one 2D texture of `u32` texels (`R32Uint`,
+    /// row-major, the adapter's largest width), for shaders that read them with
+    /// `textureLoad`: on lavapipe a texel fetch is one gather, where a storage read is a loop
+    /// over the lanes for each binding it may touch. Returns the view and its width in
+    /// texels, or `None` when the tables do not fit (more than the largest width squared, 4
+    /// bytes a texel: 1 GiB on lavapipe) or bindings are capped ([`cap_table_bindings`]:
+    /// tests of the split storage path). Copied as [`GpuContext::table_buffers`] copies,
+    /// a band of at most 2²⁷ bytes at a time.
+    ///
+    /// [`cap_table_bindings`]: GpuContext::cap_table_bindings
+    ///
+    /// # Errors
+    /// [`GpuError::Unsupported`] when the device refuses a copy.
+    pub(super) fn table_texture(
+        &self,
+        parts: &[&[u8]],
+    ) -> Result<Option<(wgpu::TextureView, u32)>, GpuError> {
+        let capped = self
+            .table_shift_cap
+            .load(std::sync::atomic::Ordering::Relaxed)
+            != 0;
+        let width = self.device.limits().max_texture_dimension_2d;
+        let total: u64 = parts.iter().map(|p| p.len() as u64).sum();
+        let row = u64::from(width) * 4;
+        let height = total.div_ceil(row).max(1);
+        if capped || total == 0 || width < 64 || height > u64::from(width) {
+            return Ok(None);
+        }
+        let height = height as u32;
+        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("pattern tables"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::R32Uint,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let band_rows = ((1u64 << 27) / row).max(1) as u32;
+        let mut band = Vec::new();
+        let mut y = 0u32;
+        while y < height {
+            let rows = band_rows.min(height - y);
+            let start = u64::from(y) * row;
+            let len = u64::from(rows) * row;
+            band.clear();
+            for_each_piece(parts, start, len, |piece| band.extend_from_slice(piece));
+            // The last band's tail past the tables: zeros.
+            band.resize(len as usize, 0);
+            self.queue.write_texture(
+                wgpu::TexelCopyTextureInfo {
+                    texture: &texture,
+                    mip_level: 0,
+                    origin: wgpu::Origin3d { x: 0, y, z: 0 },
+                    aspect: wgpu::TextureAspect::All,
+                },
+                &band,
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(width * 4),
+                    rows_per_image: Some(rows),
+                },
+                wgpu::Extent3d {
+                    width,
+                    height: rows,
+                    depth_or_array_layers: 1,
+                },
+            );
+            self.queue.submit([]);
+            self.device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .map_err(|e| GpuError::Unsupported(e.to_string()))?;
+            y += rows;
+        }
+        Ok(Some((
+            texture.create_view(&wgpu::TextureViewDescriptor::default()),
+            width,
+        )))
+    }
+
+    /// A 1×1 texture of the kind [`GpuContext::table_texture`] makes, for a shader whose
+    /// tables are in storage buffers instead (its binding must still be filled).
+    pub(super) fn empty_table_texture(&self) -> wgpu::TextureView {
+        self.device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("no pattern tables"),
+                size: wgpu::Extent3d {
+                    width: 1,
+                    height: 1,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::R32Uint,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            })
+            .create_view(&wgpu::TextureViewDescriptor::default())
+    }
+
     /// Pattern tables (`parts`, end to end) as [`TABLE_BINDINGS`] storage buffers of
     /// `1 << table_shift()` bytes each (the unused ones 4 bytes). The bytes go from `parts`
     /// straight into wgpu's staging memory, one binding at a time, each copy finished before

@@ -113,6 +113,10 @@ pub struct GpuIda {
     consts: wgpu::Buffer,
     meta: wgpu::Buffer,
     tables: Vec<wgpu::Buffer>,
+    /// The tables as one texture (binding 13) when they fit one, and its width in texels;
+    /// else an empty texture, width 0, and the tables in `tables`.
+    texture: wgpu::TextureView,
+    texture_width: u32,
     items: Option<(wgpu::Buffer, wgpu::BindGroup, u32)>,
     run: Option<Run>,
 }
@@ -174,10 +178,21 @@ impl GpuIda {
             }
         };
         let chunk_shift = ctx.table_shift();
-        // Bindings that hold table bytes (the shader reads only these).
-        let table_bytes: usize = tables.iter().map(|t| t.len()).sum();
-        let table_count = table_bytes.div_ceil(1 << chunk_shift).max(1) as u32;
-        let table_bufs = ctx.table_buffers(&tables)?;
+        // The tables in one texture where they fit (one gather a read on lavapipe), else in
+        // storage bindings, of which the shader reads only those that hold bytes.
+        let (texture, texture_width, table_bufs, table_count) = match ctx.table_texture(&tables)? {
+            Some((view, width)) => (view, width, ctx.table_buffers(&[])?, 1),
+            None => {
+                let table_bytes: usize = tables.iter().map(|t| t.len()).sum();
+                let count = table_bytes.div_ceil(1 << chunk_shift).max(1) as u32;
+                (
+                    ctx.empty_table_texture(),
+                    0,
+                    ctx.table_buffers(&tables)?,
+                    count,
+                )
+            }
+        };
         let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
         let invocations = invocations
             .unwrap_or_else(|| {
@@ -274,6 +289,16 @@ impl GpuIda {
             entries.push(entry(6 + t, ro));
         }
         entries.push(entry(12, wgpu::BufferBindingType::Uniform));
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding: 13,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Uint,
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        });
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("gpu idastar"),
             entries: &entries,
@@ -308,11 +333,19 @@ impl GpuIda {
             consts: consts_buf,
             meta: meta_buf,
             tables: table_bufs,
+            texture,
+            texture_width,
             items: None,
             run: None,
         };
         ida.pipeline(false);
         Ok(ida)
+    }
+
+    /// Whether the pattern tables are read from one texture (they fit it and bindings are
+    /// not capped: [`GpuContext::cap_table_bindings`]) rather than from storage bindings.
+    pub fn tables_in_texture(&self) -> bool {
+        self.texture_width != 0
     }
 
     /// Word `w` of invocation `i`'s state (interleaved: see `st` in the shader).
@@ -335,6 +368,7 @@ impl GpuIda {
                 ("CHUNK_SHIFT", f64::from(self.chunk_shift)),
                 ("TABLE_COUNT", f64::from(self.table_count)),
                 ("PATTERN_K", f64::from(self.pattern_k)),
+                ("TEXTURE_WIDTH", f64::from(self.texture_width)),
                 ("HIST", f64::from(u8::from(histogram))),
                 ("WG_BINS", if histogram { 4096.0 } else { 1.0 }),
                 ("WORKGROUP", f64::from(self.workgroup)),
@@ -373,12 +407,16 @@ impl GpuIda {
             mapped_at_creation: false,
         });
         let own = [&self.params, &buf, &self.state, &self.status, &self.consts];
-        let entries = entries(
+        let mut entries = entries(
             (0u32..)
                 .zip(own)
                 .chain((6u32..).zip(&self.tables))
                 .chain([(12, &self.meta)]),
         );
+        entries.push(wgpu::BindGroupEntry {
+            binding: 13,
+            resource: wgpu::BindingResource::TextureView(&self.texture),
+        });
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("gpu idastar"),
             layout: &self.layout,
