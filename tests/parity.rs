@@ -142,5 +142,13 @@ fn custom_goal_and_size_mismatch() {
     let mut near = custom.clone();
     near.apply(Move::Left).unwrap();
     assert!(Solvability::of(&near, &g).solvable);
-    assert!(GoalSpec::Board(custom).resolve(4, 4).is_err());
+    assert!(GoalSpec::Board(custom.clone()).resolve(4, 4).is_err());
+    // A goal board is named by the spec it is, for any shape.
+    assert_eq!(GoalSpec::of_board(&custom), GoalSpec::Board(custom));
+    for (r, c) in [(3, 3), (4, 4), (2, 5)] {
+        for spec in GOALS {
+            let g = spec.resolve(r, c).unwrap();
+            assert_eq!(GoalSpec::of_board(g.board()), spec, "{r}×{c}");
+        }
+    }
 }

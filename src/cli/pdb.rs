@@ -308,10 +308,7 @@ fn belongs_to(h: &crate::heuristic::pdb::cache::Header) -> String {
     let Ok(board) = h.goal.parse::<crate::puzzle::Board>() else {
         return format!("goal {}", h.goal);
     };
-    let spec = [GoalSpec::BlankLast, GoalSpec::BlankFirst]
-        .into_iter()
-        .find(|g| g.resolve(h.rows, h.cols).is_ok_and(|g| *g.board() == board))
-        .unwrap_or_else(|| GoalSpec::Board(board.clone()));
+    let spec = GoalSpec::of_board(&board);
     let goal = Goal::new(board, spec.name());
     let mut out = match &spec {
         GoalSpec::Board(b) => format!("goal {b}"),

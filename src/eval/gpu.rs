@@ -177,20 +177,12 @@ impl GpuContext {
             return Ok(None);
         }
         let height = height as u32;
-        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("pattern tables"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::R32Uint,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
+        let texture = self.u32_texture(
+            "pattern tables",
+            width,
+            height,
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        );
         let band_rows = ((1u64 << 27) / row).max(1) as u32;
         let mut band = Vec::new();
         let mut y = 0u32;
@@ -221,10 +213,7 @@ impl GpuContext {
                     depth_or_array_layers: 1,
                 },
             );
-            self.queue.submit([]);
-            self.device
-                .poll(wgpu::PollType::wait_indefinitely())
-                .map_err(|e| GpuError::Unsupported(e.to_string()))?;
+            self.finish_copies()?;
             y += rows;
         }
         Ok(Some((
@@ -236,22 +225,47 @@ impl GpuContext {
     /// A 1×1 texture of the kind [`GpuContext::table_texture`] makes, for a shader whose
     /// tables are in storage buffers instead (its binding must still be filled).
     pub(super) fn empty_table_texture(&self) -> wgpu::TextureView {
+        self.u32_texture(
+            "no pattern tables",
+            1,
+            1,
+            wgpu::TextureUsages::TEXTURE_BINDING,
+        )
+        .create_view(&wgpu::TextureViewDescriptor::default())
+    }
+
+    /// A `width × height` 2D texture of `u32` texels (`R32Uint`), the kind the tables go in.
+    fn u32_texture(
+        &self,
+        label: &str,
+        width: u32,
+        height: u32,
+        usage: wgpu::TextureUsages,
+    ) -> wgpu::Texture {
+        self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::R32Uint,
+            usage,
+            view_formats: &[],
+        })
+    }
+
+    /// Submits the copies written so far and waits for them, so that their staging memory is
+    /// freed before the next ones are made.
+    fn finish_copies(&self) -> Result<(), GpuError> {
+        self.queue.submit([]);
         self.device
-            .create_texture(&wgpu::TextureDescriptor {
-                label: Some("no pattern tables"),
-                size: wgpu::Extent3d {
-                    width: 1,
-                    height: 1,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::R32Uint,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            })
-            .create_view(&wgpu::TextureViewDescriptor::default())
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map(|_| ())
+            .map_err(|e| GpuError::Unsupported(e.to_string()))
     }
 
     /// Pattern tables (`parts`, end to end) as [`TABLE_BINDINGS`] storage buffers of
@@ -302,10 +316,7 @@ impl GpuContext {
                 let pad = view.len() - at;
                 view.slice(at..).copy_from_slice(&[0u8; 3][..pad]);
             }
-            self.queue.submit([]);
-            self.device
-                .poll(wgpu::PollType::wait_indefinitely())
-                .map_err(|e| GpuError::Unsupported(e.to_string()))?;
+            self.finish_copies()?;
             buffers.push(buf);
             start += len;
         }
@@ -747,8 +758,8 @@ impl BatchEvaluator for GpuEvaluator {
     }
 }
 
-/// The tables of `pdb` (a board of `n` cells), to be laid end to end, and the metadata the shaders read
-/// them by ([`PdbMeta`] and one [`PatternMeta`] a pattern, offsets in bytes).
+/// The tables of `pdb` (a board of `n` cells), to be laid end to end, and the metadata the
+/// shaders read them by ([`PdbMeta`] and one [`PatternMeta`] a pattern, offsets in bytes).
 ///
 /// # Errors
 /// [`GpuError::Unsupported`] for a pattern of more than [`GPU_MAX_PATTERN`] tiles or index

@@ -22,6 +22,18 @@ impl GoalSpec {
         }
     }
 
+    /// The spec that names `board` as a goal: blank-last or blank-first when it is that
+    /// board of its size, else the board itself.
+    pub fn of_board(board: &Board) -> GoalSpec {
+        [GoalSpec::BlankLast, GoalSpec::BlankFirst]
+            .into_iter()
+            .find(|g| {
+                g.resolve(board.rows(), board.cols())
+                    .is_ok_and(|g| g.board() == board)
+            })
+            .unwrap_or_else(|| GoalSpec::Board(board.clone()))
+    }
+
     /// The goal board for a `rows × cols` puzzle.
     ///
     /// # Errors

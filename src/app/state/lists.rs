@@ -57,10 +57,7 @@ impl Messages {
     /// Shows a message about the puzzle shown (and writes it to standard error): it stays
     /// until another puzzle comes in or a new search starts.
     pub fn about_board(&mut self, level: Level, msg: impl Into<String>) {
-        self.add(level, msg.into(), true);
-        if let Some(m) = self.0.last_mut() {
-            m.about_board = true;
-        }
+        self.push(level, msg.into(), true, true);
     }
 
     /// Drops the messages about the puzzle that was shown (see [`Messages::about_board`]).
@@ -69,13 +66,17 @@ impl Messages {
     }
 
     fn add(&mut self, level: Level, text: String, stderr: bool) {
+        self.push(level, text, stderr, false);
+    }
+
+    fn push(&mut self, level: Level, text: String, stderr: bool, about_board: bool) {
         if stderr {
             crate::note!("npuzzle: {text}");
         }
         self.0.push(Message {
             level,
             text,
-            about_board: false,
+            about_board,
         });
         if self.0.len() > MAX_MESSAGES {
             self.0.remove(0);
