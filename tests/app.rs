@@ -227,6 +227,9 @@ fn scramble_gives_a_solvable_board_and_unsolvable_boards_are_answered_at_once() 
     h.get_by_label("Scramble").click();
     h.step();
     assert_ne!(h.state().st.board(), &first, "a new seed gives a new board");
+    // Six scrambles from seed 1 used seeds 1 to 6; the field shows the next one.
+    assert_eq!(h.state().st.scramble.seed, 7);
+    h.get_by_label("Next seed");
     // Unsolvable: answered without a search.
     let b: Board = "1 2 3/4 5 6/8 7 0".parse().unwrap();
     h.state_mut().st.set_board(b, "test");

@@ -192,6 +192,15 @@ fn ida_star_iterations_are_charted_and_each_finished_one_keeps_its_heatmap() {
     // Manhattan of the start is 21: the first threshold.
     assert_eq!(it.threshold, 21);
     assert!(it.histogram.is_some());
+    // The Stats panel shows the new threshold; the Inspector's last expansion is of the ended
+    // iteration, and says so.
+    h.step();
+    let next = h.state().st.run.progress().unwrap().bound;
+    assert!(next > 21);
+    h.get_by_label_contains(&format!(
+        "Iteration with threshold 21 ended; the one with threshold {next} has expanded nothing yet"
+    ));
+    h.get_by_label("threshold 21");
     h.get_by_label("Next iteration").click();
     step_until(&mut h, |s| s.run.iterations().len() == 2 && s.run.is_idle());
     // Run the rest at full speed (not stepped): every iteration recorded, equal to IDA*'s own.

@@ -119,7 +119,19 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
         None => {
             ui.label("Nothing expanded yet: the open list holds the start board.");
         }
-        Some(e) => expansion(ui, e, algorithm, goal, cell, small, &mut picked),
+        Some(e) => {
+            // After an iteration ends, the Stats panel already shows the next threshold while
+            // the last expansion belongs to the iteration before: say so.
+            let current = st.run.progress().map_or(e.bound, |p| p.bound);
+            if algorithm == Algorithm::IdaStar && current != e.bound {
+                ui.small(format!(
+                    "Iteration with threshold {} ended; the one with threshold {current} has \
+                     expanded nothing yet. The last expansion of the ended iteration:",
+                    e.bound
+                ));
+            }
+            expansion(ui, e, algorithm, goal, cell, small, &mut picked)
+        }
     }
     ui.separator();
     let open_title = match algorithm {

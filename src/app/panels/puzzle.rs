@@ -76,9 +76,14 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
         st.set_scramble_size(rows, cols);
     });
     ui.horizontal_wrapped(|ui| {
-        let l = ui.label("Seed");
+        // The seed the next Scramble uses (the title names the one the board came from).
+        let l = ui.label("Next seed");
         ui.add(egui::DragValue::new(&mut st.scramble.seed))
-            .labelled_by(l.id);
+            .labelled_by(l.id)
+            .on_hover_text(
+                "Scramble uses this seed, then adds one; the window title names the seed of \
+                 the board shown",
+            );
         let l = ui.label("Walk");
         ui.add(egui::DragValue::new(&mut st.scramble.walk).range(0..=10_000))
             .labelled_by(l.id)
