@@ -543,25 +543,27 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
         // Each move's state in the automaton ([`DEAD`]: pruned).
         let after = self.fsm[fsm as usize];
         // Evaluate every move first, so that their table reads overlap.
+        let nbr = self.nbr[blank];
+        // The moves allowed, a bit each (computed without branches: which are is as good as
+        // random).
+        let allowed = (0..4).fold(0u32, |m, mi| {
+            m | u32::from((after[mi] != DEAD) & (nbr[mi] != OFF_BOARD)) << mi
+        });
         let mut prepared = [H::Prepared::default(); 4];
-        for mi in 0..4u8 {
-            let to = self.nbr[blank][mi as usize];
-            if after[mi as usize] != DEAD && to != OFF_BOARD {
-                let to = to as usize;
-                prepared[mi as usize] =
-                    self.h
-                        .prepare(&self.state, &self.tiles, self.tiles[to], to, blank);
-            }
+        let mut left = allowed;
+        while left != 0 {
+            let mi = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let to = usize::from(nbr[mi & 3]);
+            prepared[mi & 3] = self
+                .h
+                .prepare(&self.state, &self.tiles, self.tiles[to], to, blank);
         }
-        for mi in 0..4u8 {
-            if after[mi as usize] == DEAD {
-                continue;
-            }
-            let to = self.nbr[blank][mi as usize];
-            if to == OFF_BOARD {
-                continue;
-            }
-            let to = to as usize;
+        let mut left = allowed;
+        while left != 0 {
+            let mi = (left.trailing_zeros() & 3) as u8;
+            left &= left - 1;
+            let to = usize::from(nbr[mi as usize]);
             let tile = self.tiles[to];
             // The tile at `to` slides into the blank's cell.
             self.tiles[blank] = tile;

@@ -17,25 +17,89 @@ pub struct AdditivePdb {
     tables: Vec<Arc<PatternTable>>,
     /// Each tile's pattern, slot and index weight in one word ([`TileInfo`]; the blank's
     /// pattern is `u8::MAX`): what an index update reads for each tile it passes.
-    info: Vec<TileInfo>,
+    info: Box<ByU8<TileInfo>>,
     /// Reflection: tile map φ and cell map T, when the goal allows it.
-    reflect: Option<(Vec<u8>, Vec<u8>)>,
+    reflect: Option<(ByU8<u8>, ByU8<u8>)>,
     /// The board's geometry, for the tables with blank-region flags.
     flood: Flood,
 }
 
+/// The most patterns a partition may have: the incremental state keeps fixed arrays of this
+/// length, indexed without bounds checks (by masking).
+pub const MAX_PATTERNS: usize = 32;
+
+/// A table indexed by a tile or a cell (both below 256: tiles are bytes), with no bounds
+/// check: the index is taken modulo 256.
+#[derive(Clone, Debug)]
+struct ByU8<T>([T; 256]);
+
+impl<T> std::ops::Index<usize> for ByU8<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        &self.0[i & 0xFF]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for ByU8<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.0[i & 0xFF]
+    }
+}
+
+impl<T: Copy + Default> ByU8<T> {
+    /// `values` (at most 256) from index 0, the default after them.
+    fn from_slice(values: &[T]) -> Self {
+        let mut a = [T::default(); 256];
+        a[..values.len()].copy_from_slice(values);
+        ByU8(a)
+    }
+}
+
+/// One value per pattern, with no bounds check: the pattern is taken modulo
+/// [`MAX_PATTERNS`] ([`AdditivePdb::new`] takes boards of at most 32 cells, so at most 31
+/// patterns).
+#[derive(Clone, Debug)]
+struct PerPattern<T>([T; MAX_PATTERNS]);
+
+impl<T> std::ops::Index<usize> for PerPattern<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, p: usize) -> &T {
+        &self.0[p % MAX_PATTERNS]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for PerPattern<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, p: usize) -> &mut T {
+        &mut self.0[p % MAX_PATTERNS]
+    }
+}
+
+impl<T: Copy + Default> PerPattern<T> {
+    /// `values` (at most [`MAX_PATTERNS`]) from pattern 0, the default after them.
+    fn from_slice(values: &[T]) -> Self {
+        let mut a = [T::default(); MAX_PATTERNS];
+        a[..values.len()].copy_from_slice(values);
+        PerPattern(a)
+    }
+}
+
 /// Incremental state: each pattern's table index, value and cells (a bit set) on the board and
-/// on its reflection, and the two sums.
+/// on its reflection, and the two sums. Fixed arrays, so that the search's updates need no
+/// bounds checks.
 #[derive(Clone, Debug)]
 pub struct PdbState {
-    idx: Vec<u32>,
-    ridx: Vec<u32>,
-    vals: Vec<u8>,
-    rvals: Vec<u8>,
-    occ: Vec<u32>,
-    rocc: Vec<u32>,
+    idx: PerPattern<u32>,
+    ridx: PerPattern<u32>,
+    vals: PerPattern<u8>,
+    rvals: PerPattern<u8>,
+    occ: PerPattern<u32>,
+    rocc: PerPattern<u32>,
     /// The reflected board (reflected tile by reflected cell), when the goal has it.
-    rtiles: Vec<u8>,
+    rtiles: ByU8<u8>,
     sum: u32,
     rsum: u32,
 }
@@ -63,6 +127,13 @@ impl AdditivePdb {
         if let Some(t) = (1..n).find(|&t| pattern_of[t] == u8::MAX) {
             return Err(bad_partition!("tile {t} is in no pattern"));
         }
+        // Cells are kept as bits of a `u32`, and patterns (each one tile or more) are at most
+        // `MAX_PATTERNS`.
+        if n > 32 {
+            return Err(bad_partition!(
+                "pattern databases are for boards of at most 32 cells; this one has {n}"
+            ));
+        }
         // Indexes are kept as `u32` (and so are the weights in `info`).
         if let Some(t) = tables.iter().find(|t| t.bytes().len() as u64 > 1 << 32) {
             return Err(bad_partition!(
@@ -76,7 +147,7 @@ impl AdditivePdb {
         } else {
             flood
         };
-        let info = (0..n)
+        let info: Vec<TileInfo> = (0..n)
             .map(|t| match pattern_of[t] {
                 u8::MAX => TileInfo::new(u8::MAX, 0, 0),
                 p => {
@@ -85,12 +156,14 @@ impl AdditivePdb {
                 }
             })
             .collect();
+        let info = Box::new(ByU8::from_slice(&info));
         Ok(AdditivePdb {
             name: name.to_string(),
             cells: n,
             tables,
             info,
-            reflect: reflection(goal),
+            reflect: reflection(goal)
+                .map(|(phi, tmap)| (ByU8::from_slice(&phi), ByU8::from_slice(&tmap))),
             flood,
         })
     }
@@ -109,7 +182,7 @@ impl AdditivePdb {
     pub fn reflection(&self) -> Option<(&[u8], &[u8])> {
         self.reflect
             .as_ref()
-            .map(|(p, t)| (p.as_slice(), t.as_slice()))
+            .map(|(p, t)| (&p.0[..self.cells], &t.0[..self.cells]))
     }
 
     /// The tables, one per pattern.
@@ -168,14 +241,11 @@ impl AdditivePdb {
         let ws = moving.weight();
         let mut delta = (hi - lo) as i64 * ws;
         for x in lo + 1..hi {
+            // Selects, not branches: which tiles lie in between is as good as random.
             let other = info_at(x);
-            if other.pattern() == moving.pattern() {
-                delta += if other.slot() < moving.slot() {
-                    -ws
-                } else {
-                    other.weight()
-                };
-            }
+            let term =
+                std::hint::select_unpredictable(other.slot() < moving.slot(), -ws, other.weight());
+            delta += std::hint::select_unpredictable(other.pattern() == moving.pattern(), term, 0);
         }
         if to > from { delta } else { -delta }
     }
@@ -204,6 +274,13 @@ impl AdditivePdb {
 /// of more than 2³² entries).
 #[derive(Clone, Copy, Debug)]
 struct TileInfo(u64);
+
+impl Default for TileInfo {
+    /// No pattern's tile, like the blank's.
+    fn default() -> Self {
+        TileInfo::new(u8::MAX, 0, 0)
+    }
+}
 
 impl TileInfo {
     fn new(pattern: u8, slot: u8, weight: u64) -> TileInfo {
@@ -352,7 +429,7 @@ impl Incremental for AdditivePdb {
         } else {
             (Vec::new(), Vec::new(), Vec::new(), 0)
         };
-        let rtiles = match &self.reflect {
+        let rtiles: Vec<u8> = match &self.reflect {
             Some((phi, tmap)) => (0..self.cells)
                 .map(|x| phi[tiles[tmap[x] as usize] as usize])
                 .collect(),
@@ -361,13 +438,13 @@ impl Incremental for AdditivePdb {
         let h = sum.max(rsum);
         (
             PdbState {
-                idx,
-                ridx,
-                vals,
-                rvals,
-                occ,
-                rocc,
-                rtiles,
+                idx: PerPattern::from_slice(&idx),
+                ridx: PerPattern::from_slice(&ridx),
+                vals: PerPattern::from_slice(&vals),
+                rvals: PerPattern::from_slice(&rvals),
+                occ: PerPattern::from_slice(&occ),
+                rocc: PerPattern::from_slice(&rocc),
+                rtiles: ByU8::from_slice(&rtiles),
                 sum,
                 rsum,
             },
@@ -409,7 +486,7 @@ impl AdditivePdb {
         if let Some((_, tmap)) = &self.reflect {
             let (rf, rt) = (tmap[from] as usize, tmap[to] as usize);
             st.rocc[u.rp as usize] ^= 1 << rf | 1 << rt;
-            st.rtiles.swap(rf, rt);
+            st.rtiles.0.swap(rf & 0xFF, rt & 0xFF);
         }
     }
 
@@ -473,5 +550,29 @@ impl AdditivePdb {
         }
         // Only tables with flags get here: `least` is then the six value bits.
         self.flood.value(entry, occ, blank) as u8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::GoalSpec;
+
+    /// Boards of more than 32 cells are refused (cells are bits of a `u32`, and so at most 31
+    /// patterns fit [`MAX_PATTERNS`]); a 32-cell board with a pattern per tile is taken.
+    #[test]
+    fn boards_of_more_than_32_cells_are_refused() {
+        let singles = |n: usize| -> Vec<Arc<PatternTable>> {
+            (1..n as u8)
+                .map(|t| Arc::new(PatternTable::from_parts(vec![t], n, vec![0; n]).unwrap()))
+                .collect()
+        };
+        let goal = GoalSpec::BlankLast.resolve(6, 6).unwrap();
+        let err = AdditivePdb::new("singles", &goal, singles(36)).unwrap_err();
+        assert!(err.to_string().contains("at most 32 cells"), "{err}");
+        let goal = GoalSpec::BlankLast.resolve(4, 8).unwrap();
+        let pdb = AdditivePdb::new("singles", &goal, singles(32)).unwrap();
+        assert_eq!(pdb.tables().len(), 31);
+        assert_eq!(pdb.estimate(goal.board().tiles()), 0);
     }
 }
