@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::error::bad_partition;
-use super::regions::Flood;
+use super::regions::{Flood, VALUE_BITS};
 use super::{PatternTable, PdbError};
 use crate::heuristic::{Heuristic, Incremental};
 use crate::puzzle::Goal;
@@ -544,11 +544,19 @@ impl AdditivePdb {
     fn lookup(&self, p: usize, i: u32, rest: u32, enough: u32, occ: u32, blank: usize) -> u8 {
         let table = &self.tables[p];
         let entry = table.table[i as usize];
-        let least = entry & table.value_mask();
-        if least == entry || rest + u32::from(least) >= enough {
+        if !table.regions() {
+            return entry;
+        }
+        let least = entry & VALUE_BITS;
+        let enough_without = rest + u32::from(least) >= enough;
+        if self.flood.has_region_table() {
+            // A select, not a branch: which boards are pruned is as good as random.
+            let full = self.flood.value(entry, occ, blank) as u8;
+            return std::hint::select_unpredictable(enough_without, least, full);
+        }
+        if least == entry || enough_without {
             return least;
         }
-        // Only tables with flags get here: `least` is then the six value bits.
         self.flood.value(entry, occ, blank) as u8
     }
 }

@@ -150,20 +150,28 @@ impl Flood {
     #[inline(always)]
     pub fn value(&self, entry: u8, occ: u32, blank: usize) -> u32 {
         let v = u32::from(entry & VALUE_BITS);
-        if entry & !VALUE_BITS == 0 {
-            return v;
-        }
         let free = !occ & self.all;
         let in_low = match &self.low_region {
-            Some(t) => u32::from(t[free as usize]) >> blank & 1 != 0,
-            None => self.connected(free, free & free.wrapping_neg(), 1 << blank),
+            // One read and no branch: whether an entry has flags, and which region the blank
+            // is in, are as good as random.
+            Some(t) => u32::from(t[free as usize]) >> (blank & 15) & 1,
+            None => {
+                if entry & !VALUE_BITS == 0 {
+                    return v;
+                }
+                u32::from(self.connected(free, free & free.wrapping_neg(), 1 << blank))
+            }
         };
-        let flag = if in_low {
-            LOW_PLUS_TWO
-        } else {
-            OTHERS_PLUS_TWO
-        };
-        v + if entry & flag != 0 { 2 } else { 0 }
+        // In the lowest free cell's region: LOW_PLUS_TWO, else OTHERS_PLUS_TWO.
+        let flag = u32::from(OTHERS_PLUS_TWO) >> in_low;
+        v + (u32::from(u32::from(entry) & flag != 0) << 1)
+    }
+
+    /// Whether [`Flood::value`] is one table read ([`Flood::with_region_table`]), cheap enough
+    /// to be read for every entry rather than only where the flags could matter.
+    #[inline(always)]
+    pub fn has_region_table(&self) -> bool {
+        self.low_region.is_some()
     }
 }
 
