@@ -18,6 +18,9 @@ pub struct AdditivePdb {
     /// Each tile's pattern, slot and index weight in one word ([`TileInfo`]; the blank's
     /// pattern is `u8::MAX`): what an index update reads for each tile it passes.
     info: Box<ByU8<TileInfo>>,
+    /// With the reflection: `rinfo[t] = info[φ(t)]`, the [`TileInfo`] of the tile that `t`
+    /// becomes on the reflected board (so that the reflected board need not be kept).
+    rinfo: Box<ByU8<TileInfo>>,
     /// Reflection: tile map φ and cell map T, when the goal allows it.
     reflect: Option<(ByU8<u8>, ByU8<u8>)>,
     /// The board's geometry, for the tables with blank-region flags.
@@ -98,8 +101,6 @@ pub struct PdbState {
     rvals: PerPattern<u8>,
     occ: PerPattern<u32>,
     rocc: PerPattern<u32>,
-    /// The reflected board (reflected tile by reflected cell), when the goal has it.
-    rtiles: ByU8<u8>,
     sum: u32,
     rsum: u32,
 }
@@ -156,14 +157,20 @@ impl AdditivePdb {
                 }
             })
             .collect();
+        let reflect = reflection(goal);
+        let rinfo: Vec<TileInfo> = match &reflect {
+            Some((phi, _)) => phi.iter().map(|&r| info[r as usize]).collect(),
+            None => Vec::new(),
+        };
         let info = Box::new(ByU8::from_slice(&info));
+        let rinfo = Box::new(ByU8::from_slice(&rinfo));
         Ok(AdditivePdb {
             name: name.to_string(),
             cells: n,
             tables,
             info,
-            reflect: reflection(goal)
-                .map(|(phi, tmap)| (ByU8::from_slice(&phi), ByU8::from_slice(&tmap))),
+            rinfo,
+            reflect: reflect.map(|(phi, tmap)| (ByU8::from_slice(&phi), ByU8::from_slice(&tmap))),
             flood,
         })
     }
@@ -380,10 +387,11 @@ impl Incremental for AdditivePdb {
         let i = (i64::from(st.idx[p]) + Self::index_delta(moving, from, to, info_at)) as u32;
         self.tables[p].table.prefetch(i as usize);
         let mut out = PdbPrepared { i, ri: 0 };
-        if let Some((phi, tmap)) = &self.reflect {
-            let rmoving = self.info[phi[t] as usize];
+        if let Some((_, tmap)) = &self.reflect {
+            let rmoving = self.rinfo[t];
             let rp = rmoving.pattern();
-            let rinfo_at = |x: usize| self.info[st.rtiles[x] as usize];
+            // The reflected board holds φ(tiles[T(x)]) on cell x (T is its own inverse).
+            let rinfo_at = |x: usize| self.rinfo[usize::from(tiles[usize::from(tmap[x])])];
             let (rfrom, rto) = (tmap[from] as usize, tmap[to] as usize);
             out.ri =
                 (i64::from(st.ridx[rp]) + Self::index_delta(rmoving, rfrom, rto, rinfo_at)) as u32;
@@ -429,12 +437,6 @@ impl Incremental for AdditivePdb {
         } else {
             (Vec::new(), Vec::new(), Vec::new(), 0)
         };
-        let rtiles: Vec<u8> = match &self.reflect {
-            Some((phi, tmap)) => (0..self.cells)
-                .map(|x| phi[tiles[tmap[x] as usize] as usize])
-                .collect(),
-            None => Vec::new(),
-        };
         let h = sum.max(rsum);
         (
             PdbState {
@@ -444,7 +446,6 @@ impl Incremental for AdditivePdb {
                 rvals: PerPattern::from_slice(&rvals),
                 occ: PerPattern::from_slice(&occ),
                 rocc: PerPattern::from_slice(&rocc),
-                rtiles: ByU8::from_slice(&rtiles),
                 sum,
                 rsum,
             },
@@ -469,8 +470,8 @@ impl AdditivePdb {
             sum: st.sum,
             rsum: st.rsum,
         };
-        if let Some((phi, _)) = &self.reflect {
-            u.rp = self.info[phi[t] as usize].pattern() as u8;
+        if self.reflect.is_some() {
+            u.rp = self.rinfo[t].pattern() as u8;
             u.rv = st.rvals[u.rp as usize];
             u.ridx = st.ridx[u.rp as usize];
         }
@@ -478,15 +479,13 @@ impl AdditivePdb {
     }
 
     /// The moved tile's cells, `from` and `to`, swapped in and out of its pattern's cell set on
-    /// the board and on the reflection, and the move made on the reflected board (the same on
-    /// undo).
+    /// the board and on the reflection (the same on undo).
     #[inline(always)]
     fn flip_cells(&self, st: &mut PdbState, u: PdbUndo, from: usize, to: usize) {
         st.occ[u.p as usize] ^= 1 << from | 1 << to;
         if let Some((_, tmap)) = &self.reflect {
             let (rf, rt) = (tmap[from] as usize, tmap[to] as usize);
             st.rocc[u.rp as usize] ^= 1 << rf | 1 << rt;
-            st.rtiles.0.swap(rf & 0xFF, rt & 0xFF);
         }
     }
 
@@ -519,9 +518,9 @@ impl AdditivePdb {
         st.sum = st.sum + u32::from(v) - u32::from(st.vals[p]);
         st.vals[p] = v;
         if st.sum < enough
-            && let Some((phi, tmap)) = &self.reflect
+            && let Some((_, tmap)) = &self.reflect
         {
-            let rp = self.info[phi[t] as usize].pattern();
+            let rp = self.rinfo[t].pattern();
             let rv = self.lookup(
                 rp,
                 pr.ri,
