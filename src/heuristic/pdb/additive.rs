@@ -29,7 +29,7 @@ pub struct AdditivePdb {
 
 /// The most patterns a partition may have: the incremental state keeps fixed arrays of this
 /// length, indexed without bounds checks (by masking).
-pub const MAX_PATTERNS: usize = 32;
+pub(crate) const MAX_PATTERNS: usize = 32;
 
 /// A table indexed by a tile or a cell (both below 256: tiles are bytes), with no bounds
 /// check: the index is taken modulo 256.
@@ -109,9 +109,17 @@ impl AdditivePdb {
     /// Combines built tables (one per pattern, disjoint, covering every tile) for `goal`.
     ///
     /// # Errors
-    /// [`PdbError::BadPartition`] when the patterns overlap or miss a tile.
+    /// [`PdbError::BadPartition`] when the board has more than 32 cells, or the patterns
+    /// overlap or miss a tile.
     pub fn new(name: &str, goal: &Goal, tables: Vec<Arc<PatternTable>>) -> Result<Self, PdbError> {
         let n = goal.board().len();
+        // Cells are kept as bits of a `u32`, and patterns (each one tile or more) are at most
+        // `MAX_PATTERNS`.
+        if n > 32 {
+            return Err(bad_partition!(
+                "pattern databases are for boards of at most 32 cells; this one has {n}"
+            ));
+        }
         let mut pattern_of = vec![u8::MAX; n];
         let mut slot_of = vec![0u8; n];
         for (p, t) in tables.iter().enumerate() {
@@ -128,13 +136,10 @@ impl AdditivePdb {
         if let Some(t) = (1..n).find(|&t| pattern_of[t] == u8::MAX) {
             return Err(bad_partition!("tile {t} is in no pattern"));
         }
-        // Cells are kept as bits of a `u32`, and patterns (each one tile or more) are at most
-        // `MAX_PATTERNS`.
-        if n > 32 {
-            return Err(bad_partition!(
-                "pattern databases are for boards of at most 32 cells; this one has {n}"
-            ));
-        }
+        debug_assert!(
+            tables.len() < MAX_PATTERNS,
+            "masked pattern indexes never wrap"
+        );
         // Indexes are kept as `u32` (and so are the weights in `info`).
         if let Some(t) = tables.iter().find(|t| t.bytes().len() as u64 > 1 << 32) {
             return Err(bad_partition!(
