@@ -542,13 +542,13 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
         let blank = self.blank;
         // Each move's state in the automaton ([`DEAD`]: pruned).
         let after = self.fsm[fsm as usize];
-        // Evaluate every move first, so that their table reads overlap.
         let nbr = self.nbr[blank];
         // The moves allowed, a bit each (computed without branches: which are is as good as
         // random).
         let allowed = (0..4).fold(0u32, |m, mi| {
             m | u32::from((after[mi] != DEAD) & (nbr[mi] != OFF_BOARD)) << mi
         });
+        // Evaluate every move first, so that their table reads overlap.
         let mut prepared = [H::Prepared::default(); 4];
         let mut left = allowed;
         while left != 0 {
