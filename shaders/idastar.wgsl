@@ -216,10 +216,11 @@ const PM_PHI: u32 = 4u;
 const PM_TMAP: u32 = 12u;
 const PM_PATTERNS: u32 = 20u;
 const PM_STRIDE: u32 = 8u;
+const PM_TILES: u32 = 148u;
 // Tiles of the largest pattern (at most MAX_PATTERN): the index loop runs that many times, as
 // every pass of it runs on lavapipe whatever the lane's pattern.
 override PATTERN_K: u32 = 12u;
-@group(0) @binding(12) var<uniform> pm: array<vec4<u32>, 37>;
+@group(0) @binding(12) var<uniform> pm: array<vec4<u32>, 45>;
 // The pattern tables as one texture of u32 texels, TEXTURE_WIDTH a row, where they fit (0:
 // they are in the storage bindings of common.wgsl instead). On lavapipe a texel fetch is one
 // gather; a storage read is a loop over the lanes for each binding it may touch.
@@ -243,9 +244,10 @@ fn pm_reflect() -> bool { return pmw(1u) == 1u; }
 fn phi(t: u32) -> u32 { return byte_of(pmw(PM_PHI + (t >> 2u)), t); }
 fn tmap(c: u32) -> u32 { return byte_of(pmw(PM_TMAP + (c >> 2u)), c); }
 
-// Pattern p's value with its tiles on the cells `pos` (direct) or `rpos` (reflected) gives.
-// The index Σ (cᵢ − #{j < i: cⱼ < cᵢ}) · P(n−1−i, k−1−i) by Horner's rule (no weights read).
-fn pattern_value(p: u32, reflected: bool) -> u32 {
+// Pattern p's index with its tiles on the cells `pos` (direct) or `rpos` (reflected) gives,
+// and those cells (a bit set). The index Σ (cᵢ − #{j < i: cⱼ < cᵢ}) · P(n−1−i, k−1−i) by
+// Horner's rule (no weights read).
+fn pattern_index(p: u32, reflected: bool) -> vec2<u32> {
     let base = PM_PATTERNS + p * PM_STRIDE;
     let k = pmw(base + 1u);
     var seen = 0u;
@@ -259,8 +261,106 @@ fn pattern_value(p: u32, reflected: bool) -> u32 {
             seen |= 1u << c;
         }
     }
-    let blank_cell = select(pos(0u), rpos(phi(0u)), reflected);
+    return vec2<u32>(idx, seen);
+}
+// Pattern p's table entry `idx`, its tiles on the cells `seen`, the blank on `blank_cell`.
+fn table_value(p: u32, idx: u32, seen: u32, blank_cell: u32) -> u32 {
+    let base = PM_PATTERNS + p * PM_STRIDE;
     return entry_value(pmw(base + 2u), table_byte(pmw(base) + idx), seen, blank_cell);
+}
+// Pattern p's value with its tiles on the cells `pos` (direct) or `rpos` (reflected) gives.
+fn pattern_value(p: u32, reflected: bool) -> u32 {
+    let at = pattern_index(p, reflected);
+    return table_value(p, at.x, at.y, select(pos(0u), rpos(phi(0u)), reflected));
+}
+
+// Incremental pattern indexes (INCR: at most four patterns, each tile's weight and pattern in
+// its tile word): each move changes one pattern's index on each side by a sum of weights
+// (src/heuristic/pdb/additive.rs: `index_delta`), so a step reads the tiles on the cells the
+// move passes instead of ranking both patterns again. Word p of `piw` (direct) and `riw`
+// (reflected): pattern p's index; of `psw` and `rsw`: its cells (a bit set). Vectors, read and
+// written by selects, not private arrays (memory gathers and scatters on lavapipe).
+override INCR: bool = false;
+var<private> piw: vec4<u32>;
+var<private> riw: vec4<u32>;
+var<private> psw: vec4<u32>;
+var<private> rsw: vec4<u32>;
+// The reflected board: the tile on reflected cell c (byte c), kept when INCR.
+var<private> rtw_lo: vec4<u32>;
+var<private> rtw_hi: vec4<u32>;
+fn rtile(c: u32) -> u32 { return byte_in(rtw_lo, rtw_hi, c, WIDE); }
+fn set_rtile(c: u32, v: u32) { put_byte(&rtw_lo, &rtw_hi, c, v); }
+fn with_word(v: vec4<u32>, p: u32, x: u32) -> vec4<u32> {
+    return select(v, vec4<u32>(x), words_lo() == vec4<u32>(p));
+}
+// Tile t's word: its index weight in its pattern | the pattern << 27 (31: none, weight 0).
+fn tile_word(t: u32) -> u32 { return pmw(PM_TILES + t); }
+const WEIGHT_MASK: u32 = 0x7FFFFFFu;
+
+// The change of the index of tile `t`'s pattern (`tw`: its tile word) when it slides from cell
+// `a` to cell `b` in its column on the direct (`reflected` false) or the reflected board.
+// Its own term (c − below)·w changes by (COLS − lower)·w, `lower` the pattern's tiles before
+// it in index order (heavier) on the cells between; each later (lighter) tile u there loses
+// `t` from its count of tiles below it, its term gaining w_u. Negated when `b` < `a`. (Indexes
+// wrap as u32: the sum is right modulo 2³².)
+fn vertical_delta(tw: u32, a: u32, b: u32, reflected: bool) -> u32 {
+    let p = tw >> 27u;
+    let w = tw & WEIGHT_MASK;
+    let first = min(a, b);
+    var lower = 0u;
+    var lighter = 0u;
+    for (var j = 1u; j < COLS; j++) {
+        let x = first + j;
+        let uw = tile_word(select(tile(x), rtile(x), reflected));
+        let wu = uw & WEIGHT_MASK;
+        let same = (uw >> 27u) == p;
+        lower += select(0u, 1u, same && wu > w);
+        lighter += select(0u, wu, same && wu < w);
+    }
+    let d = (COLS - lower) * w + lighter;
+    return select(0u - d, d, b > a);
+}
+
+// Each pattern's table offset (word p) and whether its entries hold flags (bit p), copied
+// from `pm` once a dispatch (a select in a step instead of two gathers).
+var<private> poff: vec4<u32>;
+var<private> pflags: u32;
+// The transpose of cell c (the reflection's cell map T: see `reflection` in
+// src/heuristic/pdb/additive.rs; the host checks that `pm` holds it).
+fn transpose(c: u32) -> u32 { return (c % COLS) * COLS + c / COLS; }
+
+// What tile `t` sliding from cell `to` to the blank's cell `src` (`vertical`: in its column)
+// does to the pattern indexes, without making the move: the new index and cells of its
+// pattern (x, y) and of its reflection's (z, w; with the reflection, the transpose: one side's
+// move is vertical, the other's horizontal, a change of ± the tile's weight, so only the
+// vertical one's cells are read); `tws` gets the tile words (x: `t`'s, y: φ(t)'s). The
+// reflected board must not have moved yet.
+fn incr_move(t: u32, to: u32, src: u32, vertical: bool, tws: ptr<function, vec2<u32>>)
+    -> vec4<u32> {
+    let tw = tile_word(t);
+    let ra = transpose(to);
+    let rb = transpose(src);
+    // φ(t), from the reflected board.
+    let rtw = tile_word(rtile(ra));
+    let on_r = !vertical && pm_reflect();
+    let vd = vertical_delta(select(tw, rtw, on_r), select(to, ra, on_r), select(src, rb, on_r),
+        on_r);
+    let w = tw & WEIGHT_MASK;
+    let rw = rtw & WEIGHT_MASK;
+    let d = select(select(0u - w, w, src > to), vd, vertical);
+    let rd = select(select(0u - rw, rw, rb > ra), vd, on_r);
+    let p = (tw >> 27u) & 3u;
+    let rp = (rtw >> 27u) & 3u;
+    *tws = vec2<u32>(tw, rtw);
+    return vec4<u32>(piw[p] + d, psw[p] ^ ((1u << to) | (1u << src)), riw[rp] + rd,
+        rsw[rp] ^ ((1u << ra) | (1u << rb)));
+}
+
+// Pattern p's table entry `idx` (INCR: from the copied offsets).
+fn incr_entry(p: u32, idx: u32) -> u32 { return table_byte(poff[p & 3u] + idx); }
+// Pattern p's value for entry `e`, its tiles on `seen`, the blank on `blank_cell`.
+fn incr_value(p: u32, e: u32, seen: u32, blank_cell: u32) -> u32 {
+    return entry_value((pflags >> (p & 3u)) & 1u, e, seen, blank_cell);
 }
 
 // Tiles that must leave line `l` (rows 0..ROWS, then columns): k − LIS (Hansson et al. 1992),
@@ -314,20 +414,33 @@ fn full_h() -> u32 {
         srv = 0u;
         for (var p = 0u; p < MAX_PATTERNS; p++) {
             if (p < pm_patterns()) {
-                let v = pattern_value(p, false);
+                let at = pattern_index(p, false);
+                let v = table_value(p, at.x, at.y, pos(0u));
                 set_pv(p, v);
                 spv += v;
+                if (INCR) {
+                    piw = with_word(piw, p, at.x);
+                    psw = with_word(psw, p, at.y);
+                }
             }
         }
         if (pm_reflect()) {
             for (var t = 0u; t < CELLS; t++) {
                 set_rpos(phi(t), tmap(pos(t)));
+                if (INCR) {
+                    set_rtile(tmap(pos(t)), phi(t));
+                }
             }
             for (var p = 0u; p < MAX_PATTERNS; p++) {
                 if (p < pm_patterns()) {
-                    let v = pattern_value(p, true);
+                    let at = pattern_index(p, true);
+                    let v = table_value(p, at.x, at.y, rpos(phi(0u)));
                     set_rv(p, v);
                     srv += v;
+                    if (INCR) {
+                        riw = with_word(riw, p, at.x);
+                        rsw = with_word(rsw, p, at.y);
+                    }
                 }
             }
         }
@@ -368,7 +481,7 @@ fn apply_move(to: u32, vertical: bool) {
     md = md_after(md, t, to, src, vertical);
     set_tile(src, t);
     set_tile(to, 0u);
-    if (KIND == KIND_PDB) {
+    if (KIND == KIND_PDB && !INCR) {
         set_pos(t, src);
         set_pos(0u, to);
     }
@@ -376,7 +489,34 @@ fn apply_move(to: u32, vertical: bool) {
     if (KIND == KIND_LINEAR_CONFLICT) {
         update_lines(t, vertical);
     }
-    if (KIND == KIND_PDB) {
+    if (KIND == KIND_PDB && INCR) {
+        var tws: vec2<u32>;
+        let x = incr_move(t, to, src, vertical, &tws);
+        let p = (tws.x >> 27u) & 3u;
+        let rp = (tws.y >> 27u) & 3u;
+        piw = with_word(piw, p, x.x);
+        psw = with_word(psw, p, x.y);
+        // Both sides' entries are read before either is used: the reads miss the cache (the
+        // tables are hundreds of MB), and so they wait together.
+        let e = incr_entry(p, x.x);
+        var re = 0u;
+        if (pm_reflect()) {
+            riw = with_word(riw, rp, x.z);
+            rsw = with_word(rsw, rp, x.w);
+            set_rtile(transpose(src), rtile(transpose(to)));
+            set_rtile(transpose(to), 0u);
+            re = incr_entry(rp, x.z);
+        }
+        let v = incr_value(p, e, x.y, to);
+        spv = spv + v - pv(p);
+        set_pv(p, v);
+        if (pm_reflect()) {
+            let v = incr_value(rp, re, x.w, transpose(to));
+            srv = srv + v - rv(rp);
+            set_rv(rp, v);
+        }
+    }
+    if (KIND == KIND_PDB && !INCR) {
         let p = tile_pattern(t);
         let v = pattern_value(p, false);
         spv = spv + v - pv(p);
@@ -503,8 +643,15 @@ fn search(i: u32) {
     bound_ = params.bound;
     for (var t = 0u; t < CELLS; t++) {
         put_byte(&gw_lo, &gw_hi, t, consts[t]);
-        if (KIND == KIND_PDB) {
+        if (KIND == KIND_PDB && !INCR) {
             tpw[t >> 2u] = with_byte(tpw[t >> 2u], t, tile_pattern_of(t) & 0xFFu);
+        }
+    }
+    if (INCR) {
+        for (var p = 0u; p < 4u; p++) {
+            let base = PM_PATTERNS + p * PM_STRIDE;
+            poff = with_word(poff, p, pmw(base));
+            pflags |= (pmw(base + 2u) & 1u) << p;
         }
     }
     let s0 = st(0u, i);

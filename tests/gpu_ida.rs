@@ -221,6 +221,45 @@ fn gpu_ida_star_expands_the_cpu_nodes_on_rectangles_and_5x5() {
     }
 }
 
+/// Pattern databases of up to four patterns have their indexes updated move by move; more
+/// patterns fall back to ranking the moved tile's pattern again; boards of over 16 cells keep
+/// their bytes in two vectors. Every path must search the CPU's tree.
+#[test]
+fn gpu_ida_star_expands_the_cpu_nodes_with_few_and_many_patterns_and_on_4x5() {
+    let Some(ctx) = context("gpu_ida_star_expands_the_cpu_nodes_with_few_and_many_patterns") else {
+        return;
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
+        let g = goal(&spec, 3, 3);
+        let exact = common::exact_distances(g.board());
+        for (sizes, incremental) in [(&[2, 2, 2, 2][..], true), (&[2, 2, 1, 1, 1, 1], false)] {
+            let h = pdb(&g, sizes);
+            let mut dev = small_device(&ctx, &h, &g);
+            assert_eq!(
+                dev.updates_indexes_incrementally(),
+                incremental,
+                "{sizes:?}"
+            );
+            for i in 0..20 {
+                let b = random_solvable(&g, &mut rng);
+                let what = format!("{sizes:?} {} #{i} {b}", spec.name());
+                let (_, len) = check(&mut dev, &h, &b, &g, &what);
+                assert_eq!(len, exact[b.tiles()], "{what}");
+            }
+        }
+    }
+    let g = goal(&GoalSpec::BlankLast, 4, 5);
+    let h = pdb(&g, &[5, 5, 5, 4]);
+    let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(256)).unwrap();
+    assert!(dev.updates_indexes_incrementally());
+    for i in 0..3 {
+        let k = rng.random_range(40..60);
+        let b = random_walk(&g, k, &mut rng);
+        check(&mut dev, &h, &b, &g, &format!("4×5 pdb5554 #{i} {b}"));
+    }
+}
+
 #[test]
 fn a_time_limit_or_cancel_mid_iteration_stops_the_device_and_it_solves_the_next_board() {
     let Some(ctx) = context("a_time_limit_or_cancel_mid_iteration_stops_the_device") else {

@@ -22,7 +22,7 @@ pub use super::gpu::{GpuContext, GpuError};
 use super::gpu::{PdbLayout, TABLE_BINDINGS, entries, pdb_layout, shader_module, with_mapped};
 use super::gpu_layout::{
     IDA_META_MAX_PATTERNS, IDA_META_WORDS, KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB,
-    ida_meta_words,
+    ida_meta_words, ida_weights_fit,
 };
 use super::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
@@ -102,6 +102,8 @@ pub struct GpuIda {
     chunk_shift: u32,
     table_count: u32,
     pattern_k: u32,
+    /// Whether the shader updates the pattern indexes move by move ([`ida_weights_fit`]).
+    incremental: bool,
     module: wgpu::ShaderModule,
     layout: wgpu::BindGroupLayout,
     pipeline_layout: wgpu::PipelineLayout,
@@ -151,10 +153,12 @@ impl GpuIda {
             )));
         }
         // `pattern_k`: the largest pattern's tiles (the shader's index loop runs that many times).
-        let (kind, tables, meta, pattern_k) = match spec {
-            HeuristicSpec::Kind(HeuristicKind::Manhattan) => (KIND_MANHATTAN, Vec::new(), None, 1),
+        let (kind, tables, meta, pattern_k, incremental) = match spec {
+            HeuristicSpec::Kind(HeuristicKind::Manhattan) => {
+                (KIND_MANHATTAN, Vec::new(), None, 1, false)
+            }
             HeuristicSpec::Kind(HeuristicKind::LinearConflict) => {
-                (KIND_LINEAR_CONFLICT, Vec::new(), None, 1)
+                (KIND_LINEAR_CONFLICT, Vec::new(), None, 1, false)
             }
             HeuristicSpec::Kind(k) => {
                 return Err(GpuError::Unsupported(format!(
@@ -174,7 +178,16 @@ impl GpuIda {
                     )));
                 }
                 let k = patterns.iter().map(|m| m.k).max().unwrap_or(1);
-                (KIND_PDB, parts, Some(ida_meta_words(&head, &patterns)), k)
+                // The shader's incremental update reflects by the transpose (`transpose`).
+                let transposed = head.reflect == 0
+                    || (0..n).all(|c| head.tmap[c] as usize == (c % cols) * cols + c / cols);
+                (
+                    KIND_PDB,
+                    parts,
+                    Some(ida_meta_words(&head, &patterns)),
+                    k,
+                    transposed && ida_weights_fit(&patterns),
+                )
             }
         };
         let chunk_shift = ctx.table_shift();
@@ -322,6 +335,7 @@ impl GpuIda {
             chunk_shift,
             table_count,
             pattern_k,
+            incremental,
             module,
             layout,
             pipeline_layout,
@@ -348,6 +362,13 @@ impl GpuIda {
         self.texture_width != 0
     }
 
+    /// Whether the shader updates the pattern indexes move by move (pattern databases of at
+    /// most four patterns, reflected by the transpose) rather than ranking the moved tile's
+    /// pattern again on each side (more patterns).
+    pub fn updates_indexes_incrementally(&self) -> bool {
+        self.incremental
+    }
+
     /// Word `w` of invocation `i`'s state (interleaved: see `st` in the shader).
     fn state_index(&self, w: usize, i: usize) -> u64 {
         (w * self.invocations as usize + i) as u64
@@ -368,6 +389,7 @@ impl GpuIda {
                 ("CHUNK_SHIFT", f64::from(self.chunk_shift)),
                 ("TABLE_COUNT", f64::from(self.table_count)),
                 ("PATTERN_K", f64::from(self.pattern_k)),
+                ("INCR", f64::from(u8::from(self.incremental))),
                 ("TEXTURE_WIDTH", f64::from(self.texture_width)),
                 ("HIST", f64::from(u8::from(histogram))),
                 ("WG_BINS", if histogram { 4096.0 } else { 1.0 }),

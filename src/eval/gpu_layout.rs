@@ -81,7 +81,10 @@ pub(super) fn meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u32> {
 /// patterns and reflect at 0 and 1; φ by tile and T by cell a byte each from
 /// [`IDA_META_PHI`] and [`IDA_META_TMAP`] (boards of at most 32 cells); from
 /// [`IDA_META_PATTERNS`] on, [`IDA_META_STRIDE`] words a pattern: offset, k, regions, 0, then
-/// its tiles a byte each (wgsl: `pm` in `shaders/idastar.wgsl`, with the same constants).
+/// its tiles a byte each; from [`IDA_META_TILES`] on, a word a tile: its index weight in its
+/// pattern `| pattern << 27` (`IDA_TILE_NONE`, weight 0: the blank, a tile in no pattern, or
+/// any tile when a weight does not fit 27 bits) (wgsl: `pm` in `shaders/idastar.wgsl`, with
+/// the same constants).
 pub(super) fn ida_meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u32> {
     let mut words = vec![0u32; IDA_META_WORDS];
     words[0] = head.patterns;
@@ -102,7 +105,25 @@ pub(super) fn ida_meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u3
             put_byte(&mut words, at + 4, i, t);
         }
     }
+    words[IDA_META_TILES..].fill(IDA_TILE_NONE);
+    if ida_weights_fit(patterns) {
+        for (p, m) in patterns.iter().enumerate() {
+            for i in 0..m.k as usize {
+                words[IDA_META_TILES + m.tiles[i] as usize] = m.weights[i] | (p as u32) << 27;
+            }
+        }
+    }
     words
+}
+
+/// Whether [`ida_meta_words`]'s tile words hold every weight (each under 2²⁷; so far always:
+/// a table of more than 2²⁷ × 16 bytes does not fit the bindings) and pattern (at most
+/// [`IDA_INCREMENTAL_PATTERNS`]): GPU IDA* then updates the pattern indexes incrementally.
+pub(super) fn ida_weights_fit(patterns: &[PatternMeta]) -> bool {
+    patterns.len() <= IDA_INCREMENTAL_PATTERNS
+        && patterns
+            .iter()
+            .all(|m| m.weights[..m.k as usize].iter().all(|&w| w < 1 << 27))
 }
 
 /// Where φ starts in [`ida_meta_words`].
@@ -115,9 +136,15 @@ pub(super) const IDA_META_PATTERNS: usize = 20;
 pub(super) const IDA_META_STRIDE: usize = 8;
 /// Most patterns GPU IDA* takes.
 pub(super) const IDA_META_MAX_PATTERNS: usize = 16;
-/// Words of [`ida_meta_words`] (a multiple of 4: the uniform is an array of `vec4<u32>`).
-pub(super) const IDA_META_WORDS: usize =
+/// Where the tile words start in [`ida_meta_words`].
+pub(super) const IDA_META_TILES: usize =
     IDA_META_PATTERNS + IDA_META_MAX_PATTERNS * IDA_META_STRIDE;
+/// The tile word of a tile in no pattern.
+pub(super) const IDA_TILE_NONE: u32 = 31 << 27;
+/// Most patterns whose indexes GPU IDA* updates incrementally (one `vec4<u32>` of them).
+pub(super) const IDA_INCREMENTAL_PATTERNS: usize = 4;
+/// Words of [`ida_meta_words`] (a multiple of 4: the uniform is an array of `vec4<u32>`).
+pub(super) const IDA_META_WORDS: usize = IDA_META_TILES + 32;
 
 #[cfg(test)]
 mod tests {
@@ -218,6 +245,7 @@ mod tests {
             ("PM_TMAP", IDA_META_TMAP),
             ("PM_PATTERNS", IDA_META_PATTERNS),
             ("PM_STRIDE", IDA_META_STRIDE),
+            ("PM_TILES", IDA_META_TILES),
             ("MAX_PATTERNS", IDA_META_MAX_PATTERNS),
         ] {
             assert_eq!(const_in(IDASTAR, name) as usize, value, "{name}");
