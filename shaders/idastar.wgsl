@@ -279,7 +279,10 @@ fn pattern_value(p: u32, reflected: bool) -> u32 {
 // (src/heuristic/pdb/additive.rs: `index_delta`), so a step reads the tiles on the cells the
 // move passes instead of ranking both patterns again. Word p of `piw` (direct) and `riw`
 // (reflected): pattern p's index; of `psw` and `rsw`: its cells (a bit set). Vectors, read and
-// written by selects, not private arrays (memory gathers and scatters on lavapipe).
+// written by selects, not private arrays (memory gathers and scatters on lavapipe). The
+// partition covers every tile (a tile word of no pattern would be taken for pattern 3), and
+// the reflection maps the blank to itself (φ(0) = 0): src/heuristic/pdb/additive.rs makes
+// both so.
 override INCR: bool = false;
 var<private> piw: vec4<u32>;
 var<private> riw: vec4<u32>;
@@ -327,7 +330,7 @@ var<private> poff: vec4<u32>;
 var<private> pflags: u32;
 // The transpose of cell c (the reflection's cell map T: see `reflection` in
 // src/heuristic/pdb/additive.rs; the host checks that `pm` holds it).
-fn transpose(c: u32) -> u32 { return (c % COLS) * COLS + c / COLS; }
+fn cell_transpose(c: u32) -> u32 { return (c % COLS) * COLS + c / COLS; }
 
 // What tile `t` sliding from cell `to` to the blank's cell `src` (`vertical`: in its column)
 // does to the pattern indexes, without making the move: the new index and cells of its
@@ -338,8 +341,8 @@ fn transpose(c: u32) -> u32 { return (c % COLS) * COLS + c / COLS; }
 fn incr_move(t: u32, to: u32, src: u32, vertical: bool, tws: ptr<function, vec2<u32>>)
     -> vec4<u32> {
     let tw = tile_word(t);
-    let ra = transpose(to);
-    let rb = transpose(src);
+    let ra = cell_transpose(to);
+    let rb = cell_transpose(src);
     // φ(t), from the reflected board.
     let rtw = tile_word(rtile(ra));
     let on_r = !vertical && pm_reflect();
@@ -503,15 +506,15 @@ fn apply_move(to: u32, vertical: bool) {
         if (pm_reflect()) {
             riw = with_word(riw, rp, x.z);
             rsw = with_word(rsw, rp, x.w);
-            set_rtile(transpose(src), rtile(transpose(to)));
-            set_rtile(transpose(to), 0u);
+            set_rtile(cell_transpose(src), rtile(cell_transpose(to)));
+            set_rtile(cell_transpose(to), 0u);
             re = incr_entry(rp, x.z);
         }
         let v = incr_value(p, e, x.y, to);
         spv = spv + v - pv(p);
         set_pv(p, v);
         if (pm_reflect()) {
-            let v = incr_value(rp, re, x.w, transpose(to));
+            let v = incr_value(rp, re, x.w, cell_transpose(to));
             srv = srv + v - rv(rp);
             set_rv(rp, v);
         }
@@ -648,11 +651,13 @@ fn search(i: u32) {
         }
     }
     if (INCR) {
+        var flags = 0u;
         for (var p = 0u; p < 4u; p++) {
             let base = PM_PATTERNS + p * PM_STRIDE;
             poff = with_word(poff, p, pmw(base));
-            pflags |= (pmw(base + 2u) & 1u) << p;
+            flags |= (pmw(base + 2u) & 1u) << p;
         }
+        pflags = flags;
     }
     let s0 = st(0u, i);
     var running = (s0 & 1u) == 1u;

@@ -223,7 +223,8 @@ fn gpu_ida_star_expands_the_cpu_nodes_on_rectangles_and_5x5() {
 
 /// Pattern databases of up to four patterns have their indexes updated move by move; more
 /// patterns fall back to ranking the moved tile's pattern again; boards of over 16 cells keep
-/// their bytes in two vectors. Every path must search the CPU's tree.
+/// their bytes in two vectors. Both updates, on 3×3 (with the reflection) and on 4×5 (over 16
+/// cells), must search the CPU's tree.
 #[test]
 fn gpu_ida_star_expands_the_cpu_nodes_with_few_and_many_patterns_and_on_4x5() {
     let Some(ctx) = context("gpu_ida_star_expands_the_cpu_nodes_with_few_and_many_patterns") else {
@@ -250,13 +251,19 @@ fn gpu_ida_star_expands_the_cpu_nodes_with_few_and_many_patterns_and_on_4x5() {
         }
     }
     let g = goal(&GoalSpec::BlankLast, 4, 5);
-    let h = pdb(&g, &[5, 5, 5, 4]);
-    let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(256)).unwrap();
-    assert!(dev.updates_indexes_incrementally());
-    for i in 0..3 {
-        let k = rng.random_range(40..60);
-        let b = random_walk(&g, k, &mut rng);
-        check(&mut dev, &h, &b, &g, &format!("4×5 pdb5554 #{i} {b}"));
+    for (sizes, incremental) in [(&[5, 5, 5, 4][..], true), (&[4, 4, 4, 4, 3], false)] {
+        let h = pdb(&g, sizes);
+        let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(256)).unwrap();
+        assert_eq!(
+            dev.updates_indexes_incrementally(),
+            incremental,
+            "{sizes:?}"
+        );
+        for i in 0..3 {
+            let k = rng.random_range(40..60);
+            let b = random_walk(&g, k, &mut rng);
+            check(&mut dev, &h, &b, &g, &format!("4×5 {sizes:?} #{i} {b}"));
+        }
     }
 }
 

@@ -102,7 +102,8 @@ pub struct GpuIda {
     chunk_shift: u32,
     table_count: u32,
     pattern_k: u32,
-    /// Whether the shader updates the pattern indexes move by move ([`ida_weights_fit`]).
+    /// Whether the shader updates the pattern indexes move by move ([`ida_weights_fit`], and
+    /// the reflection, if any, is the transpose).
     incremental: bool,
     module: wgpu::ShaderModule,
     layout: wgpu::BindGroupLayout,

@@ -83,7 +83,7 @@ pub(super) fn meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u32> {
 /// [`IDA_META_PATTERNS`] on, [`IDA_META_STRIDE`] words a pattern: offset, k, regions, 0, then
 /// its tiles a byte each; from [`IDA_META_TILES`] on, a word a tile: its index weight in its
 /// pattern `| pattern << 27` (`IDA_TILE_NONE`, weight 0: the blank, a tile in no pattern, or
-/// any tile when a weight does not fit 27 bits) (wgsl: `pm` in `shaders/idastar.wgsl`, with
+/// every tile when [`ida_weights_fit`] is false) (wgsl: `pm` in `shaders/idastar.wgsl`, with
 /// the same constants).
 pub(super) fn ida_meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u32> {
     let mut words = vec![0u32; IDA_META_WORDS];
@@ -116,9 +116,10 @@ pub(super) fn ida_meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u3
     words
 }
 
-/// Whether [`ida_meta_words`]'s tile words hold every weight (each under 2²⁷; so far always:
-/// a table of more than 2²⁷ × 16 bytes does not fit the bindings) and pattern (at most
-/// [`IDA_INCREMENTAL_PATTERNS`]): GPU IDA* then updates the pattern indexes incrementally.
+/// Whether [`ida_meta_words`]'s tile words hold every weight (each under 2²⁷: true of every
+/// named partition; a pattern of 9 tiles on 4×4 is not) and pattern (at most
+/// [`IDA_INCREMENTAL_PATTERNS`]): GPU IDA* then updates the pattern indexes incrementally
+/// when the reflection, if any, is the transpose.
 pub(super) fn ida_weights_fit(patterns: &[PatternMeta]) -> bool {
     patterns.len() <= IDA_INCREMENTAL_PATTERNS
         && patterns
@@ -265,6 +266,8 @@ mod tests {
         p.regions = 1;
         p.tiles[0] = 9;
         p.tiles[1] = 3;
+        p.weights[0] = 14;
+        p.weights[1] = 1;
         let w = ida_meta_words(&head, &[PatternMeta::zeroed(), p]);
         assert_eq!(w.len(), IDA_META_WORDS);
         assert_eq!((w[0], w[1]), (2, 1));
@@ -272,6 +275,17 @@ mod tests {
         assert_eq!(w[IDA_META_TMAP + 7] >> 24, 30);
         let at = IDA_META_PATTERNS + IDA_META_STRIDE;
         assert_eq!(&w[at..at + 5], &[1000, 2, 1, 0, 9 | (3 << 8)]);
+        // Tile words: weight | pattern << 27; the blank and the other tiles in no pattern.
+        let tile = |w: &[u32], t: usize| w[IDA_META_TILES + t];
+        assert_eq!((tile(&w, 9), tile(&w, 3)), (14 | 1 << 27, 1 | 1 << 27));
+        assert_eq!((tile(&w, 0), tile(&w, 31)), (IDA_TILE_NONE, IDA_TILE_NONE));
+        // A weight of 2²⁷ does not fit: no tile words at all (the shader ranks again).
+        p.weights[0] = 1 << 27;
+        assert!(!ida_weights_fit(&[PatternMeta::zeroed(), p]));
+        let w = ida_meta_words(&head, &[PatternMeta::zeroed(), p]);
+        assert_eq!(tile(&w, 9), IDA_TILE_NONE);
+        // Nor do five patterns.
+        assert!(!ida_weights_fit(&[PatternMeta::zeroed(); 5]));
     }
 
     fn metadata_layout(wgsl: &str) {
