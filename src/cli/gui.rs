@@ -19,7 +19,8 @@ pub(super) struct GuiArgs {
     /// Goal: blank-last, blank-first, or a goal board file.
     #[arg(long, default_value = "blank-last")]
     goal: String,
-    /// Algorithm: auto (batched A*), bfs, astar, idastar, batched-astar.
+    /// Algorithm: auto (GPU IDA* on a hardware GPU adapter for boards of 4×4 and up, else
+    /// batched A*), bfs, astar, idastar, batched-astar, gpu-idastar.
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     algorithm: Option<Algorithm>,
     /// Heuristic: auto (linear conflict), hamming, manhattan, linear-conflict, walking-distance, wd-lc, or a pattern
