@@ -23,9 +23,10 @@ pub(super) struct GuiArgs {
     /// batched A*), bfs, astar, idastar, batched-astar, gpu-idastar.
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     algorithm: Option<Algorithm>,
-    /// Heuristic: auto (linear conflict), hamming, manhattan, linear-conflict, walking-distance, wd-lc, or a pattern
-    /// database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES, pdb:TILES), built on the
-    /// first Start and cached.
+    /// Heuristic: auto (the strongest available: a cached or quick pattern database, else
+    /// linear conflict), hamming, manhattan, linear-conflict, walking-distance, wd-lc, or a
+    /// pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES, pdb:TILES), built on
+    /// the first Start and cached.
     #[arg(long, default_value = "auto")]
     heuristic: Option<HeuristicChoice>,
     /// Batch evaluator for batched A*: auto (GPU if any), gpu, cpu.
