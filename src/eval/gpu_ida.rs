@@ -179,7 +179,7 @@ impl GpuIda {
                     )));
                 }
                 let k = patterns.iter().map(|m| m.k).max().unwrap_or(1);
-                // The shader's incremental update reflects by the transpose (`transpose`).
+                // The shader's incremental update reflects by the transpose (`cell_transpose`).
                 let transposed = head.reflect == 0
                     || (0..n).all(|c| head.tmap[c] as usize == (c % cols) * cols + c / cols);
                 (
