@@ -55,6 +55,58 @@ fn exact_and_admissible_on_whole_small_spaces() {
     }
 }
 
+/// Contiguous patterns are cut counting from the blank's goal, so the blank-last goal gets the
+/// blank-first partition turned by 180° (tile `t`, whose blank-first goal cell is `t`, turns
+/// into the tile whose blank-last goal cell is `n − 1 − t`: tile `n − t`). So `pdb78` is Korf &
+/// Felner's 7-8 split on both goals.
+#[test]
+fn blank_last_partitions_are_the_blank_first_ones_turned() {
+    use npuzzle::heuristic::pdb::PartitionSpec;
+    let k = |v: std::ops::RangeInclusive<u8>| v.collect::<Vec<u8>>();
+    let g44 = |spec| goal(&spec, 4, 4);
+    let named = |g: &Goal, n: &str| PartitionSpec::Named(n.into()).patterns(g).unwrap();
+    assert_eq!(
+        named(&g44(GoalSpec::BlankFirst), "pdb78"),
+        vec![k(1..=7), k(8..=15)]
+    );
+    assert_eq!(
+        named(&g44(GoalSpec::BlankLast), "pdb78"),
+        vec![k(9..=15), k(1..=8)]
+    );
+    let cases = [
+        (4, 4, "pdb78"),
+        (4, 4, "pdb663"),
+        (4, 4, "pdb555"),
+        (5, 5, "pdb6666"),
+        (3, 3, "pdb:5,3"),
+        (3, 4, "pdb:6,5"),
+        (2, 5, "pdb:5,4"),
+    ];
+    for (rows, cols, name) in cases {
+        let spec = PartitionSpec::parse(name).unwrap();
+        let n = (rows * cols) as u8;
+        let sets = |g: GoalSpec, turn: bool| {
+            let mut out: Vec<Vec<u8>> = spec
+                .patterns(&goal(&g, rows, cols))
+                .unwrap()
+                .into_iter()
+                .map(|p| {
+                    let mut p: Vec<u8> = p.iter().map(|&t| if turn { n - t } else { t }).collect();
+                    p.sort_unstable();
+                    p
+                })
+                .collect();
+            out.sort();
+            out
+        };
+        assert_eq!(
+            sets(GoalSpec::BlankFirst, true),
+            sets(GoalSpec::BlankLast, false),
+            "{name} on {rows}×{cols}"
+        );
+    }
+}
+
 /// An independent 0-1 breadth-first search over (cells of the pattern tiles, blank cell):
 /// moving the blank onto a pattern tile costs 1, onto any other cell 0. Returns the cost of
 /// every state (the pattern tiles' cells in `tiles` order, the blank's cell).
