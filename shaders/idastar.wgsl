@@ -4,18 +4,21 @@
 // the host side and src/search/gpu_idastar.rs for the iteration loop.
 //
 // Counting is the CPU IDA*'s (src/search/idastar.rs): a node with f ≤ bound that is not the
-// goal is expanded (counted once); each successor (never undoing the previous move) is
-// generated (counted once); a successor with f > bound is pruned and offers its f to the next
+// goal is expanded (counted once); each successor the pruning automaton allows (the CPU's, in
+// `consts` from FSM_BASE: "never undo" or the duplicate-sequence automaton) is generated
+// (counted once); a successor with f > bound is pruned and offers its f to the next
 // threshold. So a finished iteration expands and generates exactly what the CPU does.
 //
 // Layouts (u32 words; `INV` invocations; word `w` of invocation `i` at `w * INV + i`):
 // items   ITEM_WORDS a work item: BOARD_WORDS words of tiles (a byte each, row-major, 0 = blank),
 //         info = g | prev << 8 (4 = none) | mask << 11 (moves still to try) | done << 15 (the
 //         node was already expanded: a donated node) | path length << 16, root (the host's
-//         subtree-root index), PATH_WORDS words of moves below the root (2 bits each).
+//         subtree-root index), the node's state in the pruning automaton, PATH_WORDS words of
+//         moves below the root (2 bits each).
 // state   s0 = running | depth << 1 | g0 << 9, s1 = item, s2 = blank cell, then BOARD_WORDS
 //         board words, then MAX_DEPTH frames: frame d = prev (3 bits, the move to the node;
-//         4 = none) | left << 3 (bit m: move m is still to be tried; generated and counted).
+//         4 = none) | left << 3 (bit m: move m is still to be tried; generated and counted)
+//         | its state in the pruning automaton << 16.
 // status  see the ST_ constants; `hist` (g < HIST_G, h < HIST_H) after the header.
 
 // The host puts shaders/common.wgsl (the shape, the heuristic codes, the pattern tables and
@@ -24,6 +27,8 @@
 const MAX_PATTERNS: u32 = 16u;
 const MAX_DEPTH: u32 = 160u;
 const PATH_WORDS: u32 = 10u;
+// The first item word of the path (after the board, info, root and automaton state).
+fn path_word(w: u32) -> u32 { return BOARD_WORDS + 3u + w; }
 override WORKGROUP: u32 = 64u;
 const NONE: u32 = 0xFFFFFFFFu;
 const NO_MOVE: u32 = 4u;
@@ -52,7 +57,10 @@ const WG_H: u32 = 64u;
 
 override INV: u32 = 4096u;
 override BOARD_WORDS: u32 = 4u;
-override ITEM_WORDS: u32 = 16u;
+override ITEM_WORDS: u32 = 17u;
+// Where the pruning automaton starts in `consts`: a word per state and move, the state that
+// move leads to | the moves that state allows << 16, or NONE where the move is pruned.
+override FSM_BASE: u32 = 0u;
 // 1: gather the (g, h) histogram of generated nodes.
 override HIST: u32 = 0u;
 // Steps of the inner loop between the rare work (taking a root, the goal test).
@@ -208,6 +216,17 @@ fn nbr(c: u32, m: u32) -> u32 {
 fn st(w: u32, i: u32) -> u32 { return state[w * INV + i]; }
 fn set_st(w: u32, i: u32, v: u32) { state[w * INV + i] = v; }
 fn frame_word(d: u32) -> u32 { return 3u + BOARD_WORDS + d; }
+
+// The pruning automaton's word for move `m` from state `s` (see FSM_BASE).
+fn fsm_entry(s: u32, m: u32) -> u32 { return consts[FSM_BASE + s * 4u + m]; }
+// The moves state `s` allows (bit m), read from its four words.
+fn fsm_allowed(s: u32) -> u32 {
+    var out = 0u;
+    for (var m = 0u; m < 4u; m++) {
+        out |= select(1u << m, 0u, fsm_entry(s, m) == NONE);
+    }
+    return out;
+}
 
 // Pattern databases: the metadata, packed for this shader into a uniform buffer (on lavapipe a
 // uniform read is one gather, a storage read a loop over the lanes): see `ida_meta_words` in
@@ -536,21 +555,17 @@ fn apply_move(to: u32, vertical: bool) {
     }
 }
 
-// The moves to try below a node expanded at cell `at` with heuristic parts as they are, the
-// move to it `prev` (NO_MOVE: none), its children at depth `g`: every move on the board but
-// the undo, each generated (counted here). With Manhattan, a child whose f exceeds the bound
+// The moves to try below a node expanded at cell `at` with heuristic parts as they are, whose
+// state in the pruning automaton allows the moves `allowed`, its children at depth `g`: every
+// move on the board that the automaton allows, each generated (counted here). With Manhattan, a child whose f exceeds the bound
 // is pruned here, its board untouched (it offers its f to the next threshold); with linear
 // conflict (never below Manhattan), one whose Manhattan f cannot lower the next threshold
 // either (the CPU's early stop). The rest are gone into, and those whose f exceeds the bound
 // are left at once.
 var<private> generated: u32;
 var<private> min_f: u32;
-fn children(at: u32, prev: u32, g: u32) -> u32 {
-    var undo = 0u;
-    if (prev != NO_MOVE) {
-        undo = 1u << (prev ^ 1u);
-    }
-    let moves = board_moves(at) & ~undo;
+fn children(at: u32, allowed: u32, g: u32) -> u32 {
+    let moves = board_moves(at) & allowed;
     generated += countOneBits(moves);
     if (KIND == KIND_MANHATTAN || (KIND == KIND_LINEAR_CONFLICT && HIST == 0u)) {
         var keep = 0u;
@@ -699,22 +714,23 @@ fn search(i: u32) {
             let prev = (info >> 8u) & 7u;
             var left = (info >> 11u) & 0xFu;
             let done = (info >> 15u) & 1u;
+            let fsm = items[base + BOARD_WORDS + 2u];
             let h = full_h();
             if (done == 0u) {
                 if (h == 0u && is_goal()) {
                     found = true;
                     depth = 0u;
                     running = true;
-                    stack[0] = prev;
+                    stack[0] = prev | (fsm << 16u);
                     report_found(i, item, 0u);
                     break;
                 }
                 expanded++;
                 budget = max(budget, 1u) - 1u;
-                left &= children(blank, prev, g0 + 1u);
+                left &= children(blank, fsm_allowed(fsm), g0 + 1u);
             }
             depth = 0u;
-            cur = prev | (left << 3u);
+            cur = prev | (left << 3u) | (fsm << 16u);
             running = true;
         }
         if (budget == 0u || atomicLoad(&status[ST_FOUND]) != 0u) {
@@ -755,14 +771,18 @@ fn search(i: u32) {
                     if (g + h > bound_) {
                         // Left at the next step (no moves to try).
                         min_f = min(min_f, g + h);
-                    } else if (h == 0u) {
-                        check = true;
-                        go = false;
                     } else {
-                        expanded++;
-                        budget--;
-                        cur = m | (children(blank, m, g + 1u) << 3u);
-                        go = budget != 0u;
+                        let e = fsm_entry(fr >> 16u, m);
+                        cur = m | ((e & 0xFFFFu) << 16u);
+                        if (h == 0u) {
+                            check = true;
+                            go = false;
+                        } else {
+                            expanded++;
+                            budget--;
+                            cur |= children(blank, e >> 16u, g + 1u) << 3u;
+                            go = budget != 0u;
+                        }
                     }
                 } else {
                     depth--;
@@ -779,7 +799,7 @@ fn search(i: u32) {
             }
             expanded++;
             budget = max(budget, 1u) - 1u;
-            cur = cur | (children(blank, cur, g0 + depth + 1u) << 3u);
+            cur = cur | (children(blank, fsm_allowed(cur >> 16u), g0 + depth + 1u) << 3u);
         }
     }
     if (running) {
@@ -891,9 +911,10 @@ fn donate(i: u32, depth: u32, g0: u32, item: u32) {
     items[base + BOARD_WORDS] = (g0 + at) | ((fr & 7u) << 8u) | (left << 11u) | (1u << 15u)
         | ((plen + at) << 16u);
     items[base + BOARD_WORDS + 1u] = items[src + BOARD_WORDS + 1u];
+    items[base + BOARD_WORDS + 2u] = fr >> 16u;
     // The path: the source item's, then the moves down to depth `at`.
     for (var w = 0u; w < PATH_WORDS; w++) {
-        items[base + BOARD_WORDS + 2u + w] = items[src + BOARD_WORDS + 2u + w];
+        items[base + path_word(w)] = items[src + path_word(w)];
     }
     for (var k = 0u; k < MAX_DEPTH; k++) {
         if (k >= at) {
@@ -902,9 +923,9 @@ fn donate(i: u32, depth: u32, g0: u32, item: u32) {
         let d = k + 1u;
         let p = plen + k;
         let mv = stack[d] & 3u;
-        let w = base + BOARD_WORDS + 2u + p / 16u;
+        let w = base + path_word(p / 16u);
         items[w] = (items[w] & ~(3u << ((p % 16u) * 2u))) | (mv << ((p % 16u) * 2u));
     }
     // This invocation no longer searches those moves.
-    stack[at] = fr & 7u;
+    stack[at] = fr & 0xFFFF0007u;
 }

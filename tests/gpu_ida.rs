@@ -34,9 +34,7 @@ fn solved(o: Result<Outcome, SearchError>) -> Solution {
     }
 }
 
-/// Solves `start` with GPU IDA* on `dev` and with the CPU IDA*, and checks lengths, the
-/// solution's replay and every completed iteration's counts; returns the GPU's rounds and
-/// solution length.
+/// [`check_with`] with the default pruning, the duplicate-sequence automaton.
 fn check(
     dev: &mut GpuIda,
     spec: &HeuristicSpec,
@@ -44,13 +42,26 @@ fn check(
     g: &Goal,
     what: &str,
 ) -> (u64, u32) {
+    check_with(dev, spec, start, g, what, Pruning::Fsm)
+}
+
+/// Solves `start` with GPU IDA* on `dev` and with the CPU IDA*, both pruning with `pruning`,
+/// and checks lengths, the solution's replay and every completed iteration's counts; returns
+/// the GPU's rounds and solution length.
+fn check_with(
+    dev: &mut GpuIda,
+    spec: &HeuristicSpec,
+    start: &Board,
+    g: &Goal,
+    what: &str,
+    pruning: Pruning,
+) -> (u64, u32) {
     let problem = Problem {
         start: start.clone(),
         goal: g.clone(),
     };
-    // GPU IDA* prunes with "never undo": the CPU IDA* it is compared with does too.
     let limits = Limits {
-        pruning: Pruning::Undo,
+        pruning,
         ..Limits::default()
     };
     let cpu = solved(solve(
@@ -100,12 +111,15 @@ fn gpu_ida_star_expands_the_cpu_nodes_on_3x3_and_finds_the_optima() {
             let mut rounds = 0;
             for i in 0..60 {
                 let b = random_solvable(&g, &mut rng);
-                let (r, len) = check(
+                // Both prunings: "never undo" and the automaton, turn about.
+                let pruning = [Pruning::Undo, Pruning::Fsm][i % 2];
+                let (r, len) = check_with(
                     &mut dev,
                     &h,
                     &b,
                     &g,
-                    &format!("{kind} {} #{i}", spec.name()),
+                    &format!("{kind} {} #{i} {}", spec.name(), pruning.name()),
+                    pruning,
                 );
                 assert_eq!(len, exact[b.tiles()], "{b}");
                 rounds += r;
@@ -332,6 +346,9 @@ impl IdaDevice for Untouchable {
     fn max_depth(&self) -> u32 {
         100
     }
+    fn set_pruning(&mut self, _: &[[u16; 4]]) -> Result<(), EvalError> {
+        panic!("an unsolvable board reached the device")
+    }
     fn begin(&mut self, _: u32, _: &[SubtreeRoot<'_>], _: bool) -> Result<(), EvalError> {
         panic!("an unsolvable board reached the device")
     }
@@ -372,6 +389,9 @@ impl IdaDevice for Failing {
     }
     fn max_depth(&self) -> u32 {
         100
+    }
+    fn set_pruning(&mut self, _: &[[u16; 4]]) -> Result<(), EvalError> {
+        Ok(())
     }
     fn begin(&mut self, _: u32, _: &[SubtreeRoot<'_>], _: bool) -> Result<(), EvalError> {
         Ok(())

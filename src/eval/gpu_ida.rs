@@ -114,6 +114,10 @@ pub struct GpuIda {
     status: wgpu::Buffer,
     staging: wgpu::Buffer,
     consts: wgpu::Buffer,
+    /// The words of `consts` before the pruning automaton ([`IdaDevice::set_pruning`]).
+    const_words: Vec<u32>,
+    /// Whether `consts` holds the pruning automaton.
+    pruning_set: bool,
     meta: wgpu::Buffer,
     tables: Vec<wgpu::Buffer>,
     /// The tables as one texture (binding 13) when they fit one, and its width in texels;
@@ -252,10 +256,12 @@ impl GpuIda {
         });
         ctx.queue
             .write_buffer(&meta_buf, 0, bytemuck::cast_slice(&meta));
-        let consts_buf = upload("consts", &consts(goal, spec));
+        let const_words = consts(goal, spec);
+        let consts_buf = upload("consts", &const_words);
 
         let board_words = n.div_ceil(4);
-        let item_words = board_words + 2 + PATH_WORDS;
+        // Board, info, root, automaton state, path.
+        let item_words = board_words + 3 + PATH_WORDS;
         let state_words = 3 + board_words + MAX_DEPTH as usize;
         let state = storage_buf(
             "stacks",
@@ -346,6 +352,8 @@ impl GpuIda {
             status,
             staging,
             consts: consts_buf,
+            const_words,
+            pruning_set: false,
             meta: meta_buf,
             tables: table_bufs,
             texture,
@@ -395,6 +403,7 @@ impl GpuIda {
                 ("HIST", f64::from(u8::from(histogram))),
                 ("WG_BINS", if histogram { 4096.0 } else { 1.0 }),
                 ("WORKGROUP", f64::from(self.workgroup)),
+                ("FSM_BASE", self.const_words.len() as f64),
             ];
             let p = self
                 .ctx
@@ -509,6 +518,44 @@ impl IdaDevice for GpuIda {
         MAX_DEPTH - 1
     }
 
+    fn set_pruning(&mut self, table: &[[u16; 4]]) -> Result<(), EvalError> {
+        const DEAD: u16 = u16::MAX;
+        if table.len() >= usize::from(DEAD) {
+            return Err(EvalError::Device(format!(
+                "a pruning automaton of {} states (the device takes fewer than {DEAD})",
+                table.len()
+            )));
+        }
+        let allowed =
+            |s: usize| -> u32 { (0..4).fold(0, |m, mi| m | u32::from(table[s][mi] != DEAD) << mi) };
+        let mut words = self.const_words.clone();
+        words.reserve(table.len() * 4);
+        for row in table {
+            for &to in row {
+                words.push(if to == DEAD {
+                    u32::MAX
+                } else {
+                    u32::from(to) | allowed(usize::from(to)) << 16
+                });
+            }
+        }
+        let device = &self.ctx.device;
+        let buf = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("consts"),
+            size: words.len() as u64 * 4,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        self.ctx
+            .queue
+            .write_buffer(&buf, 0, bytemuck::cast_slice(&words));
+        self.consts = buf;
+        // The bind group names the old buffer: `begin` makes a new one.
+        self.items = None;
+        self.pruning_set = true;
+        Ok(())
+    }
+
     fn begin(
         &mut self,
         bound: u32,
@@ -517,6 +564,11 @@ impl IdaDevice for GpuIda {
     ) -> Result<(), EvalError> {
         let count = u32::try_from(roots.len())
             .map_err(|_| EvalError::Device("too many subtree roots".into()))?;
+        if !self.pruning_set {
+            return Err(EvalError::Device(
+                "begin before set_pruning: the roots name states of no automaton".into(),
+            ));
+        }
         let limits = self.ctx.device.limits();
         let most = (limits
             .max_storage_buffer_binding_size
@@ -553,6 +605,7 @@ impl IdaDevice for GpuIda {
             let prev = r.prev.map_or(4, |m| m.index() as u32);
             item[self.board_words] = r.g | (prev << 8) | (0xF << 11);
             item[self.board_words + 1] = i as u32;
+            item[self.board_words + 2] = u32::from(r.fsm);
         }
         let ctx = &self.ctx;
         let (items, _, _) = self.items.as_ref().expect("allocated above");
@@ -707,7 +760,7 @@ impl IdaDevice for GpuIda {
         let len = (info >> 16) as usize;
         let mut moves: Vec<Move> = (0..len)
             .map(|p| {
-                let w = words[self.board_words + 2 + p / 16];
+                let w = words[self.board_words + 3 + p / 16];
                 Move::from_index(((w >> ((p % 16) * 2)) & 3) as usize)
             })
             .collect();

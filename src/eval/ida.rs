@@ -22,7 +22,7 @@ pub const HIST_H: usize = 128;
 pub struct RoundReport {
     /// Nodes expanded in the round (f ≤ bound, not the goal).
     pub expanded: u64,
-    /// Nodes generated in the round (successors, never undoing the previous move).
+    /// Nodes generated in the round (successors the pruning automaton allows).
     pub generated: u64,
     /// The smallest f above the bound seen in the iteration so far (`u32::MAX`: none): the
     /// next threshold once the iteration is exhausted.
@@ -56,8 +56,10 @@ pub struct SubtreeRoot<'a> {
     pub tiles: &'a [u8],
     /// Moves from the start.
     pub g: u32,
-    /// The move that led here (its undo is never generated); `None` at the start.
+    /// The move that led here; `None` at the start.
     pub prev: Option<Move>,
+    /// Its state in the pruning automaton given to [`IdaDevice::set_pruning`].
+    pub fsm: u16,
 }
 
 /// A device that searches IDA* subtrees in resumable rounds.
@@ -74,6 +76,15 @@ pub trait IdaDevice {
 
     /// The most moves an invocation may go below its root (its stack's depth).
     fn max_depth(&self) -> u32;
+
+    /// Takes IDA*'s pruning automaton, whose states the roots of [`IdaDevice::begin`] name:
+    /// `table[state][move]` is the state a move leads to, or `u16::MAX` where the move is
+    /// pruned ([`MoveFsm::table`](crate::search::MoveFsm::table): "never undo" or the
+    /// duplicate-sequence automaton). Called before the first iteration.
+    ///
+    /// # Errors
+    /// [`EvalError::Device`] when the device fails or the automaton does not fit it.
+    fn set_pruning(&mut self, table: &[[u16; 4]]) -> Result<(), EvalError>;
 
     /// Starts an iteration with threshold `bound` (moves) below `roots`; `histogram` asks the
     /// rounds for their `(g, h)` counts.

@@ -5,8 +5,8 @@
 //! heuristic down to the shallowest depth that gives the device's
 //! [`frontier_target`](IdaDevice::frontier_target) nodes (the same probe parallel IDA* makes
 //! for its threads), counting the nodes it expands and generates there. The nodes at that depth
-//! go to the device with their board, g, last move (and the host keeps their moves from the
-//! start). The device then runs rounds: each invocation takes roots from a work counter and
+//! go to the device with their board, g, last move and state in the pruning automaton (and the
+//! host keeps their moves from the start). The device then runs rounds: each invocation takes roots from a work counter and
 //! advances its own depth-first search by at most `budget` expansions; the host reads a status
 //! block after each round. Between rounds the host checks cancel and the time limit, reports
 //! progress (counts, the `(g, h)` histogram of the iteration so far, rounds, the busy share) and
@@ -16,9 +16,9 @@
 //! threshold is then the least f above T that any invocation or the host saw) or a node with
 //! h = 0 that is the goal is reached, at cost T; thresholds only grow to the least f that
 //! exceeded them, so the first solution is optimal. The device counts as the CPU IDA* does
-//! (a node with f ≤ T that is not the goal is expanded once; every successor but the undo of
-//! the last move is generated once), so a finished iteration has the CPU's counts exactly,
-//! in another order. The solution (the root's moves, then the device's) is replayed by
+//! with the same pruning automaton (a node with f ≤ T that is not the goal is expanded once;
+//! every successor the automaton allows is generated once), so a finished iteration has the
+//! CPU's counts exactly, in another order. The solution (the root's moves, then the device's) is replayed by
 //! `solve_on_device` before it is returned.
 
 use super::idastar::{Dfs, Reporter, Round, Top, split_top};
@@ -78,6 +78,7 @@ pub(super) fn iteration<H: Incremental>(
             tiles: &n.tiles,
             g: n.g,
             prev: n.path.last().copied(),
+            fsm: n.fsm,
         })
         .collect();
     let device_error = |e: crate::eval::EvalError| SearchError::Evaluator(e.to_string());

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::all::Collector;
-use super::move_fsm::{DEAD, MoveFsm, Pruning};
+use super::move_fsm::{DEAD, MoveFsm};
 use super::{
     Algorithm, CellSampler, Control, GhHistogram, Iteration, Limits, Problem, Progress, ProgressFn,
     SearchError, SearchStats, Solution,
@@ -132,13 +132,13 @@ where
     let limits = ctl.limits().clone();
     // All optimal solutions: the last iteration searched to the end (on the CPU).
     let collect = limits.all_solutions.filter(|_| device.is_none());
-    // The device searches with "never undo"; its host part must search the same tree.
-    let pruning = if device.is_some() {
-        Pruning::Undo
-    } else {
-        limits.ida_pruning()
-    };
+    let pruning = limits.ida_pruning();
     let machine = MoveFsm::shared(rows, cols, pruning.depth(n), limits.cache_dir.as_deref());
+    // The device prunes with the same automaton as its host part.
+    if let Some(d) = device.as_deref_mut() {
+        d.set_pruning(machine.table())
+            .map_err(|e| SearchError::Evaluator(e.to_string()))?;
+    }
     let threads = limits.threads.max(1);
     let histogram = limits.histogram && (threads == 1 || device.is_some());
     let tiles = problem.start.tiles().to_vec();
@@ -339,7 +339,7 @@ pub(super) struct SplitNode<S> {
     pub(super) g: u32,
     h: u32,
     /// Its state in the pruning automaton.
-    fsm: u16,
+    pub(super) fsm: u16,
     pub(super) path: Vec<Move>,
 }
 

@@ -134,7 +134,7 @@ pub struct Limits {
     /// report progress only at the end of each iteration).
     pub threads: usize,
     /// IDA*'s move pruning: the duplicate-sequence automaton (default) or "never undo".
-    /// GPU IDA* and the search for all optimal solutions always use [`Pruning::Undo`].
+    /// The search for all optimal solutions always uses [`Pruning::Undo`].
     pub pruning: Pruning,
     /// `Some(n)`: find every optimal solution, count them and keep the first `n` (see
     /// [`all`]); BFS, A* and IDA* (on the CPU) honour it, batched A* and GPU IDA* ignore it.
@@ -352,23 +352,8 @@ pub fn solve(
         return solve_batched(problem, batch, limits, progress);
     }
     let algorithm = algorithm.resolve(problem.start.len());
-    // GPU IDA* without a device: the CPU IDA* searches the device's tree ("never undo").
-    let undo;
-    let limits = if algorithm == Algorithm::GpuIdaStar {
-        undo = Limits {
-            pruning: Pruning::Undo,
-            ..limits.clone()
-        };
-        &undo
-    } else {
-        limits
-    };
     if matches!(algorithm, Algorithm::IdaStar | Algorithm::GpuIdaStar) {
-        // The pruning automaton is a precomputed table, like a pattern database: read from
-        // the cache (or built once) before the clock starts.
-        let (rows, cols) = (problem.start.rows(), problem.start.cols());
-        let depth = limits.ida_pruning().depth(rows * cols);
-        let _ = MoveFsm::shared(rows, cols, depth, limits.cache_dir.as_deref());
+        load_pruning(problem, limits);
     }
     checked(problem, limits, |ctl| match algorithm {
         Algorithm::Bfs => bfs::search(problem, ctl, progress),
@@ -420,9 +405,18 @@ pub fn solve_on_device(
 ) -> Result<Outcome, SearchError> {
     let heuristic: HeuristicSpec = heuristic.into();
     takes_shape(&heuristic, problem)?;
+    load_pruning(problem, limits);
     checked(problem, limits, |ctl| {
         idastar::search_on(problem, &heuristic, Some(device), ctl, progress)
     })
+}
+
+/// IDA*'s pruning automaton is a precomputed table, like a pattern database: read from the
+/// cache (or built once) before the clock starts.
+fn load_pruning(problem: &Problem, limits: &Limits) {
+    let (rows, cols) = (problem.start.rows(), problem.start.cols());
+    let depth = limits.ida_pruning().depth(rows * cols);
+    let _ = MoveFsm::shared(rows, cols, depth, limits.cache_dir.as_deref());
 }
 
 /// Goes on with batched A* from a stepped A* (`stepper`, built for `problem` and not yet at the
