@@ -81,7 +81,8 @@ struct Params {
 @group(0) @binding(1) var<storage, read_write> items: array<u32>;
 @group(0) @binding(2) var<storage, read_write> state: array<u32>;
 @group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
-// Read once a dispatch: goal row | column << 4 by tile, then pattern by tile (0xFF: none).
+// Goal row | column << 4 by tile, then pattern by tile (0xFF: none): read once a dispatch;
+// then, from FSM_BASE, the pruning automaton: read at every expansion.
 @group(0) @binding(4) var<storage, read> consts: array<u32>;
 // WG_G × WG_H bins when HIST is 1, else one (unused).
 override WG_BINS: u32 = 1u;

@@ -147,8 +147,9 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The pruning IDA* uses on the CPU: [`Limits::pruning`], except "never undo" when all
-    /// optimal solutions are asked for (the automaton would drop transpositions, which count).
+    /// The pruning IDA* uses (on the CPU and on GPU IDA*'s device): [`Limits::pruning`],
+    /// except "never undo" when all optimal solutions are asked for (the automaton would drop
+    /// transpositions, which count).
     pub fn ida_pruning(&self) -> Pruning {
         if self.all_solutions.is_some() {
             Pruning::Undo

@@ -79,7 +79,8 @@ pub const KORF_FELNER_24: [[u8; 6]; 4] = [
 pub enum PartitionSpec {
     /// One of [`NAMED`].
     Named(String),
-    /// Consecutive patterns of these sizes in goal-cell order (`pdb:4,4`).
+    /// Consecutive patterns of these sizes in goal-cell order counted from the blank's goal
+    /// (`pdb:4,4`; [`contiguous_partition`]).
     Sizes(Vec<usize>),
     /// Explicit tiles per pattern (`pdb:1 2 3 4/5 6 7 8`).
     Tiles(Vec<Vec<u8>>),
