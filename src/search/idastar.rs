@@ -134,6 +134,14 @@ where
     let collect = limits.all_solutions.filter(|_| device.is_none());
     let pruning = limits.ida_pruning();
     let machine = MoveFsm::shared(rows, cols, pruning.depth(n), limits.cache_dir.as_deref());
+    let on_board = Moves::masks(&nbr, OFF_BOARD);
+    let live = Moves::masks(machine.table(), DEAD);
+    let moves = Moves {
+        nbr: &nbr,
+        on_board: &on_board,
+        fsm: machine.table(),
+        live: &live,
+    };
     // The device prunes with the same automaton as its host part.
     if let Some(d) = device.as_deref_mut() {
         d.set_pruning(machine.table())
@@ -150,8 +158,7 @@ where
     };
     let mut dfs = Dfs {
         h,
-        nbr: &nbr,
-        fsm: machine.table(),
+        moves,
         goal: problem.goal.board().tiles(),
         tiles,
         blank: problem.start.blank(),
@@ -483,14 +490,35 @@ impl Watch for &Shared {
     }
 }
 
+/// The move tables a depth-first search reads at every node.
+#[derive(Clone, Copy)]
+pub(super) struct Moves<'a> {
+    /// `nbr[cell][move]`: the cell the blank goes to, [`OFF_BOARD`] off the board.
+    nbr: &'a [[u16; 4]],
+    /// `on_board[cell]`: the moves of the blank on `cell` that stay on the board, a bit each
+    /// (bit `m` for move index `m`).
+    on_board: &'a [u8],
+    /// The pruning automaton's transitions, `[state][move]` ([`DEAD`]: pruned).
+    fsm: &'a [[u16; 4]],
+    /// `live[state]`: the moves the automaton allows in `state`, a bit each.
+    live: &'a [u8],
+}
+
+impl Moves<'_> {
+    /// For each row of `table`, the bit set of its entries other than `none`.
+    fn masks(table: &[[u16; 4]], none: u16) -> Vec<u8> {
+        table
+            .iter()
+            .map(|row| (0..4).fold(0u8, |m, i| m | u8::from(row[i] != none) << i))
+            .collect()
+    }
+}
+
 /// One depth-first search (the coordinator's or a worker thread's): the board, the
 /// heuristic's state and the path, all modified in place.
 pub(super) struct Dfs<'a, H: Incremental, W> {
     h: &'a H,
-    /// `nbr[cell][move]`: the cell the blank goes to, [`OFF_BOARD`] off the board.
-    nbr: &'a [[u16; 4]],
-    /// The pruning automaton's transitions, `[state][move]` ([`DEAD`]: pruned).
-    fsm: &'a [[u16; 4]],
+    moves: Moves<'a>,
     goal: &'a [u8],
     tiles: Vec<u8>,
     blank: usize,
@@ -541,13 +569,10 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
         }
         let blank = self.blank;
         // Each move's state in the automaton ([`DEAD`]: pruned).
-        let after = self.fsm[fsm as usize];
-        let nbr = self.nbr[blank];
-        // The moves allowed, a bit each (computed without branches: which are is as good as
-        // random).
-        let allowed = (0..4).fold(0u32, |m, mi| {
-            m | u32::from((after[mi] != DEAD) & (nbr[mi] != OFF_BOARD)) << mi
-        });
+        let after = self.moves.fsm[fsm as usize];
+        let nbr = self.moves.nbr[blank];
+        // The moves allowed, a bit each.
+        let allowed = u32::from(self.moves.live[fsm as usize] & self.moves.on_board[blank]);
         // Evaluate every move first, so that their table reads overlap.
         let mut prepared = [H::Prepared::default(); 4];
         let mut left = allowed;
@@ -625,12 +650,12 @@ where
     };
     let cursor = AtomicUsize::new(0);
     shared.abort.store(false, Ordering::Relaxed);
-    let (h, nbr, fsm, goal, bound) = (dfs.h, dfs.nbr, dfs.fsm, dfs.goal, dfs.bound);
+    let (h, moves, goal, bound) = (dfs.h, dfs.moves, dfs.goal, dfs.bound);
     // Looking for all solutions: each thread collects its own, merged below.
     let collect = dfs.found.as_ref().map(Collector::keep);
     let ends: Vec<WorkerEnd> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
-            .map(|_| s.spawn(|| work(h, nbr, fsm, goal, bound, &nodes, &cursor, shared, collect)))
+            .map(|_| s.spawn(|| work(h, moves, goal, bound, &nodes, &cursor, shared, collect)))
             .collect();
         handles
             .into_iter()
@@ -724,8 +749,7 @@ struct WorkerEnd {
 #[allow(clippy::too_many_arguments)]
 fn work<H: Incremental>(
     h: &H,
-    nbr: &[[u16; 4]],
-    fsm: &[[u16; 4]],
+    moves: Moves<'_>,
     goal: &[u8],
     bound: u32,
     nodes: &[SplitNode<H::State>],
@@ -736,8 +760,7 @@ fn work<H: Incremental>(
     let first = &nodes[0];
     let mut w = Dfs {
         h,
-        nbr,
-        fsm,
+        moves,
         goal,
         tiles: first.tiles.clone(),
         blank: first.blank,

@@ -23,6 +23,8 @@ pub struct AdditivePdb {
     rinfo: Box<ByU8<TileInfo>>,
     /// Reflection: tile map φ and cell map T, when the goal allows it.
     reflect: Option<(ByU8<u8>, ByU8<u8>)>,
+    /// `rbit[c] = 1 << T(c)`: cell `c`'s bit on the reflected board (0 without the reflection).
+    rbit: Box<ByU8<u32>>,
     /// The board's geometry, for the tables with blank-region flags.
     flood: Flood,
 }
@@ -167,6 +169,11 @@ impl AdditivePdb {
             Some((phi, _)) => phi.iter().map(|&r| info[r as usize]).collect(),
             None => Vec::new(),
         };
+        let rbit: Vec<u32> = match &reflect {
+            Some((_, tmap)) => tmap.iter().map(|&c| 1 << c).collect(),
+            None => Vec::new(),
+        };
+        let rbit = Box::new(ByU8::from_slice(&rbit));
         let info = Box::new(ByU8::from_slice(&info));
         let rinfo = Box::new(ByU8::from_slice(&rinfo));
         Ok(AdditivePdb {
@@ -176,6 +183,7 @@ impl AdditivePdb {
             info,
             rinfo,
             reflect: reflect.map(|(phi, tmap)| (ByU8::from_slice(&phi), ByU8::from_slice(&tmap))),
+            rbit,
             flood,
         })
     }
@@ -488,10 +496,8 @@ impl AdditivePdb {
     #[inline(always)]
     fn flip_cells(&self, st: &mut PdbState, u: PdbUndo, from: usize, to: usize) {
         st.occ[u.p as usize] ^= 1 << from | 1 << to;
-        if let Some((_, tmap)) = &self.reflect {
-            let (rf, rt) = (tmap[from] as usize, tmap[to] as usize);
-            st.rocc[u.rp as usize] ^= 1 << rf | 1 << rt;
-        }
+        // Without the reflection `rbit` is 0 and `rocc` stays unused.
+        st.rocc[u.rp as usize] ^= self.rbit[from] | self.rbit[to];
     }
 
     /// Writes a prepared move into the state: the board's own pattern, and the reflected one
