@@ -481,3 +481,52 @@ fn largest_boards_of_every_shape_are_solved_by_every_search() {
         }
     }
 }
+
+/// IDA*'s move order: on boards of up to 16 cells the moves whose tile comes nearer its goal
+/// cell first (each group in U < D < L < R order), on larger ones U < D < L < R; always every
+/// legal move once.
+#[test]
+fn ida_tries_the_moves_that_bring_a_tile_nearer_first_up_to_16_cells() {
+    use npuzzle::puzzle::Move;
+    use npuzzle::search::idastar::{NEARER_FIRST_MAX_CELLS, move_order};
+    let mut rng = ChaCha8Rng::seed_from_u64(16);
+    for (rows, cols) in [(3, 3), (4, 4), (5, 5)] {
+        let g = goal(&GoalSpec::BlankLast, rows, cols);
+        let mut reordered = 0;
+        for _ in 0..50 {
+            let b = random_solvable(&g, &mut rng);
+            let legal: Vec<Move> = Move::ALL
+                .into_iter()
+                .filter(|&m| b.target(m).is_some())
+                .collect();
+            let order = move_order(&b, g.board());
+            let mut sorted = order.clone();
+            sorted.sort_by_key(|m| m.index());
+            assert_eq!(sorted, legal, "{b}");
+            if rows * cols > NEARER_FIRST_MAX_CELLS {
+                assert_eq!(order, legal, "{b}");
+                continue;
+            }
+            // The tile each move slides, and whether it comes nearer its goal cell.
+            let nearer = |m: Move| {
+                let to = b.target(m).unwrap();
+                let home = g
+                    .board()
+                    .tiles()
+                    .iter()
+                    .position(|&t| t == b.tiles()[to])
+                    .unwrap();
+                let d =
+                    |c: usize| (c / cols).abs_diff(home / cols) + (c % cols).abs_diff(home % cols);
+                d(b.blank()) < d(to)
+            };
+            let first: Vec<Move> = legal.iter().copied().filter(|&m| nearer(m)).collect();
+            let rest: Vec<Move> = legal.iter().copied().filter(|&m| !nearer(m)).collect();
+            assert_eq!(order, [first, rest].concat(), "{b}");
+            reordered += usize::from(order != legal);
+        }
+        if rows * cols <= NEARER_FIRST_MAX_CELLS {
+            assert!(reordered > 5, "{rows}×{cols}: {reordered}");
+        }
+    }
+}

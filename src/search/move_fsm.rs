@@ -48,8 +48,9 @@ const REJECT: u32 = u32::MAX;
 /// The longest duplicate strings of the automaton IDA* prunes with ([`Pruning::Fsm`]) on a
 /// board of `cells` cells: 14 moves up to 25 cells, 12 above (where 14 takes 8–15 s to
 /// build). Longer strings find more duplicates but take about 6 times as long per 2 moves to
-/// build: on the default 15-puzzle with linear conflict IDA* expands 2.42 M nodes with "never
-/// undo", 1.69 / 1.46 / 1.32 / 1.24 M with strings of 8 / 10 / 12 / 14 moves, whose automata
+/// build: on the default 15-puzzle with linear conflict IDA* expanded 2.42 M nodes with "never
+/// undo", 1.69 / 1.46 / 1.32 / 1.24 M with strings of 8 / 10 / 12 / 14 moves (in U < D < L < R
+/// order, before [`super::idastar::move_order`]), whose automata
 /// take 0.002 / 0.02 / 0.09 / 0.56 s to build for 4×4 (5×5 at 14 moves: 2.6 s and 700 MB
 /// while building; 16 moves on 4×4 need more states than the table's `u16` holds). The build
 /// is paid once per board shape: the automaton is kept in the pattern-database cache folder
