@@ -16,6 +16,7 @@
 
 use std::sync::Arc;
 use std::time::Instant;
+use wgpu::util::DeviceExt;
 
 use super::EvalError;
 pub use super::gpu::{GpuContext, GpuError};
@@ -248,14 +249,11 @@ impl GpuIda {
             ctx.queue.write_buffer(&buf, 0, bytemuck::cast_slice(words));
             buf
         };
-        let meta_buf = device.create_buffer(&wgpu::BufferDescriptor {
+        let meta_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("pattern meta"),
-            size: meta.len() as u64 * 4,
+            contents: bytemuck::cast_slice(&meta),
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
         });
-        ctx.queue
-            .write_buffer(&meta_buf, 0, bytemuck::cast_slice(&meta));
         let const_words = consts(goal, spec);
         let consts_buf = upload("consts", &const_words);
 
@@ -539,17 +537,14 @@ impl IdaDevice for GpuIda {
                 });
             }
         }
-        let device = &self.ctx.device;
-        let buf = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("consts"),
-            size: words.len() as u64 * 4,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        self.ctx
-            .queue
-            .write_buffer(&buf, 0, bytemuck::cast_slice(&words));
-        self.consts = buf;
+        self.consts = self
+            .ctx
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("consts"),
+                contents: bytemuck::cast_slice(&words),
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            });
         // The bind group names the old buffer: `begin` makes a new one.
         self.items = None;
         self.pruning_set = true;
