@@ -18,13 +18,12 @@
 //! iteration returns a `Round` (found with its moves, or the next threshold); a worker thread
 //! returns a `WorkerEnd`.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 use super::all::Collector;
 use super::move_fsm::{DEAD, MoveFsm};
 use super::{
-    Algorithm, CellSampler, Control, GhHistogram, Iteration, Limits, Problem, Progress, ProgressFn,
+    Algorithm, CellSampler, Control, GhHistogram, Iteration, Limits, Problem, ProgressFn,
     SearchError, SearchStats, Solution,
 };
 use crate::eval::ida::IdaDevice;
@@ -32,12 +31,16 @@ use crate::heuristic::{
     Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan, MaxOf,
     WalkingDistance,
 };
-use crate::puzzle::{Board, Move, move_target};
+use crate::puzzle::{Move, move_target};
 
-/// No neighbour in that direction. Cells are `u8` (at most 256 of them), so a `u16` entry can
-/// hold every real cell and this value too: on a 16×16 board cell 255 is real, and a `u8`
-/// sentinel of 255 made IDA* treat the bottom-right cell as off the board (it never returned).
-const OFF_BOARD: u16 = u16::MAX;
+mod moves;
+mod parallel;
+mod watch;
+
+use moves::{Moves, OFF_BOARD};
+pub use moves::{NEARER_FIRST_MAX_CELLS, move_order};
+use parallel::{Shared, parallel_iteration};
+pub(super) use watch::{Reporter, Watch};
 
 /// IDA* from the start to the goal with the given heuristic.
 ///
@@ -333,14 +336,6 @@ impl Tally {
     }
 }
 
-/// Limits as the worker threads see them.
-struct Shared {
-    cancel: Option<std::sync::Arc<AtomicBool>>,
-    deadline: Option<Instant>,
-    /// Set when a thread found the goal or hit a limit: the others stop.
-    abort: AtomicBool,
-}
-
 /// A node at the split depth: everything a thread needs to search below it.
 pub(super) struct SplitNode<S> {
     pub(super) tiles: Vec<u8>,
@@ -351,238 +346,6 @@ pub(super) struct SplitNode<S> {
     /// Its state in the pruning automaton.
     pub(super) fsm: u16,
     pub(super) path: Vec<Move>,
-}
-
-/// What a depth-first search reports to, and asks every [`CHECK_EVERY`] expansions whether
-/// to go on: the coordinator's [`Reporter`] (limits, progress, histogram) or a worker's
-/// [`Shared`] (limits, the abort flag).
-pub(super) trait Watch {
-    /// Whether every h must be exact (the histogram needs them; otherwise the heuristic may
-    /// stop early on a node that is pruned anyway).
-    fn exact(&self) -> bool;
-
-    /// A node at depth `g` with heuristic `h` was generated; `tiles` is its board.
-    fn generated(&mut self, g: u32, h: u32, tiles: &[u8]);
-
-    /// Checks the limits at depth `g` (threshold `bound`, `tally` so far in the iteration).
-    fn poll(&mut self, g: u32, bound: u32, tally: Tally) -> Result<(), Halt>;
-
-    /// The iteration's search restarts from the start board (`h0` its h): what was counted
-    /// of it so far is dropped.
-    fn restart(&mut self, h0: u32);
-}
-
-/// The coordinator's watch: the limits and progress callback, the histogram, and the counts
-/// of the finished iterations.
-pub(super) struct Reporter<'c, 'l, 'p> {
-    pub(super) ctl: &'c mut Control<'l>,
-    progress: &'c mut ProgressFn<'p>,
-    pub(super) hist: Option<GhHistogram>,
-    cells: Option<CellSampler>,
-    /// Counts of the iterations finished so far.
-    done: Tally,
-    iteration: u32,
-    /// Deepest g seen at a poll (GPU IDA*: also in the rounds' histograms).
-    pub(super) max_g: u32,
-    h0: u32,
-    /// IDA*, or GPU IDA* when a device searches the subtrees.
-    algorithm: Algorithm,
-    /// GPU IDA*: rounds so far, and the last round's busy share.
-    pub(super) rounds: u64,
-    pub(super) busy: f64,
-}
-
-impl Reporter<'_, '_, '_> {
-    /// Reports progress: `running` is what the current iteration has counted so far.
-    /// `finished`: the search's last report.
-    pub(super) fn report(
-        &mut self,
-        bound: u32,
-        running: Tally,
-        iteration_done: bool,
-        finished: bool,
-    ) {
-        let p = Progress {
-            algorithm: Some(self.algorithm),
-            round: self.rounds,
-            busy: self.busy,
-            seconds: self.ctl.elapsed(),
-            expanded: self.done.expanded + running.expanded,
-            generated: self.done.generated + running.generated,
-            bound,
-            iteration: self.iteration,
-            g: self.max_g,
-            h: self.h0,
-            histogram: self.hist.clone(),
-            misplaced: self.cells.as_mut().and_then(|c| c.take()),
-            iteration_done,
-            finished,
-            ..Progress::default()
-        };
-        (self.progress)(&p);
-    }
-}
-
-impl Watch for Reporter<'_, '_, '_> {
-    #[inline(always)]
-    fn exact(&self) -> bool {
-        self.hist.is_some()
-    }
-
-    #[inline(always)]
-    fn generated(&mut self, g: u32, h: u32, tiles: &[u8]) {
-        if let Some(hh) = &mut self.hist {
-            hh.add(g as usize, h as usize);
-            if let Some(c) = &mut self.cells {
-                c.offer(tiles);
-            }
-        }
-    }
-
-    fn restart(&mut self, h0: u32) {
-        if let Some(hh) = &mut self.hist {
-            hh.clear();
-            hh.add(0, h0 as usize);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn poll(&mut self, g: u32, bound: u32, tally: Tally) -> Result<(), Halt> {
-        self.max_g = self.max_g.max(g);
-        match self.ctl.check() {
-            Ok(true) => {
-                self.report(bound, tally, false, false);
-                Ok(())
-            }
-            Ok(false) => Ok(()),
-            Err(SearchError::Cancelled) => Err(Halt::Cancelled),
-            Err(_) => Err(Halt::TimeLimit),
-        }
-    }
-}
-
-impl Watch for &Shared {
-    #[inline(always)]
-    fn exact(&self) -> bool {
-        false
-    }
-
-    #[inline(always)]
-    fn generated(&mut self, _: u32, _: u32, _: &[u8]) {}
-
-    fn restart(&mut self, _: u32) {}
-
-    #[cold]
-    #[inline(never)]
-    fn poll(&mut self, _: u32, _: u32, _: Tally) -> Result<(), Halt> {
-        if self.abort.load(Ordering::Relaxed) {
-            return Err(Halt::Aborted);
-        }
-        if self
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
-            return Err(Halt::Cancelled);
-        }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(Halt::TimeLimit);
-        }
-        Ok(())
-    }
-}
-
-/// The move tables a depth-first search reads at every node.
-#[derive(Clone, Copy)]
-pub(super) struct Moves<'a> {
-    /// `nbr[cell][move]`: the cell the blank goes to, [`OFF_BOARD`] off the board.
-    nbr: &'a [[u16; 4]],
-    /// `on_board[cell]`: the moves of the blank on `cell` that stay on the board, a bit each
-    /// (bit `m` for move index `m`).
-    on_board: &'a [u8],
-    /// The pruning automaton's transitions, `[state][move]` ([`DEAD`]: pruned).
-    fsm: &'a [[u16; 4]],
-    /// `live[state]`: the moves the automaton allows in `state`, a bit each.
-    live: &'a [u8],
-    /// `closer[tile · cells + blank]`: the moves of the blank on `blank` that would bring
-    /// `tile`, if it were the tile moved, closer to its goal cell, a bit each.
-    closer: &'a [u8],
-    cells: usize,
-}
-
-impl Moves<'_> {
-    /// [`Moves::closer`]'s table for the neighbours `nbr` of a board with `cols` columns whose
-    /// goal is `goal` (row-major, `0` = blank).
-    fn closer(nbr: &[[u16; 4]], goal: &[u8], cols: usize) -> Vec<u8> {
-        let n = nbr.len();
-        let mut home = vec![0usize; n];
-        for (cell, &t) in goal.iter().enumerate() {
-            home[usize::from(t)] = cell;
-        }
-        let mut out = vec![0u8; n * n];
-        if n > NEARER_FIRST_MAX_CELLS {
-            return out;
-        }
-        for (t, &goal_cell) in home.iter().enumerate() {
-            for (blank, row) in nbr.iter().enumerate() {
-                out[t * n + blank] = (0..4).fold(0u8, |m, mi| {
-                    let near = row[mi] != OFF_BOARD
-                        && nearer(cols, usize::from(row[mi]), blank, goal_cell);
-                    m | u8::from(near) << mi
-                });
-            }
-        }
-        out
-    }
-}
-
-/// Whether the tile on cell `from`, sliding into the blank's cell `to`, comes nearer `home`,
-/// its goal cell (in Manhattan distance, on a board of `cols` columns).
-fn nearer(cols: usize, from: usize, to: usize, home: usize) -> bool {
-    let dist = |a: usize| (a / cols).abs_diff(home / cols) + (a % cols).abs_diff(home % cols);
-    dist(to) < dist(from)
-}
-
-/// The largest boards (in cells) on which IDA* tries the moves that bring their tile nearer
-/// its goal first ([`move_order`]). Measured: on 4×4 the last iterations shrink (Korf's 100
-/// with linear conflict 8.87 → 7.62·10⁸ nodes, with `pdb78` 9.67 → 8.76·10⁵; the 80-move
-/// positions with `pdb78` 6.32 → 5.38·10⁷); on 5×5 with `pdb6666` the ten easiest of Korf &
-/// Felner's 24-puzzles went from 1.85 to 2.61·10⁹ (seven fewer, but #37 six times as many), so
-/// larger boards keep [`Move::ALL`] order.
-pub const NEARER_FIRST_MAX_CELLS: usize = 16;
-
-/// The order in which IDA* tries the moves of the blank on `board` towards `goal` (both
-/// row-major, `0` = blank), in the fast search and in the stepper alike: on boards of at most
-/// [`NEARER_FIRST_MAX_CELLS`] cells, first the moves whose tile comes nearer its goal cell,
-/// then the others, each group in [`Move::ALL`] order; on larger boards [`Move::ALL`] order.
-/// Moves off the board are left out. The order changes no complete iteration (every node
-/// under the threshold is expanded whatever the order), only where the last one meets the
-/// goal. Looking for all solutions IDA* keeps [`Move::ALL`] order.
-pub fn move_order(board: &Board, goal: &Board) -> Vec<Move> {
-    let blank = board.blank();
-    let ordered = board.len() <= NEARER_FIRST_MAX_CELLS;
-    let home = |t: u8| goal.tiles().iter().position(|&x| x == t).unwrap_or(0);
-    let near = |m: Move| {
-        board
-            .target(m)
-            .is_some_and(|to| ordered && nearer(board.cols(), to, blank, home(board.tiles()[to])))
-    };
-    let (first, rest): (Vec<Move>, Vec<Move>) = Move::ALL
-        .into_iter()
-        .filter(|&m| board.target(m).is_some())
-        .partition(|&m| near(m));
-    first.into_iter().chain(rest).collect()
-}
-
-impl Moves<'_> {
-    /// For each row of `table`, the bit set of its entries other than `none`.
-    fn masks(table: &[[u16; 4]], none: u16) -> Vec<u8> {
-        table
-            .iter()
-            .map(|row| (0..4).fold(0u8, |m, i| m | u8::from(row[i] != none) << i))
-            .collect()
-    }
 }
 
 /// One depth-first search (the coordinator's or a worker thread's): the board, the
@@ -712,58 +475,6 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
     }
 }
 
-/// One iteration on `threads` threads: the coordinator's search collects the nodes at the
-/// shallowest depth that gives enough subtrees, and the threads search below them.
-fn parallel_iteration<H: Incremental + Sync>(
-    dfs: &mut Dfs<'_, H, Reporter<'_, '_, '_>>,
-    h0: u32,
-    threads: usize,
-    shared: &Shared,
-    limits: &Limits,
-) -> Result<Round, SearchError>
-where
-    H::State: Sync,
-{
-    let (nodes, mut next) = match split_top(dfs, h0, SPLIT_PER_THREAD * threads, limits)? {
-        Top::Done(round) => return Ok(round),
-        Top::Split(nodes, next) => (nodes, next),
-    };
-    let cursor = AtomicUsize::new(0);
-    shared.abort.store(false, Ordering::Relaxed);
-    let (h, moves, goal, bound) = (dfs.h, dfs.moves, dfs.goal, dfs.bound);
-    // Looking for all solutions: each thread collects its own, merged below.
-    let collect = dfs.found.as_ref().map(Collector::keep);
-    let ends: Vec<WorkerEnd> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| s.spawn(|| work(h, moves, goal, bound, &nodes, &cursor, shared, collect)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    let (mut found, mut error) = (None, None);
-    for end in ends {
-        dfs.tally.add(end.tally);
-        if let (Some(all), Some(theirs)) = (&mut dfs.found, end.all) {
-            all.merge(theirs);
-        }
-        match end.probe {
-            Ok(n) => next = next.min(n),
-            Err(Halt::Found) => found = found.or(end.found),
-            Err(Halt::Aborted) => {}
-            Err(halt) => error = error.or(Some(halt)),
-        }
-    }
-    if let Some(path) = found {
-        return Ok(Round::Found(path));
-    }
-    if let Some(halt) = error {
-        return Err(halt.error(limits));
-    }
-    Ok(Round::Next(next))
-}
-
 /// The top of an iteration's tree, searched by the coordinator.
 pub(super) enum Top<S> {
     /// The iteration ended there: the goal was reached above the split depth, or every node
@@ -811,74 +522,4 @@ pub(super) fn split_top<H: Incremental, W: Watch>(
         return Ok(Top::Done(Round::Next(next)));
     }
     Ok(Top::Split(nodes, next))
-}
-
-/// What a worker thread did in an iteration.
-struct WorkerEnd {
-    tally: Tally,
-    /// The smallest f above the threshold it saw, or why it stopped.
-    probe: Probe,
-    /// The moves to the goal, when it reached it.
-    found: Option<Vec<Move>>,
-    /// Looking for all optimal solutions: the goals it reached.
-    all: Option<Collector>,
-}
-
-/// A worker thread: searches the split nodes it takes in turn from `cursor` until none is
-/// left, it reaches the goal or a limit, or another thread ends the iteration.
-#[allow(clippy::too_many_arguments)]
-fn work<H: Incremental>(
-    h: &H,
-    moves: Moves<'_>,
-    goal: &[u8],
-    bound: u32,
-    nodes: &[SplitNode<H::State>],
-    cursor: &AtomicUsize,
-    shared: &Shared,
-    collect: Option<usize>,
-) -> WorkerEnd {
-    let first = &nodes[0];
-    let mut w = Dfs {
-        h,
-        moves,
-        goal,
-        tiles: first.tiles.clone(),
-        blank: first.blank,
-        state: first.state.clone(),
-        path: Vec::new(),
-        bound,
-        tally: Tally::default(),
-        countdown: CHECK_EVERY,
-        split_at: u32::MAX,
-        split: Vec::new(),
-        found: collect.map(Collector::new),
-        watch: shared,
-    };
-    let mut next = u32::MAX;
-    let probe = loop {
-        let i = cursor.fetch_add(1, Ordering::Relaxed);
-        if i >= nodes.len() || shared.abort.load(Ordering::Relaxed) {
-            break Ok(next);
-        }
-        let node = &nodes[i];
-        w.tiles.copy_from_slice(&node.tiles);
-        w.blank = node.blank;
-        w.state = node.state.clone();
-        w.path.clone_from(&node.path);
-        match w.dfs(node.g, node.h, node.fsm, next) {
-            Ok(n) => next = n,
-            Err(halt) => {
-                if halt != Halt::Aborted {
-                    shared.abort.store(true, Ordering::Relaxed);
-                }
-                break Err(halt);
-            }
-        }
-    };
-    WorkerEnd {
-        tally: w.tally,
-        found: (probe == Err(Halt::Found)).then(|| w.path.clone()),
-        all: w.found.take(),
-        probe,
-    }
 }
