@@ -20,7 +20,9 @@ use wgpu::util::DeviceExt;
 
 use super::EvalError;
 pub use super::gpu::{GpuContext, GpuError};
-use super::gpu::{PdbLayout, TABLE_BINDINGS, entries, pdb_layout, shader_module, with_mapped};
+use super::gpu_context::{
+    PdbLayout, TABLE_BINDINGS, entries, pdb_layout, shader_module, with_mapped,
+};
 use super::gpu_layout::{
     IDA_META_MAX_PATTERNS, IDA_META_WORDS, KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB,
     ida_meta_words, ida_weights_fit,

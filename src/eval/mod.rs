@@ -6,6 +6,8 @@
 #[cfg(feature = "gpu")]
 pub mod gpu;
 #[cfg(feature = "gpu")]
+mod gpu_context;
+#[cfg(feature = "gpu")]
 pub mod gpu_ida;
 #[cfg(feature = "gpu")]
 mod gpu_layout;
