@@ -645,3 +645,92 @@ fn all_optimal_solutions_in_text_and_json() {
     let out = npuzzle(&["solve", "-", "--max-solutions", "2"], Some(HARD8));
     assert_eq!(out.code, 2, "{}", out.stderr);
 }
+
+#[test]
+fn all_solutions_of_an_unsolvable_board_are_none() {
+    let board = "1 2 3/4 5 6/8 7 0";
+    let out = npuzzle(&["solve", "-", "--all"], Some(board));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout.trim(),
+        "No solution possible\nOptimal solutions: 0"
+    );
+    let j = solve_json(board, &["--all"]);
+    assert_eq!(j["solvable"], false);
+    assert_eq!(
+        (j["count"].as_u64(), &j["count_is_exact"], &j["solutions"]),
+        (Some(0), &Value::Bool(true), &serde_json::json!([]))
+    );
+}
+
+#[test]
+fn a_limit_that_cuts_the_count_short_says_so_and_exits_3() {
+    // A* finds the default puzzle's 50 moves within 80 MiB (1.0·10⁶ nodes), but counting the
+    // ties at f = 50 needs more: the answer stands, the count is a lower bound, exit code 3.
+    // The memory cap is counted in entries, so this does not depend on the machine's speed.
+    let out = npuzzle(
+        &[
+            "solve",
+            DEFAULT_PUZZLE_FILE,
+            "--all",
+            "--algorithm",
+            "astar",
+            "--heuristic",
+            "linear-conflict",
+            "--max-memory",
+            "80MiB",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("Minimum number of moves = 50\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("Optimal solutions: at least 1\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stderr
+            .contains("a limit stopped the count of optimal solutions: at least 1 exist"),
+        "{}",
+        out.stderr
+    );
+    // With room to count them all: exactly 2, exit 0.
+    let out = npuzzle(
+        &[
+            "solve",
+            DEFAULT_PUZZLE_FILE,
+            "--all",
+            "--algorithm",
+            "astar",
+            "--heuristic",
+            "linear-conflict",
+            "--max-memory",
+            "1GiB",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("Optimal solutions: 2\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_misspelt_goal_is_named_as_such() {
+    let out = npuzzle(&["solve", "-", "--goal", "blank-middle"], Some(EASY8));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "--goal blank-middle: not a goal name (blank-last, blank-first) and no such file"
+        ),
+        "{}",
+        out.stderr
+    );
+}

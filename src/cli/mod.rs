@@ -418,6 +418,12 @@ fn goal_spec(s: &str) -> Result<GoalSpec, CliError> {
     if let Some(g) = goal_name(s) {
         return Ok(g);
     }
+    // Neither a goal's name nor a file: most likely a misspelt name.
+    if s != "-" && !std::path::Path::new(s).exists() {
+        return Err(CliError::Usage(format!(
+            "--goal {s}: not a goal name (blank-last, blank-first) and no such file"
+        )));
+    }
     let (name, text) = read_input(s)?;
     Ok(GoalSpec::Board(parse_board(&text, &name, None)?))
 }

@@ -12,7 +12,8 @@ use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal, Notation, Solvability};
 use crate::report::{RunInfo, SolveJson, all_solutions_text, solution_text};
 use crate::search::{
-    Algorithm, Batch, Outcome, Problem, Progress, solve, solve_batched, solve_on_device,
+    Algorithm, AllSolutions, Batch, Outcome, Problem, Progress, solve, solve_batched,
+    solve_on_device,
 };
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
@@ -269,6 +270,9 @@ pub(super) fn solve_and_print(
     match (&outcome, opts.format) {
         (Outcome::Unsolvable(v), Format::Text) => {
             writeln!(out, "No solution possible").ok();
+            if all.is_some() {
+                out.push_str(&all_solutions_text(&AllSolutions::none(), notation));
+            }
             crate::note!("npuzzle: {}{}", v.reason(), other_goal_hint(&start, &goal));
         }
         (Outcome::Solved(sol), Format::Text) => {
@@ -319,7 +323,12 @@ pub(super) fn solve_and_print(
                 adapter,
             };
             let solved = sol.map(|s| (s.moves.as_slice(), &s.stats));
-            let all = sol.and_then(|s| s.all.as_ref());
+            // An unsolvable board has no optimal solution: a count of 0, exact.
+            let none = AllSolutions::none();
+            let all = match sol {
+                Some(s) => s.all.as_ref(),
+                None => all.map(|_| &none),
+            };
             let j = SolveJson::new(&start, &goal, &parity, solved, notation, &run)
                 .with_all(all, notation);
             let s = j
@@ -329,6 +338,19 @@ pub(super) fn solve_and_print(
         }
     }
     super::emit(out.trim_end_matches('\n'))?;
+    // A limit that cut the count of all solutions short: the answer stands, the count is a
+    // lower bound, and the exit code says a limit was reached.
+    if let Outcome::Solved(sol) = &outcome
+        && let Some(all) = &sol.all
+        && !all.count_is_exact
+        && all.count < u64::MAX
+    {
+        crate::note!(
+            "npuzzle: a limit stopped the count of optimal solutions: at least {} exist (the solution shown is optimal)",
+            all.count
+        );
+        return Ok(3);
+    }
     Ok(0)
 }
 

@@ -39,6 +39,17 @@ pub struct AllSolutions {
     pub solutions: Vec<Vec<Move>>,
 }
 
+impl AllSolutions {
+    /// The answer for a board that has no solution: none, and that count is exact.
+    pub fn none() -> AllSolutions {
+        AllSolutions {
+            count: 0,
+            count_is_exact: true,
+            solutions: Vec::new(),
+        }
+    }
+}
+
 /// Goals reached by one depth-first search of IDA*'s last iteration.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Collector {

@@ -121,6 +121,9 @@ fn all_solutions(ui: &mut egui::Ui, all: &AllSolutions, chosen: usize) -> Option
         ui.small(line);
     }
     let listed = all.solutions.len();
+    if listed > 1 {
+        ui.small("…k: the first k moves are those of the solution above");
+    }
     let mut pick = None;
     // A selectable label's height: its text and the button padding around it.
     let sp = ui.spacing();
@@ -134,15 +137,28 @@ fn all_solutions(ui: &mut egui::Ui, all: &AllSolutions, chosen: usize) -> Option
             // scrolls sideways for long ones.
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             for i in rows {
-                let text = format!(
-                    "{:>4}  {}",
-                    i + 1,
-                    format_moves(&all.solutions[i], Notation::Blank)
-                );
+                let moves = &all.solutions[i];
+                let (text, hover) = match i.checked_sub(1).map(|p| &all.solutions[p]) {
+                    Some(above) => {
+                        let k = shared_prefix(above, moves);
+                        (
+                            format!("{:>4}  …{k} {}", i + 1, format_moves(&moves[k..], Notation::Blank)),
+                            format!(
+                                "Moves 1–{k} as in solution {i}, then move {} differs.\nAll of it: {}\nClick to play it back",
+                                k + 1,
+                                format_moves(moves, Notation::Blank)
+                            ),
+                        )
+                    }
+                    None => (
+                        format!("{:>4}  {}", i + 1, format_moves(moves, Notation::Blank)),
+                        "Click to play this solution back".to_string(),
+                    ),
+                };
                 let label = egui::RichText::new(text).monospace();
                 if ui
                     .selectable_label(i == chosen, label)
-                    .on_hover_text("Play this solution back")
+                    .on_hover_text(hover)
                     .clicked()
                 {
                     pick = Some(i);
@@ -150,6 +166,11 @@ fn all_solutions(ui: &mut egui::Ui, all: &AllSolutions, chosen: usize) -> Option
             }
         });
     pick
+}
+
+/// How many moves `a` and `b` share from the start.
+fn shared_prefix(a: &[crate::puzzle::Move], b: &[crate::puzzle::Move]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 /// Asks where to save (suggesting `name`) and writes what `text` formats there.
