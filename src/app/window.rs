@@ -51,7 +51,7 @@ struct App {
 /// # Errors
 /// [`AppError`] when no window or graphics adapter can be had, or the screenshot fails.
 pub fn run(opts: GuiRequest) -> Result<(), AppError> {
-    let event_loop = EventLoop::new().map_err(|e| AppError::Window(e.to_string()))?;
+    let event_loop = EventLoop::new().map_err(|e| AppError::Window(winit_message(&e)))?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut app = App {
         opts,
@@ -68,7 +68,7 @@ pub fn run(opts: GuiRequest) -> Result<(), AppError> {
     };
     event_loop
         .run_app(&mut app)
-        .map_err(|e| AppError::Window(e.to_string()))?;
+        .map_err(|e| AppError::Window(winit_message(&e)))?;
     app.result
 }
 
@@ -84,7 +84,7 @@ impl App {
             .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
         let window = Arc::new(
             el.create_window(attrs)
-                .map_err(|e| AppError::Window(e.to_string()))?,
+                .map_err(|e| AppError::Window(winit_message(&e)))?,
         );
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
@@ -599,5 +599,19 @@ impl ApplicationHandler for App {
                 self.search_frame_work / n as f64 * 1e3
             );
         }
+    }
+}
+
+/// A winit error's message without the source location winit puts in front of OS errors
+/// (`os error at …/winit-0.30.13/src/platform_impl/linux/mod.rs:765: neither WAYLAND_DISPLAY
+/// nor …`): a user needs the reason, not winit's file and line.
+fn winit_message(e: &dyn std::fmt::Display) -> String {
+    let s = e.to_string();
+    match s.strip_prefix("os error at ") {
+        Some(rest) => rest
+            .split_once(".rs:")
+            .and_then(|(_, r)| r.split_once(": "))
+            .map_or(s.clone(), |(_, m)| m.trim_end_matches('.').to_string()),
+        None => s,
     }
 }

@@ -23,8 +23,9 @@ pub(super) struct GuiArgs {
     /// batched A*), bfs, astar, idastar, batched-astar, gpu-idastar.
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     algorithm: Option<Algorithm>,
-    /// Heuristic: auto (the strongest available: a cached or quick pattern database, else
-    /// linear conflict), hamming, manhattan, linear-conflict, walking-distance, wd-lc, or a
+    /// Heuristic: auto (linear conflict, which every algorithm and evaluator takes at once;
+    /// the hint line uses the strongest table ready), hamming, manhattan, linear-conflict,
+    /// walking-distance, wd-lc, or a
     /// pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES, pdb:TILES), built on
     /// the first Start and cached.
     #[arg(long, default_value = "auto")]
@@ -150,12 +151,12 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
             match launch(&request) {
                 Ok(()) => return Ok(0),
                 Err(LaunchError::NoWindow(e)) => {
-                    crate::note!("npuzzle: {e}; solving in the terminal instead");
                     if a.screenshot.is_some() {
                         return Err(CliError::Unavailable(format!(
                             "--screenshot needs a window: {e}"
                         )));
                     }
+                    crate::note!("npuzzle: {e}; solving in the terminal instead");
                 }
                 Err(LaunchError::Failed(e)) => return Err(CliError::Other(e)),
             }

@@ -37,7 +37,7 @@ const MAX_STATES: usize = 4_000_000;
 pub enum WalkingDistanceError {
     /// A board of more than 4 rows and columns other than 5×2, 5×3, 2×5 and 3×5.
     #[error(
-        "walking distance takes boards up to 4×4, 5×3 and 3×5, not {rows}×{cols} (a 5×4 table would have over 4 million states)"
+        "walking distance takes boards whose sides are at most 4, or 5 and at most 3 (4×4, 4×3, 5×3, 3×5, 5×2, …), not {rows}×{cols}"
     )]
     Shape {
         /// Rows of the board.
