@@ -585,6 +585,17 @@ fn gpu_evaluator_without_adapter_is_exit_3_and_auto_falls_back() {
     let j: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(j["evaluator"], "cpu");
     assert_eq!(j["moves"], 31);
+    // GPU IDA* says that it runs IDA* on the CPU instead.
+    let args = ["solve", "-", "--algorithm", "gpu-idastar"];
+    let out = npuzzle_env(&args, Some(HARD8), &none);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("gpu-idastar runs IDA* on the CPU")
+            && out.stderr.contains("gpu-idastar searched on the CPU"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.starts_with("Minimum number of moves = 31\n"));
 }
 
 #[test]
@@ -734,6 +745,36 @@ fn a_misspelt_goal_is_named_as_such() {
         out.stderr.contains(
             "--goal blank-middle: not a goal name (blank-last, blank-first) and no such file"
         ),
+        "{}",
+        out.stderr
+    );
+}
+
+#[cfg(feature = "gpu")]
+#[test]
+fn what_no_gpu_program_takes_is_bad_usage() {
+    // Walking distance has no GPU form: with `--evaluator gpu` that is the user's request at
+    // fault (exit 2), not this machine (exit 3 is for a missing adapter or too small a one).
+    if common::gpu::context("what_no_gpu_program_takes_is_bad_usage").is_none() {
+        return;
+    }
+    let out = npuzzle(
+        &[
+            "solve",
+            "-",
+            "--algorithm",
+            "batched-astar",
+            "--evaluator",
+            "gpu",
+            "--heuristic",
+            "walking-distance",
+        ],
+        Some(HARD8),
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("--evaluator gpu: the GPU evaluator cannot take walking"),
         "{}",
         out.stderr
     );

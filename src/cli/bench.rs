@@ -114,7 +114,10 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     let jobs = if gpu_ida { 1 } else { super::jobs(a.jobs) };
     // The evaluator or device first: `auto` picks the strongest heuristic it takes.
     let evaluators = if a.opts.algorithm == Algorithm::BatchedAStar || gpu_ida {
-        Some(super::evaluator::Evaluators::open(a.opts.evaluator)?)
+        Some(super::evaluator::Evaluators::open(
+            a.opts.evaluator,
+            a.opts.algorithm,
+        )?)
     } else {
         None
     };

@@ -10,6 +10,7 @@ use crate::eval::ida::IdaDevice;
 use crate::eval::{BatchEvaluator, CpuEvaluator};
 use crate::heuristic::HeuristicSpec;
 use crate::puzzle::Goal;
+use crate::search::Algorithm;
 
 /// The `--evaluator` choice.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -34,11 +35,12 @@ pub(super) struct Evaluators {
 }
 
 impl Evaluators {
-    /// Opens the GPU for `gpu` and `auto`, saying on stderr what is used.
+    /// Opens the GPU for `gpu` and `auto`, saying on stderr what is used and, without a GPU,
+    /// what `algorithm` (batched A* or GPU IDA*) does instead.
     ///
     /// # Errors
     /// [`CliError::Unavailable`] for `gpu` without an adapter (or without the `gpu` feature).
-    pub(super) fn open(choice: EvaluatorArg) -> Result<Evaluators, CliError> {
+    pub(super) fn open(choice: EvaluatorArg, algorithm: Algorithm) -> Result<Evaluators, CliError> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let cpu = Evaluators {
             #[cfg(feature = "gpu")]
@@ -46,15 +48,20 @@ impl Evaluators {
             fallback: true,
             threads,
         };
+        let on_cpu = if algorithm == Algorithm::GpuIdaStar {
+            format!("gpu-idastar runs IDA* on the CPU ({threads} threads)")
+        } else {
+            format!("using the CPU evaluator ({threads} threads)")
+        };
         if choice == EvaluatorArg::Cpu {
-            crate::note!("npuzzle: evaluator: cpu ({threads} threads)");
+            crate::note!("npuzzle: --evaluator cpu: {on_cpu}");
             return Ok(cpu);
         }
         #[cfg(feature = "gpu")]
         {
             match crate::eval::gpu::GpuContext::new() {
                 Ok(ctx) => {
-                    crate::note!("npuzzle: evaluator: gpu ({})", ctx.describe());
+                    crate::note!("npuzzle: GPU adapter: {}", ctx.describe());
                     Ok(Evaluators {
                         ctx: Some(ctx),
                         fallback: choice == EvaluatorArg::Auto,
@@ -62,7 +69,7 @@ impl Evaluators {
                     })
                 }
                 Err(e) if choice == EvaluatorArg::Auto => {
-                    crate::note!("npuzzle: {e}; using the CPU evaluator ({threads} threads)");
+                    crate::note!("npuzzle: {e}; {on_cpu}");
                     Ok(cpu)
                 }
                 Err(e) => Err(CliError::Unavailable(format!("--evaluator gpu: {e}"))),
@@ -71,9 +78,7 @@ impl Evaluators {
         #[cfg(not(feature = "gpu"))]
         {
             if choice == EvaluatorArg::Auto {
-                crate::note!(
-                    "npuzzle: built without the gpu feature; using the CPU evaluator ({threads} threads)"
-                );
+                crate::note!("npuzzle: built without the gpu feature; {on_cpu}");
                 Ok(cpu)
             } else {
                 Err(CliError::Unavailable(
@@ -111,7 +116,7 @@ impl Evaluators {
                 Err(e) if self.fallback => {
                     crate::note!("npuzzle: {e}; gpu-idastar runs IDA* on the CPU");
                 }
-                Err(e) => return Err(CliError::Unavailable(e.to_string())),
+                Err(e) => return Err(refusal(e)),
             }
         }
         let _ = (heuristic, goal);
@@ -134,7 +139,7 @@ impl Evaluators {
                 Err(e) if self.fallback => {
                     crate::note!("npuzzle: {e}; using the CPU evaluator");
                 }
-                Err(e) => return Err(CliError::Unavailable(e.to_string())),
+                Err(e) => return Err(refusal(e)),
             }
         }
         Ok(Box::new(CpuEvaluator::with_heuristic(
@@ -142,5 +147,19 @@ impl Evaluators {
             goal.board().len(),
             self.threads,
         )))
+    }
+}
+
+/// `--evaluator gpu` asked for what the GPU cannot do: a board or heuristic no GPU program
+/// takes is bad usage (exit 2); tables larger than this adapter binds, or a device error, are
+/// this machine's limit (exit 3).
+#[cfg(feature = "gpu")]
+fn refusal(e: crate::eval::gpu::GpuError) -> CliError {
+    use crate::eval::gpu::GpuError;
+    match e {
+        GpuError::TooLarge(..) | GpuError::TooLargeForIda(..) | GpuError::Unsupported(_) => {
+            CliError::Usage(format!("--evaluator gpu: {e}"))
+        }
+        _ => CliError::Unavailable(format!("--evaluator gpu: {e}")),
     }
 }

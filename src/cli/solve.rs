@@ -146,7 +146,7 @@ pub(super) fn solve_and_print(
     }
     let on_gpu = all.is_none() && matches!(asked, Algorithm::BatchedAStar | Algorithm::GpuIdaStar);
     let evaluators = match (on_gpu && parity.solvable)
-        .then(|| Evaluators::open(opts.evaluator))
+        .then(|| Evaluators::open(opts.evaluator, asked))
         .transpose()
     {
         Err(e) if opts.format == Format::Json => {
@@ -293,11 +293,19 @@ pub(super) fn solve_and_print(
                 sol.stats.seconds
             );
             if algorithm == Algorithm::GpuIdaStar && evaluator_kind == "gpu" {
-                crate::note!(
-                    "npuzzle: {} rounds on the gpu, {:.0} nodes/s",
-                    sol.stats.rounds,
-                    sol.stats.expanded as f64 / sol.stats.seconds.max(1e-9)
-                );
+                if sol.stats.rounds == 0 {
+                    crate::note!(
+                        "npuzzle: the host's search of the top of the tree reached the goal before any round on the GPU (a small tree)"
+                    );
+                } else {
+                    crate::note!(
+                        "npuzzle: {} rounds on the gpu, {:.0} nodes/s",
+                        sol.stats.rounds,
+                        sol.stats.expanded as f64 / sol.stats.seconds.max(1e-9)
+                    );
+                }
+            } else if algorithm == Algorithm::GpuIdaStar {
+                crate::note!("npuzzle: gpu-idastar searched on the CPU (IDA* on the same tree)");
             }
             if algorithm == Algorithm::BatchedAStar {
                 crate::note!(
