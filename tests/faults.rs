@@ -190,8 +190,8 @@ const CASES: &[Case] = &[
     case(
         &["solve", "FILE", "--jobs", "0"],
         b"7 8 0/6 5 4/1 2 3",
-        0,
-        "",
+        2,
+        "a number of threads of at least 1",
     ),
     case(
         &["solve", "FILE", "--jobs", "100000"],

@@ -128,7 +128,7 @@ struct SolveArgs {
     notation: NotationArg,
     /// Threads for IDA* (default: all cores); the answer is optimal with any number.
     // A negative number is a bad value of --jobs, not an unknown argument.
-    #[arg(long, short, allow_negative_numbers = true)]
+    #[arg(long, short, allow_negative_numbers = true, value_parser = parse_threads)]
     jobs: Option<usize>,
     /// Find every optimal solution: their number, and the first --max-solutions of them in
     /// move order (U < D < L < R), each replayed. Transpositions count as distinct solutions.
@@ -148,12 +148,12 @@ struct BenchArgs {
     opts: SearchOpts,
     /// Instances solved in parallel (default: all cores).
     // A negative number is a bad value of --jobs, not an unknown argument.
-    #[arg(long, short, allow_negative_numbers = true)]
+    #[arg(long, short, allow_negative_numbers = true, value_parser = parse_threads)]
     jobs: Option<usize>,
     /// Threads for each instance's IDA* (default 1). `--jobs 1 --threads 2` solves one
     /// instance at a time on two cores: a set whose largest instance dominates (the
     /// 24-puzzles) then keeps both cores busy to the end.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_threads)]
     threads: Option<usize>,
 }
 
@@ -246,9 +246,19 @@ fn parse_memory(s: &str) -> Result<bytesize::ByteSize, String> {
 
 /// A batch size: a whole number of at least 1.
 fn parse_batch(s: &str) -> Result<usize, String> {
+    at_least_one(s, "a batch size")
+}
+
+/// A number of threads (`--jobs`, `--threads`): a whole number of at least 1.
+fn parse_threads(s: &str) -> Result<usize, String> {
+    at_least_one(s, "a number of threads")
+}
+
+/// `s` as a whole number of at least 1, else an error naming `what` was expected.
+fn at_least_one(s: &str, what: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("expected a batch size of at least 1, got {s:?}")),
+        _ => Err(format!("expected {what} of at least 1, got {s:?}")),
     }
 }
 

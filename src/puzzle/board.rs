@@ -36,7 +36,9 @@ pub enum BoardError {
         found: usize,
     },
     /// A tile number is `≥ rows × cols`.
-    #[error("tile {tile} is out of range: a {rows}×{cols} board holds tiles 0..={max} (0 = blank)")]
+    #[error(
+        "tile {tile} is out of range: a {rows}×{cols} board holds tiles 0 to {max} (0 = blank)"
+    )]
     OutOfRange {
         /// The offending tile.
         tile: usize,

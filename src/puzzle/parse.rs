@@ -57,7 +57,7 @@ pub enum ParseErrorKind {
     #[error("bad size line: {0}")]
     BadHeader(String),
     /// A row with the wrong number of tiles.
-    #[error("row {row} has {found} tiles, expected {expected}")]
+    #[error("row {row} has {found} {}, expected {expected}", if *.found == 1 { "tile" } else { "tiles" })]
     RowLength {
         /// 1-based row number within the board.
         row: usize,
@@ -238,7 +238,7 @@ pub fn parse_puzzles(
                 return Err(p.err(
                     Some(first_no),
                     ParseErrorKind::BadHeader(format!(
-                        "board side {n} is outside {MIN_SIDE}..={MAX_SIDE}"
+                        "board side {n} is outside {MIN_SIDE} to {MAX_SIDE}"
                     )),
                 ));
             }

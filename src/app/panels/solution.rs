@@ -21,8 +21,11 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
     };
     let len = sol.moves.len();
     ui.strong(format!("Optimal length: {len} moves"));
+    // Which search found it: the settings may have changed since.
     ui.small(format!(
-        "{} expanded · {:.3} s · {}",
+        "found by {} + {} · {} expanded · {:.3} s · {}",
+        sol.run.algorithm,
+        sol.run.heuristic,
         group(sol.stats.expanded),
         sol.stats.seconds,
         sol.evaluator

@@ -23,6 +23,16 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
             ui.monospace(v);
             ui.end_row();
         };
+        // Whose figures these are: the settings may have changed since the run.
+        if let Some(a) = p.algorithm {
+            let h = st.run.heuristic().map(|h| format!(" + {}", h.name()));
+            let when = if st.run.is_running() {
+                ""
+            } else {
+                " (last run)"
+            };
+            row("search", format!("{a}{}{when}", h.unwrap_or_default()));
+        }
         // Fast IDA* reports no single current node (it reports every ~65,000 nodes): its
         // deepest g, not a g/h/f that would mix that depth with the start's h.
         if matches!(

@@ -133,10 +133,22 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     // the tree from the root; while searching, the path up from the last node expanded.
     let on_path = path_nodes(&tree, st.run.solution().map(|s| (st.board(), &s.moves[..])));
     let goal = st.goal().map(|g| g.board().clone());
+    // IDA*'s tree is its current iteration's: say so, with the count over all iterations,
+    // so that it reads with the inspector's and the stats' totals.
+    let whose = match st.run.progress() {
+        Some(p) if p.algorithm == Some(crate::search::Algorithm::IdaStar) => format!(
+            "Search tree of IDA*'s iteration {} (threshold {}): {} expanded nodes in it, {} in \
+             all iterations",
+            p.iteration,
+            p.bound,
+            tree.len(),
+            p.expanded
+        ),
+        _ => format!("Search tree: {} expanded nodes", tree.len()),
+    };
     ui.label(format!(
-        "Search tree: {} expanded nodes, numbered in expansion order; {} · drag or \
-         scroll to pan, Ctrl+scroll to zoom, click a node to show its board",
-        tree.len(),
+        "{whose}, numbered in expansion order; {} · drag or scroll to pan, Ctrl+scroll to \
+         zoom, click a node to show its board",
         if st.run.solution().is_some() {
             "the solution path in orange"
         } else {
