@@ -17,22 +17,22 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
         return;
     };
     let secs = p.seconds.max(1e-9);
+    // Whose figures these are: the settings may have changed since the run.
+    if let Some(a) = p.algorithm {
+        let h = st.run.heuristic().map(|h| format!(" + {}", h.name()));
+        let when = if st.run.is_running() {
+            "running"
+        } else {
+            "last run"
+        };
+        ui.add(egui::Label::new(format!("{when}: {a}{}", h.unwrap_or_default())).wrap());
+    }
     egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
         let mut row = |k: &str, v: String| {
             ui.label(k);
             ui.monospace(v);
             ui.end_row();
         };
-        // Whose figures these are: the settings may have changed since the run.
-        if let Some(a) = p.algorithm {
-            let h = st.run.heuristic().map(|h| format!(" + {}", h.name()));
-            let when = if st.run.is_running() {
-                ""
-            } else {
-                " (last run)"
-            };
-            row("search", format!("{a}{}{when}", h.unwrap_or_default()));
-        }
         // Fast IDA* reports no single current node (it reports every ~65,000 nodes): its
         // deepest g, not a g/h/f that would mix that depth with the start's h.
         if matches!(
