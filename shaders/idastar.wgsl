@@ -3,7 +3,7 @@
 // that the next round (dispatch) resumes where this one stopped. See src/eval/gpu_ida.rs for
 // the host side and src/search/gpu_idastar.rs for the iteration loop.
 //
-// Counting is the CPU IDA*'s (src/search/idastar.rs): a node with f ≤ bound that is not the
+// Counting is the CPU IDA*'s (src/search/idastar/mod.rs): a node with f ≤ bound that is not the
 // goal is expanded (counted once); each successor the pruning automaton allows (the CPU's, in
 // `consts` from FSM_BASE: "never undo" or the duplicate-sequence automaton) is generated
 // (counted once); a successor with f > bound is pruned and offers its f to the next

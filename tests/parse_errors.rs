@@ -108,6 +108,14 @@ fn error_short_row() {
             expected: 3
         }
     );
+    // The message counts in words: one tile, two tiles.
+    assert_eq!(k.to_string(), "row 2 has 2 tiles, expected 3");
+    let one = ParseErrorKind::RowLength {
+        row: 2,
+        found: 1,
+        expected: 3,
+    };
+    assert_eq!(one.to_string(), "row 2 has 1 tile, expected 3");
 }
 
 #[test]

@@ -615,3 +615,23 @@ fn winit_message(e: &dyn std::fmt::Display) -> String {
         None => s,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::winit_message;
+
+    #[test]
+    fn winit_os_errors_lose_their_source_location() {
+        // winit 0.30.13's text without a display.
+        let os = "os error at /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/\
+                  winit-0.30.13/src/platform_impl/linux/mod.rs:765: neither WAYLAND_DISPLAY \
+                  nor WAYLAND_SOCKET nor DISPLAY is set.";
+        assert_eq!(
+            winit_message(&os),
+            "neither WAYLAND_DISPLAY nor WAYLAND_SOCKET nor DISPLAY is set"
+        );
+        // Other errors are kept whole, colons and all.
+        let other = "the event loop can't be recreated: once per program";
+        assert_eq!(winit_message(&other), other);
+    }
+}

@@ -49,7 +49,7 @@ impl Evaluators {
             threads,
         };
         let on_cpu = if algorithm == Algorithm::GpuIdaStar {
-            format!("gpu-idastar runs IDA* on the CPU ({threads} threads)")
+            "gpu-idastar runs IDA* on the CPU".to_string()
         } else {
             format!("using the CPU evaluator ({threads} threads)")
         };
@@ -103,7 +103,7 @@ impl Evaluators {
     /// CPU IDA* then searches the same tree.
     ///
     /// # Errors
-    /// [`CliError::Unavailable`] when `--evaluator gpu` was asked for what the GPU cannot take.
+    /// When `--evaluator gpu` was asked for what the GPU cannot take: see [`refusal`].
     pub(super) fn make_ida(
         &self,
         heuristic: &HeuristicSpec,
@@ -126,7 +126,7 @@ impl Evaluators {
     /// An evaluator of `kind` for `goal`.
     ///
     /// # Errors
-    /// [`CliError::Unavailable`] when `--evaluator gpu` was asked for a board the GPU cannot take.
+    /// When `--evaluator gpu` was asked for what the GPU cannot take: see [`refusal`].
     pub(super) fn make(
         &self,
         heuristic: &HeuristicSpec,
@@ -160,6 +160,9 @@ fn refusal(e: crate::eval::gpu::GpuError) -> CliError {
         GpuError::TooLarge(..) | GpuError::TooLargeForIda(..) | GpuError::Unsupported(_) => {
             CliError::Usage(format!("--evaluator gpu: {e}"))
         }
-        _ => CliError::Unavailable(format!("--evaluator gpu: {e}")),
+        GpuError::NoAdapter(_)
+        | GpuError::Device(_)
+        | GpuError::Adapter(_)
+        | GpuError::TablesTooLarge { .. } => CliError::Unavailable(format!("--evaluator gpu: {e}")),
     }
 }

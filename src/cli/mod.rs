@@ -24,7 +24,9 @@ pub use gui::{GuiRequest, LaunchError, Launcher};
 
 use crate::heuristic::HeuristicChoice;
 use crate::heuristic::pdb::PdbError;
-use crate::puzzle::parse::{ParseError, goal_name, parse_board, read_from, read_source};
+use crate::puzzle::parse::{
+    GOAL_NAMES, ParseError, goal_name, parse_board, read_from, read_source,
+};
 use crate::puzzle::{Board, GoalSpec, Notation};
 use crate::search::{
     Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY, DEFAULT_MAX_SOLUTIONS, Limits, Pruning,
@@ -428,10 +430,13 @@ fn goal_spec(s: &str) -> Result<GoalSpec, CliError> {
     if let Some(g) = goal_name(s) {
         return Ok(g);
     }
-    // Neither a goal's name nor a file: most likely a misspelt name.
-    if s != "-" && !std::path::Path::new(s).exists() {
+    // Neither a goal's name nor a file: most likely a misspelt name. (Other failures to read
+    // the file, such as a permission, are reported by the reading below.)
+    if s != "-" && std::fs::metadata(s).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+        let names: Vec<&str> = GOAL_NAMES.iter().map(|(n, _)| *n).collect();
         return Err(CliError::Usage(format!(
-            "--goal {s}: not a goal name (blank-last, blank-first) and no such file"
+            "--goal {s}: not a goal name ({}) and no such file",
+            names.join(", ")
         )));
     }
     let (name, text) = read_input(s)?;

@@ -51,6 +51,11 @@ struct FailureJson {
 /// Prints the [`FailureJson`] of `e` and returns `e`. `run`: whether the board is solvable,
 /// the algorithm, the heuristic's name and the start board, when known.
 fn fail_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> Result<u8, CliError> {
+    Err(failure_json(e, run))
+}
+
+/// Prints the [`FailureJson`] of `e` and gives `e` back (or the error of printing it).
+fn failure_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> CliError {
     let j = FailureJson {
         solvable: run.as_ref().map(|r| r.0),
         moves: None,
@@ -60,8 +65,10 @@ fn fail_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> Res
         heuristic: run.as_ref().map(|r| r.2.clone()),
         start: run.as_ref().map(|r| r.3.to_string()),
     };
-    super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
-    Err(e)
+    match super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default()) {
+        Ok(()) => e,
+        Err(printing) => printing,
+    }
 }
 
 pub(super) fn resolve_goal(spec: &str, start: &Board) -> Result<Goal, CliError> {
@@ -203,11 +210,19 @@ pub(super) fn solve_and_print(
         goal: goal.clone(),
     };
     let (mut evaluator_kind, mut adapter) = ("cpu", None);
+    // An evaluator or device refused: in JSON too, an object says why.
+    let refused = |e: CliError| match opts.format {
+        Format::Json => failure_json(
+            e,
+            Some((true, algorithm, heuristic.name().to_string(), &start)),
+        ),
+        Format::Text => e,
+    };
     let outcome = if let Some(evaluators) = evaluators
         .as_ref()
         .filter(|_| algorithm == Algorithm::GpuIdaStar)
     {
-        match evaluators.make_ida(&heuristic, &goal)? {
+        match evaluators.make_ida(&heuristic, &goal).map_err(refused)? {
             Some(mut device) => {
                 evaluator_kind = "gpu";
                 adapter = Some(device.describe());
@@ -229,7 +244,7 @@ pub(super) fn solve_and_print(
             ),
         }
     } else if let Some(evaluators) = &evaluators {
-        let mut e = evaluators.make(&heuristic, &goal)?;
+        let mut e = evaluators.make(&heuristic, &goal).map_err(refused)?;
         evaluator_kind = e.kind();
         adapter = (evaluator_kind == "gpu").then(|| e.describe());
         let batch = Batch {
@@ -350,12 +365,11 @@ pub(super) fn solve_and_print(
     // lower bound, and the exit code says a limit was reached.
     if let Outcome::Solved(sol) = &outcome
         && let Some(all) = &sol.all
-        && !all.count_is_exact
-        && all.count < u64::MAX
+        && all.cut_by_limit()
     {
         crate::note!(
-            "npuzzle: a limit stopped the count of optimal solutions: at least {} exist (the solution shown is optimal)",
-            all.count
+            "npuzzle: a limit stopped the count of optimal solutions: {} exist (the solution shown is optimal)",
+            crate::report::solutions_count(all)
         );
         return Ok(3);
     }

@@ -19,9 +19,13 @@ pub enum GpuError {
     /// No wgpu adapter (no Vulkan/Metal/DX12/GL driver).
     #[error("no GPU adapter found: {0}")]
     NoAdapter(String),
-    /// The adapter refused to create a device.
-    #[error("GPU device could not be created: {0}")]
+    /// The adapter refused to create a device, or the device failed (a copy or a wait).
+    #[error("GPU device error: {0}")]
     Device(String),
+    /// This adapter's limits are below what the program needs (e.g. storage buffers a stage):
+    /// another GPU may take it.
+    #[error("this GPU adapter cannot run it: {0}")]
+    Adapter(String),
     /// The board is larger than the shader supports.
     #[error(
         "the GPU evaluator supports boards up to {GPU_MAX_SIDE}×{GPU_MAX_SIDE}; this one is {0}×{1}"
@@ -92,7 +96,7 @@ impl GpuContext {
             required_limits: adapter.limits(),
             ..Default::default()
         }))
-        .map_err(|e| GpuError::Device(e.to_string()))?;
+        .map_err(|e| GpuError::Device(format!("the device could not be created: {e}")))?;
         Ok(Arc::new(GpuContext {
             device,
             queue,
@@ -145,7 +149,7 @@ impl GpuContext {
     /// [`cap_table_bindings`]: GpuContext::cap_table_bindings
     ///
     /// # Errors
-    /// [`GpuError::Unsupported`] when the device refuses a copy.
+    /// [`GpuError::Device`] when the device refuses a copy.
     pub(super) fn table_texture(
         &self,
         parts: &[&[u8]],
@@ -250,7 +254,7 @@ impl GpuContext {
         self.device
             .poll(wgpu::PollType::wait_indefinitely())
             .map(|_| ())
-            .map_err(|e| GpuError::Unsupported(e.to_string()))
+            .map_err(|e| GpuError::Device(e.to_string()))
     }
 
     /// Pattern tables (`parts`, end to end) as [`TABLE_BINDINGS`] storage buffers of
@@ -260,7 +264,7 @@ impl GpuContext {
     ///
     /// # Errors
     /// [`GpuError::TablesTooLarge`] beyond [`GpuContext::max_table_bytes`];
-    /// [`GpuError::Unsupported`] when the device refuses the copy.
+    /// [`GpuError::Device`] when the device refuses the copy.
     pub(super) fn table_buffers(&self, parts: &[&[u8]]) -> Result<Vec<wgpu::Buffer>, GpuError> {
         let total: u64 = parts.iter().map(|p| p.len() as u64).sum();
         let limit = self.max_table_bytes();
@@ -280,7 +284,8 @@ impl GpuContext {
                 mapped_at_creation: false,
             })
         };
-        let refused = || GpuError::Unsupported("a copy of the pattern tables to the device".into());
+        let refused =
+            || GpuError::Device("a copy of the pattern tables to the device failed".into());
         let mut start = 0u64;
         while start < total {
             let len = chunk.min(total - start);

@@ -138,9 +138,9 @@ impl GpuIda {
     ///
     /// # Errors
     /// [`GpuError::TooLargeForIda`] for boards over [`GPU_IDA_MAX_CELLS`] cells or a side over
-    /// [`GPU_IDA_MAX_SIDE`]; [`GpuError::Unsupported`] for Hamming, walking distance or an
-    /// adapter with too few storage bindings; [`GpuError::TablesTooLarge`] for tables over
-    /// the bindings' room.
+    /// [`GPU_IDA_MAX_SIDE`]; [`GpuError::Unsupported`] for Hamming or walking distance;
+    /// [`GpuError::Adapter`] for an adapter with too few storage bindings;
+    /// [`GpuError::TablesTooLarge`] for tables over the bindings' room.
     pub fn new(
         ctx: Arc<GpuContext>,
         spec: &HeuristicSpec,
@@ -155,7 +155,7 @@ impl GpuIda {
         let device = &ctx.device;
         let limits = device.limits();
         if limits.max_storage_buffers_per_shader_stage < STORAGE_BUFFERS {
-            return Err(GpuError::Unsupported(format!(
+            return Err(GpuError::Adapter(format!(
                 "GPU IDA* on an adapter with {} storage buffers a stage (it needs {STORAGE_BUFFERS})",
                 limits.max_storage_buffers_per_shader_stage
             )));

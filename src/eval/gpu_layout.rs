@@ -1,4 +1,4 @@
-//! What `gpu.rs`, `gpu_ida.rs` and the shaders (`shaders/common.wgsl`, which both begin with,
+//! What `gpu_context.rs`, `gpu.rs`, `gpu_ida.rs` and the shaders (`shaders/common.wgsl`, which both begin with,
 //! `shaders/heuristic.wgsl` and `shaders/idastar.wgsl`) must agree on, written once on the Rust
 //! side: the heuristic codes (`KIND`), the shaders' limits, the layout of the pattern-database
 //! metadata buffer ([`PdbMeta`], [`PatternMeta`], mirrored by WGSL structs of the same names)

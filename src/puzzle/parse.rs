@@ -516,11 +516,18 @@ impl Parser<'_> {
     }
 }
 
-/// Goal names accepted on bench lines and on the command line.
+/// The goals known by name ([`goal_name`]), as their names are written.
+pub const GOAL_NAMES: [(&str, GoalSpec); 2] = [
+    ("blank-last", GoalSpec::BlankLast),
+    ("blank-first", GoalSpec::BlankFirst),
+];
+
+/// Goal names accepted on bench lines and on the command line ([`GOAL_NAMES`]; any case, `_`
+/// for `-`).
 pub fn goal_name(s: &str) -> Option<GoalSpec> {
-    match s.to_ascii_lowercase().replace('_', "-").as_str() {
-        "blank-last" => Some(GoalSpec::BlankLast),
-        "blank-first" => Some(GoalSpec::BlankFirst),
-        _ => None,
-    }
+    let s = s.to_ascii_lowercase().replace('_', "-");
+    GOAL_NAMES
+        .iter()
+        .find(|(name, _)| *name == s)
+        .map(|(_, g)| g.clone())
 }

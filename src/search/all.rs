@@ -40,6 +40,12 @@ pub struct AllSolutions {
 }
 
 impl AllSolutions {
+    /// Whether a limit (time, memory) stopped the count early: `count` is then how many were
+    /// found, a lower bound. A count past `u64::MAX` is not exact either, but was not cut.
+    pub fn cut_by_limit(&self) -> bool {
+        !self.count_is_exact && self.count < u64::MAX
+    }
+
     /// The answer for a board that has no solution: none, and that count is exact.
     pub fn none() -> AllSolutions {
         AllSolutions {

@@ -23,9 +23,8 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
     ui.strong(format!("Optimal length: {len} moves"));
     // Which search found it: the settings may have changed since.
     ui.small(format!(
-        "found by {} + {} · {} expanded · {:.3} s · {}",
-        sol.run.algorithm,
-        sol.run.heuristic,
+        "found by {} · {} expanded · {:.3} s · {}",
+        super::solver::search_name(sol.run.algorithm, Some(&sol.run.heuristic)),
         group(sol.stats.expanded),
         sol.stats.seconds,
         sol.evaluator
@@ -141,22 +140,24 @@ fn all_solutions(ui: &mut egui::Ui, all: &AllSolutions, chosen: usize) -> Option
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             for i in rows {
                 let moves = &all.solutions[i];
-                let (text, hover) = match i.checked_sub(1).map(|p| &all.solutions[p]) {
-                    Some(above) => {
-                        let k = shared_prefix(above, moves);
-                        (
-                            format!("{:>4}  …{k} {}", i + 1, format_moves(&moves[k..], Notation::Blank)),
-                            format!(
-                                "Moves 1–{k} as in solution {i}, then move {} differs.\nAll of it: {}\nClick to play it back",
-                                k + 1,
-                                format_moves(moves, Notation::Blank)
-                            ),
-                        )
-                    }
-                    None => (
+                // The moves shared with the row above (none for the first row).
+                let k = i
+                    .checked_sub(1)
+                    .map_or(0, |p| shared_prefix(&all.solutions[p], moves));
+                let (text, hover) = if k > 0 {
+                    (
+                        format!("{:>4}  …{k} {}", i + 1, format_moves(&moves[k..], Notation::Blank)),
+                        format!(
+                            "Moves 1–{k} as in solution {i}, then move {} differs.\nAll of it: {}\nClick to play it back",
+                            k + 1,
+                            format_moves(moves, Notation::Blank)
+                        ),
+                    )
+                } else {
+                    (
                         format!("{:>4}  {}", i + 1, format_moves(moves, Notation::Blank)),
                         "Click to play this solution back".to_string(),
-                    ),
+                    )
                 };
                 let label = egui::RichText::new(text).monospace();
                 if ui

@@ -14,17 +14,25 @@ const ALGORITHMS: [(Algorithm, &str); 5] = [
     (Algorithm::GpuIdaStar, "GPU IDA*"),
 ];
 
+/// The algorithm's name as the panels write it (`IDA*`, `A*`, …).
+pub(super) fn label(a: Algorithm) -> &'static str {
+    ALGORITHMS.iter().find(|x| x.0 == a).map_or("auto", |x| x.1)
+}
+
+/// The search as the panels name it: the algorithm and, but for BFS, the heuristic.
+pub(super) fn search_name(a: Algorithm, heuristic: Option<&str>) -> String {
+    match heuristic {
+        Some(h) if a != Algorithm::Bfs => format!("{} + {h}", label(a)),
+        _ => label(a).to_string(),
+    }
+}
+
 /// The Solver panel: algorithm, heuristic, evaluator and limits; Start, Pause, Step, Stop.
 pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     let running = st.is_running();
     ui.add_enabled_ui(!running, |ui| {
         egui::ComboBox::from_label("Algorithm")
-            .selected_text(
-                ALGORITHMS
-                    .iter()
-                    .find(|a| a.0 == st.settings.algorithm)
-                    .map_or("?", |a| a.1),
-            )
+            .selected_text(label(st.settings.algorithm))
             .show_ui(ui, |ui| {
                 for (a, name) in ALGORITHMS {
                     ui.selectable_value(&mut st.settings.algorithm, a, name);

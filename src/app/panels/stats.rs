@@ -19,13 +19,14 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
     let secs = p.seconds.max(1e-9);
     // Whose figures these are: the settings may have changed since the run.
     if let Some(a) = p.algorithm {
-        let h = st.run.heuristic().map(|h| format!(" + {}", h.name()));
+        let h = st.run.heuristic().map(|h| h.name().to_string());
         let when = if st.run.is_running() {
             "running"
         } else {
             "last run"
         };
-        ui.add(egui::Label::new(format!("{when}: {a}{}", h.unwrap_or_default())).wrap());
+        let search = super::solver::search_name(a, h.as_deref());
+        ui.add(egui::Label::new(format!("{when}: {search}")).wrap());
     }
     egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
         let mut row = |k: &str, v: String| {

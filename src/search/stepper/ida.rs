@@ -166,7 +166,7 @@ impl Stepper {
     }
 
     /// IDA*: the moves from the start to the deepest frame on the stack.
-    pub(super) fn ida_path(&self) -> Vec<Move> {
+    fn ida_path(&self) -> Vec<Move> {
         let State::IdaStar { stack, .. } = &self.state else {
             return Vec::new();
         };
