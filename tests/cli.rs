@@ -683,20 +683,23 @@ fn a_limit_that_cuts_the_count_short_says_so_and_exits_3() {
     // A* finds the default puzzle's 50 moves within 80 MiB (1.0·10⁶ nodes), but counting the
     // ties at f = 50 needs more: the answer stands, the count is a lower bound, exit code 3.
     // The memory cap is counted in entries, so this does not depend on the machine's speed.
-    let out = npuzzle(
-        &[
-            "solve",
-            DEFAULT_PUZZLE_FILE,
-            "--all",
-            "--algorithm",
-            "astar",
-            "--heuristic",
-            "linear-conflict",
-            "--max-memory",
-            "80MiB",
-        ],
-        None,
-    );
+    let all_with_cap = |cap: &str| {
+        npuzzle(
+            &[
+                "solve",
+                DEFAULT_PUZZLE_FILE,
+                "--all",
+                "--algorithm",
+                "astar",
+                "--heuristic",
+                "linear-conflict",
+                "--max-memory",
+                cap,
+            ],
+            None,
+        )
+    };
+    let out = all_with_cap("80MiB");
     assert_eq!(out.code, 3, "{}", out.stderr);
     assert!(
         out.stdout.starts_with("Minimum number of moves = 50\n"),
@@ -715,20 +718,7 @@ fn a_limit_that_cuts_the_count_short_says_so_and_exits_3() {
         out.stderr
     );
     // With room to count them all: exactly 2, exit 0.
-    let out = npuzzle(
-        &[
-            "solve",
-            DEFAULT_PUZZLE_FILE,
-            "--all",
-            "--algorithm",
-            "astar",
-            "--heuristic",
-            "linear-conflict",
-            "--max-memory",
-            "1GiB",
-        ],
-        None,
-    );
+    let out = all_with_cap("1GiB");
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         out.stdout.contains("Optimal solutions: 2\n"),

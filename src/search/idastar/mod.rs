@@ -31,7 +31,7 @@ use crate::heuristic::{
     Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan, MaxOf,
     WalkingDistance,
 };
-use crate::puzzle::{Move, move_target};
+use crate::puzzle::Move;
 
 mod moves;
 mod parallel;
@@ -124,14 +124,7 @@ where
 {
     let (rows, cols) = (problem.start.rows(), problem.start.cols());
     let n = rows * cols;
-    let mut nbr = vec![[OFF_BOARD; 4]; n];
-    for (cell, row) in nbr.iter_mut().enumerate() {
-        for m in Move::ALL {
-            if let Some(to) = move_target(rows, cols, cell, m) {
-                row[m.index()] = to as u16;
-            }
-        }
-    }
+    let nbr = Moves::neighbours(rows, cols);
     let limits = ctl.limits().clone();
     // All optimal solutions: the last iteration searched to the end (on the CPU).
     let collect = limits.all_solutions.filter(|_| device.is_none());

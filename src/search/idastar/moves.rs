@@ -2,7 +2,7 @@
 //! live moves, which moves bring their tile nearer its goal) and the move order
 //! ([`move_order`]) that the fast search and the stepper share.
 
-use crate::puzzle::{Board, Move};
+use crate::puzzle::{Board, Move, move_target};
 
 /// No neighbour in that direction. Cells are `u8` (at most 256 of them), so a `u16` entry can
 /// hold every real cell and this value too: on a 16×16 board cell 255 is real, and a `u8`
@@ -28,6 +28,17 @@ pub(super) struct Moves<'a> {
 }
 
 impl Moves<'_> {
+    /// [`Moves::nbr`]'s table for a `rows × cols` board: for each cell (row-major) and move
+    /// index, the cell the blank goes to, [`OFF_BOARD`] off the board.
+    pub(super) fn neighbours(rows: usize, cols: usize) -> Vec<[u16; 4]> {
+        (0..rows * cols)
+            .map(|cell| {
+                Move::ALL
+                    .map(|m| move_target(rows, cols, cell, m).map_or(OFF_BOARD, |to| to as u16))
+            })
+            .collect()
+    }
+
     /// [`Moves::closer`]'s table for the neighbours `nbr` of a board with `cols` columns whose
     /// goal is `goal` (row-major, `0` = blank).
     pub(super) fn closer(nbr: &[[u16; 4]], goal: &[u8], cols: usize) -> Vec<u8> {
