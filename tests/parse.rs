@@ -181,9 +181,10 @@ fn bench_lines_with_size_hint() {
     // With the hint (4, 3) the same tiles are a 4×3 board.
     let b = parse_board(tiles, SRC, Some((4, 3))).expect("4x3");
     assert_eq!((b.rows(), b.cols()), (4, 3));
-    // The hint is ignored for the self-describing formats.
+    // The self-describing formats take a hint that agrees with them (one that does not is
+    // an error: `tests/parse_errors.rs`).
     assert_eq!(
-        parse_board("8 6 7/2 5 4/3 0 1", SRC, Some((3, 4))).expect("slash"),
+        parse_board("8 6 7/2 5 4/3 0 1", SRC, Some((3, 3))).expect("slash"),
         hard8()
     );
 }

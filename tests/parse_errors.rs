@@ -490,6 +490,37 @@ fn error_bench_line_count_fits_no_square() {
 }
 
 #[test]
+fn error_size_hint_that_contradicts_the_board_s_own_size() {
+    // A size line, rows alone, and a slash board each give their own size: a size hint that
+    // says otherwise is an error on the board's first line (it used to be ignored).
+    let given = (3, 4);
+    for (text, line, found) in [
+        ("3 3\n1 2 3\n4 5 6\n7 8 0\n", 1, (3, 3)),
+        ("# rows alone\n1 2 3\n4 5 6\n7 8 0\n", 2, (3, 3)),
+        ("1 2 3/4 5 0\n", 1, (2, 3)),
+    ] {
+        let k = err_at(text, Some(given), line);
+        assert_eq!(k, ParseErrorKind::SizeMismatch { given, found }, "{text:?}");
+        assert_eq!(
+            k.to_string(),
+            format!(
+                "the board is {}×{} but the size given is 3×4",
+                found.0, found.1
+            )
+        );
+    }
+    // The same size is fine, and so is a bench line read with it.
+    assert_eq!(
+        ok_all("3 4\n1 2 3 4\n5 6 7 8\n9 10 11 0\n", Some(given)).len(),
+        1
+    );
+    assert_eq!(
+        ok_all("a 1 2 3 4 5 6 7 8 9 10 11 0\n", Some(given)).len(),
+        1
+    );
+}
+
+#[test]
 fn error_source_names_stdin_and_string() {
     let e = parse_board("3\n1 2 3\n", "<stdin>", None).expect_err("short");
     assert_eq!(e.to_string().split(' ').next(), Some("<stdin>:2:"));

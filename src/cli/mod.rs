@@ -102,7 +102,8 @@ struct SearchOpts {
     /// Nodes batched-astar expands per round.
     #[arg(long, value_name = "B", default_value_t = DEFAULT_BATCH_SIZE, value_parser = parse_batch, allow_negative_numbers = true)]
     batch_size: usize,
-    /// Board size RxC for bench-style lines of non-square boards, e.g. 3x4.
+    /// Board size RxC for bench-style lines of non-square boards, e.g. 3x4 (a board that gives
+    /// its own size must agree with it).
     #[arg(long, value_name = "RxC", value_parser = parse_size)]
     size: Option<(usize, usize)>,
     /// Output format.

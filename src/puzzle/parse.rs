@@ -83,6 +83,14 @@ pub enum ParseErrorKind {
     /// The tiles do not form a valid board.
     #[error("{0}")]
     Board(#[from] BoardError),
+    /// A size was given (for bench-style lines) but the board gives its own, another one.
+    #[error("the board is {}×{} but the size given is {}×{}", .found.0, .found.1, .given.0, .given.1)]
+    SizeMismatch {
+        /// The size given, `(rows, cols)`.
+        given: (usize, usize),
+        /// The board's own size, `(rows, cols)`.
+        found: (usize, usize),
+    },
     /// A single board was asked for but the input holds several.
     #[error("holds {0} puzzles where one was expected (use `npuzzle bench` for many)")]
     SeveralPuzzles(usize),
@@ -210,6 +218,31 @@ pub fn parse_puzzles(
         .filter(|(_, l)| !l.is_empty())
         .collect();
     let p = Parser { source };
+    let all = puzzles(&p, &lines, size)?;
+    // Boards that give their own size (block and slash boards) must agree with a size given.
+    if let Some(given) = size
+        && let Some(bad) = all
+            .iter()
+            .find(|i| (i.board.rows(), i.board.cols()) != given)
+    {
+        return Err(p.err(
+            Some(bad.line),
+            ParseErrorKind::SizeMismatch {
+                given,
+                found: (bad.board.rows(), bad.board.cols()),
+            },
+        ));
+    }
+    Ok(all)
+}
+
+/// The puzzles of `lines` (numbered, comments and blank lines left out), in whichever format
+/// the first line tells.
+fn puzzles(
+    p: &Parser<'_>,
+    lines: &[(usize, &str)],
+    size: Option<(usize, usize)>,
+) -> Result<Vec<Instance>, ParseError> {
     let Some(&(first_no, first)) = lines.first() else {
         return Err(p.err(None, ParseErrorKind::Empty));
     };
@@ -227,8 +260,8 @@ pub fn parse_puzzles(
             })
             .collect();
     }
-    if let Some((rows, cols)) = bare_grid(&lines) {
-        return p.block_board(first_no, &lines, rows, cols).map(|b| vec![b]);
+    if let Some((rows, cols)) = bare_grid(lines) {
+        return p.block_board(first_no, lines, rows, cols).map(|b| vec![b]);
     }
     let tokens: Vec<&str> = first.split_whitespace().collect();
     match tokens.len() {

@@ -5,8 +5,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
-use npuzzle::app::{AppState, Dialogs, EguiQuads, ui};
+use npuzzle::app::{AppState, Dialogs, EguiQuads, HeuristicChoice, ui};
+use npuzzle::heuristic::HeuristicKind;
 use npuzzle::puzzle::Board;
+use npuzzle::search::Algorithm;
 
 /// Dialogs that answer with fixed paths.
 pub struct FakeDialogs {
@@ -93,4 +95,10 @@ pub fn step_until(h: &mut Harness<'_, TestApp>, done: impl Fn(&AppState) -> bool
         h.step();
         std::thread::sleep(Duration::from_millis(2));
     }
+}
+
+/// Picks the algorithm and heuristic in the Solver panel's settings.
+pub fn set(st: &mut AppState, algorithm: Algorithm, h: HeuristicKind) {
+    st.settings.algorithm = algorithm;
+    st.settings.heuristic = HeuristicChoice::Kind(h);
 }

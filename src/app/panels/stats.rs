@@ -4,6 +4,13 @@ use super::group;
 use crate::app::state::AppState;
 use crate::search::Algorithm;
 
+/// What the open and closed counts are, and why a finished A* shows one closed board more than
+/// it expanded.
+const OPEN_CLOSED: &str = "open: boards generated and waiting on the open list (the frontier); \
+closed: boards taken off it. A* takes the goal off the open list and stops without expanding \
+it, so once it has found the goal, closed is one more than expanded. Batched A* notices the \
+goal when it generates it, so there the two agree.";
+
 /// The Stats panel: the latest progress snapshot in figures, and the frame time.
 pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
     let Some(p) = st.run.progress() else {
@@ -29,7 +36,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
         ui.add(egui::Label::new(format!("{when}: {search}")).wrap());
     }
     egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
-        let mut row = |k: &str, v: String| {
+        let row = |ui: &mut egui::Ui, k: &str, v: String| {
             ui.label(k);
             ui.monospace(v);
             ui.end_row();
@@ -41,55 +48,65 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
             Some(Algorithm::IdaStar | Algorithm::GpuIdaStar)
         ) && !st.run.is_stepped()
         {
-            row("deepest g", p.g.to_string());
+            row(ui, "deepest g", p.g.to_string());
         } else {
-            row("g / h / f", format!("{} / {} / {}", p.g, p.h, p.g + p.h));
+            row(
+                ui,
+                "g / h / f",
+                format!("{} / {} / {}", p.g, p.h, p.g + p.h),
+            );
         }
         if p.iteration > 0 {
             row(
+                ui,
                 "IDA* iteration",
                 format!("{} (threshold {})", p.iteration, p.bound),
             );
         } else if p.algorithm == Some(Algorithm::Bfs) {
-            row("depth", p.bound.to_string());
+            row(ui, "depth", p.bound.to_string());
         } else {
-            row("best f (open)", p.bound.to_string());
+            row(ui, "best f (open)", p.bound.to_string());
         }
-        row("expanded", group(p.expanded));
-        row("generated", group(p.generated));
+        row(ui, "expanded", group(p.expanded));
+        row(ui, "generated", group(p.generated));
         if p.open > 0 || p.closed > 0 {
-            row(
-                "open / closed",
-                format!("{} / {}", group(p.open), group(p.closed)),
-            );
+            ui.label("open / closed").on_hover_text(OPEN_CLOSED);
+            ui.monospace(format!("{} / {}", group(p.open), group(p.closed)))
+                .on_hover_text(OPEN_CLOSED);
+            ui.end_row();
         }
         if p.algorithm == Some(Algorithm::GpuIdaStar) {
-            row("GPU rounds", group(p.round));
-            row("busy (last round)", format!("{:.0} %", p.busy * 100.0));
+            row(ui, "GPU rounds", group(p.round));
+            row(ui, "busy (last round)", format!("{:.0} %", p.busy * 100.0));
         } else if p.round > 0 {
-            row("rounds", group(p.round));
-            row("batch", format!("{} boards", group(p.batch_boards)));
+            row(ui, "rounds", group(p.round));
+            row(ui, "batch", format!("{} boards", group(p.batch_boards)));
             row(
+                ui,
                 "eval time / batch",
                 format!("{:.2} ms", p.eval_seconds * 1e3),
             );
             row(
+                ui,
                 "boards / s (eval)",
                 format!("{:.2} M", p.boards_per_second / 1e6),
             );
         }
         row(
+            ui,
             "nodes / s",
             format!("{:.2} M", p.expanded as f64 / secs / 1e6),
         );
-        row("elapsed", format!("{:.2} s", p.seconds));
+        row(ui, "elapsed", format!("{:.2} s", p.seconds));
         if p.memory > 0 {
             row(
+                ui,
                 "memory",
                 format!("{:.1} MiB", p.memory as f64 / (1 << 20) as f64),
             );
         }
         row(
+            ui,
             "frame cost",
             format!("{:.1} ms", st.clock.frame_seconds() * 1e3),
         );
