@@ -27,6 +27,9 @@ struct Gfx {
     egui_state: egui_winit::State,
 }
 
+/// How long `--screenshot` waits for the coach's answer after the solve has ended.
+const HINT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 struct App {
     opts: GuiRequest,
     state: Option<AppState>,
@@ -34,8 +37,10 @@ struct App {
     result: Result<(), AppError>,
     clock: Instant,
     last_frame: Option<Instant>,
-    /// Frames rendered since the solve finished (the screenshot waits for a settled frame).
+    /// Frames rendered since the solve finished, and when it was first seen finished (the
+    /// screenshot waits for a settled frame and, a while, for the coach's answer).
     settled_frames: u32,
+    settled_since: Option<Instant>,
     /// Frames rendered while a search ran, and the seconds they spanned.
     search_frames: (u64, f64),
     /// Seconds spent inside `frame` (UI + render submission) while a search ran.
@@ -61,6 +66,7 @@ pub fn run(opts: GuiRequest) -> Result<(), AppError> {
         clock: Instant::now(),
         last_frame: None,
         settled_frames: 0,
+        settled_since: None,
         search_frames: (0, 0.0),
         search_frame_work: 0.0,
         title: String::new(),
@@ -343,7 +349,11 @@ impl App {
             return;
         }
         self.settled_frames += 1;
-        if self.settled_frames < 3 {
+        let since = *self.settled_since.get_or_insert_with(Instant::now);
+        // The coach's line ("N moves to solve from here") comes from its own thread: the
+        // picture waits a while for it rather than show "computing…" (a board whose answer
+        // takes longer than that is captured as it is).
+        if self.settled_frames < 3 || (st.play.thinking() && since.elapsed() < HINT_WAIT) {
             return;
         }
         let failure = match st.run.state() {

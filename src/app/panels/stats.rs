@@ -80,10 +80,15 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
             row(ui, "busy (last round)", format!("{:.0} %", p.busy * 100.0));
         } else if p.round > 0 {
             row(ui, "rounds", group(p.round));
-            row(ui, "batch", format!("{} boards", group(p.batch_boards)));
+            // The last round's: a search's final rounds may evaluate only a few boards.
             row(
                 ui,
-                "eval time / batch",
+                "last batch",
+                format!("{} boards", group(p.batch_boards)),
+            );
+            row(
+                ui,
+                "its eval time",
                 format!("{:.2} ms", p.eval_seconds * 1e3),
             );
             row(
