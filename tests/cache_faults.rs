@@ -247,24 +247,28 @@ fn two_processes_building_one_table_at_once_both_succeed() {
 
 #[test]
 fn cache_folders_that_cannot_be_used_are_file_system_errors() {
-    // A regular file where the folder should be; a folder nobody can write (/proc/self).
+    // A folder nobody can write (/proc/self).
+    let dir = PathBuf::from("/proc/self");
+    let o = pdb(&dir, &["build", "pdb:4,4", "--size", "3x3"]);
+    assert_eq!(o.code, 1, "{dir:?}: {}", o.stderr);
+    assert!(o.stderr.contains("could not save"), "{dir:?}: {}", o.stderr);
+    // A solve still answers (the tables are built in memory), warning that they were not saved.
+    let s = solve_with_cache(&dir);
+    assert_eq!(s.code, 0, "{dir:?}: {}", s.stderr);
+    assert!(s.stderr.contains("could not save"), "{dir:?}: {}", s.stderr);
+    // A regular file given as the folder is refused at once, before any table is built (a
+    // trial saw a solve build its tables, warn nine times and say "cached for next time").
     let file = temp_file("x");
-    for dir in [PathBuf::from(path_of(&file)), PathBuf::from("/proc/self")] {
-        let o = pdb(&dir, &["build", "pdb:4,4", "--size", "3x3"]);
-        assert_eq!(o.code, 1, "{dir:?}: {}", o.stderr);
-        assert!(o.stderr.contains("could not save"), "{dir:?}: {}", o.stderr);
-        // A solve still answers (the tables are built in memory), warning that they were not saved.
-        let s = solve_with_cache(&dir);
-        assert_eq!(s.code, 0, "{dir:?}: {}", s.stderr);
-        assert!(s.stderr.contains("could not save"), "{dir:?}: {}", s.stderr);
+    let dir = PathBuf::from(path_of(&file));
+    for o in [
+        pdb(&dir, &["build", "pdb:4,4", "--size", "3x3"]),
+        pdb(&dir, &["verify"]),
+        solve_with_cache(&dir),
+    ] {
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert!(o.stderr.contains("is not a folder"), "{}", o.stderr);
+        assert!(!o.stderr.contains("could not save"), "{}", o.stderr);
     }
-    let v = pdb(Path::new(&path_of(&file)), &["verify"]);
-    assert_eq!(v.code, 1, "{}", v.stderr);
-    assert!(
-        v.stderr.contains("cannot read the cache folder") && v.stderr.contains("Not a directory"),
-        "{}",
-        v.stderr
-    );
 
     // A set but empty NPUZZLE_CACHE_DIR is unset: the user's cache folder, for build and
     // list alike, and nothing written in the current folder.
@@ -323,4 +327,36 @@ fn full_and_read_only_cache_folders_fail_cleanly() {
     for d in [&full, &ro] {
         let _ = Command::new("umount").arg(d.path()).status();
     }
+}
+
+#[test]
+fn a_damaged_pruning_automaton_is_said_and_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(EASY8);
+    let solve = || {
+        output_within(
+            command()
+                .args(["solve", &path_of(&file), "--algorithm", "idastar"])
+                .args(["--heuristic", "manhattan", "--cache-dir"])
+                .arg(dir.path()),
+            60,
+        )
+    };
+    // The first solve builds and keeps it, silently.
+    let o = solve();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(!o.stderr.contains("warning"), "{}", o.stderr);
+    let fsm = dir.path().join("3x3-moves14.fsm");
+    assert!(fsm.is_file(), "{fsm:?}");
+    // Damaged, it is said (as a damaged table is), rebuilt and kept again.
+    std::fs::write(&fsm, b"garbage").unwrap();
+    let o = solve();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("warning") && o.stderr.contains("rebuilding the pruning automaton"),
+        "{}",
+        o.stderr
+    );
+    let o = solve();
+    assert!(!o.stderr.contains("warning"), "{}", o.stderr);
 }

@@ -769,3 +769,118 @@ fn what_no_gpu_program_takes_is_bad_usage() {
         out.stderr
     );
 }
+
+#[test]
+fn the_second_trial_s_command_line_findings_are_mended() {
+    let board = temp_file(HARD8);
+    let file = path_of(&board);
+    // Arguments clap refuses still give the JSON failure object with --format json.
+    for args in [
+        vec![
+            "solve",
+            file.as_str(),
+            "--format",
+            "json",
+            "--algorithm",
+            "foo",
+        ],
+        vec![
+            "bench",
+            file.as_str(),
+            "--format=json",
+            "--heuristic",
+            "foo",
+        ],
+    ] {
+        let o = npuzzle(&args, None);
+        assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+        let j: Value = serde_json::from_str(&o.stdout).expect("a JSON failure object");
+        assert_eq!(j["exit_code"], 2, "{j}");
+        assert!(j["error"].as_str().unwrap().contains("'foo'"), "{j}");
+    }
+    // solve's failure object has the exit code too.
+    let o = npuzzle(
+        &["solve", &file, "--format", "json", "--time-limit", "0"],
+        None,
+    );
+    let j: Value = serde_json::from_str(&o.stdout).expect("a JSON failure object");
+    assert_eq!((o.code, j["exit_code"].as_u64()), (2, Some(2)), "{j}");
+    // A file where the command belongs: the commands that take it.
+    let o = npuzzle(&[&file], None);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr
+            .contains(&format!("open it in the app with `npuzzle gui {file}`")),
+        "{}",
+        o.stderr
+    );
+    // A huge time limit is named in a few digits.
+    let o = npuzzle(&["solve", &file, "--time-limit", "1e300"], None);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr
+            .contains("--time-limit 1.000e300 seconds is too large"),
+        "{}",
+        o.stderr
+    );
+    // A screenshot that could not be written is refused before the app opens.
+    for (path, why) in [
+        (
+            "/nonexistent-folder/s.png",
+            "there is no folder /nonexistent-folder",
+        ),
+        ("s.jpg", "its name ends in .png"),
+    ] {
+        let o = npuzzle(&["gui", &file, "--screenshot", path], None);
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert!(o.stderr.contains(why), "{}", o.stderr);
+    }
+    // generate says the seed it drew, and that seed makes the same boards again.
+    let o = npuzzle(&["generate", "--size", "3x3", "--count", "3"], None);
+    assert_eq!(o.code, 0);
+    let seed = o
+        .stderr
+        .split_whitespace()
+        .nth(2)
+        .expect("npuzzle: seed N …")
+        .to_string();
+    let again = npuzzle(
+        &["generate", "--size", "3x3", "--count", "3", "--seed", &seed],
+        None,
+    );
+    assert_eq!(again.stdout, o.stdout, "{}", o.stderr);
+    // An unsolvable board in compare: the verdict once, not "…: unsolvable: …".
+    let unsolvable = temp_file("1 2 3/4 5 6/8 7 0");
+    let o = npuzzle(&["compare", &path_of(&unsolvable)], None);
+    assert!(
+        o.stdout.contains("No solution possible: width 3 is odd"),
+        "{}",
+        o.stdout
+    );
+    // A cache folder that does not exist yet is said so by pdb list.
+    let o = npuzzle(
+        &["pdb", "list", "--cache-dir", "/nonexistent-folder/pdb"],
+        None,
+    );
+    assert_eq!(o.code, 0);
+    assert!(
+        o.stdout.contains("the folder does not exist yet"),
+        "{}",
+        o.stdout
+    );
+    // A bench file with two goals says which goal each choice is for.
+    let o = npuzzle(
+        &[
+            "bench",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/assets/bench/hard8.txt"),
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("lines with the blank-last goal")
+            && o.stderr.contains("lines with the blank-first goal"),
+        "{}",
+        o.stderr
+    );
+}

@@ -524,6 +524,8 @@ fn batched_a_star_steps_one_node_a_round_then_runs_in_batches() {
     step_until(&mut h, |s| expanded(s) == 10 && s.run.is_idle());
     h.step();
     h.get_by_label_contains("Batched A*, stepped: each round expands one node");
+    // Stats name the search started, not the A* order it steps in.
+    h.get_by_label("running: batched A* + manhattan, stepped (one node a round)");
     // Its rounds so far are A*'s first ten expansions.
     let v = h.state().st.run.inspect().unwrap().clone();
     let p = Problem {
@@ -545,6 +547,10 @@ fn batched_a_star_steps_one_node_a_round_then_runs_in_batches() {
     assert_eq!(&replay(st.board(), &sol.moves), p.goal.board());
     assert!(!st.run.is_stepped() && st.run.inspect().is_none());
     assert!(sol.stats.rounds > 0 && sol.stats.expanded > 10);
+    // The tree tab says why it has no tree now (it said "press Step to start one").
+    h.get_by_label("Tree").click();
+    h.step();
+    h.get_by_label_contains("Batched A* went on in batches after its steps");
 }
 
 #[test]

@@ -204,11 +204,18 @@ fn error_duplicate_tile() {
 
 #[test]
 fn error_no_blank() {
-    // Tiles 1..=9 on a 3×3: no 0. Reported as "no blank" (before the range check on 9).
-    let k = err_at("3\n1 2 3\n4 5 6\n7 8 9\n", None, 2);
+    // No 0, every tile in range (one twice).
+    let k = err_at("3\n1 2 3\n4 5 6\n7 8 8\n", None, 2);
     assert_eq!(k, ParseErrorKind::Board(BoardError::NoBlank));
-    let k = err_at("a 1 2 3 4 5 6 7 8 9 31", None, 1);
+    let k = err_at("a 1 2 3 4 5 6 7 8 8 31", None, 1);
     assert_eq!(k, ParseErrorKind::Board(BoardError::NoBlank));
+    // Tiles numbered 1..=9 on a 3×3: the 9 is out of range, on its own line (a trial read
+    // "no blank" there and looked for a missing 0).
+    let k = err_at("3\n1 2 3\n4 5 6\n7 8 9\n", None, 4);
+    assert_eq!(
+        k.to_string(),
+        "tile 9 is out of range: a 3×3 board holds tiles 0 to 8 (0 = blank)"
+    );
     // A missing tile with a 0 present means another tile is duplicated.
     let k = err_at("1 2 3/4 5 6/7 1 0", None, 1);
     assert!(
@@ -236,14 +243,17 @@ fn board_new_rejects_exactly_the_non_permutations() {
         })
     );
     // Exhaustively for 2×2: the accepted 4-tuples over 0..=4 are exactly the 24 permutations,
-    // and every tuple without a 0 is reported as NoBlank.
+    // every tuple with a 4 is reported as out of range, and every other one without a 0 as
+    // NoBlank.
     let mut accepted = 0;
     for code in 0..5usize.pow(4) {
         let t: Vec<usize> = (0..4).map(|i| code / 5usize.pow(i) % 5).collect();
         match Board::new(2, 2, &t) {
             Ok(_) => accepted += 1,
             Err(e) => {
-                if !t.contains(&0) {
+                if t.contains(&4) {
+                    assert!(matches!(e, BoardError::OutOfRange { tile: 4, .. }), "{t:?}");
+                } else if !t.contains(&0) {
                     assert_eq!(e, BoardError::NoBlank, "{t:?}");
                 }
             }

@@ -510,8 +510,8 @@ mod cache {
         let (code, _, err) = run(&["pdb", "build", "pdb:4,4,0", "--size", "3x3"]);
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("pattern 3 is empty"), "{err}");
-        // A cache that cannot be written: built, not claimed saved, exit 1 (a file-system
-        // failure, not a limit).
+        // A file given as the cache folder: refused before anything is built (exit 2; a folder
+        // that cannot be written is `tests/cache_faults.rs`'s).
         let file = dir.path().join("a-file");
         std::fs::write(&file, b"x").unwrap();
         let o = output(
@@ -525,9 +525,9 @@ mod cache {
             None,
         );
         let err = o.stderr;
-        assert_eq!(o.code, 1, "{err}");
+        assert_eq!(o.code, 2, "{err}");
         assert!(
-            err.contains("could not save") && !err.contains("built pattern"),
+            err.contains("is not a folder") && !err.contains("built pattern"),
             "{err}"
         );
         let (code, _, err) = run(&["pdb", "build", "pdb555", "--goal", "blank-first"]);
@@ -625,12 +625,9 @@ mod cache {
         let (code, out, _) = run(&["pdb", "verify"]);
         assert_eq!(code, 1, "{out}");
         assert!(out.contains("BAD: holds the table of"), "{out}");
-        // A cache folder that is not a folder: an error with its reason, not "no tables".
+        // A cache folder that is not a folder: a usage error with its reason, not "no tables".
         let (code, _, err) = run(&["pdb", "verify", "--cache-dir", f.to_str().unwrap()]);
-        assert_eq!(code, 1, "{err}");
-        assert!(
-            err.contains("cannot read the cache folder") && err.contains("Not a directory"),
-            "{err}"
-        );
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("is not a folder"), "{err}");
     }
 }

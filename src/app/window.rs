@@ -603,7 +603,8 @@ impl ApplicationHandler for App {
         let (n, secs) = self.search_frames;
         if n > 0 {
             crate::note!(
-                "npuzzle: {n} frames while searching: {:.1} ms a frame on average ({:.0} frames/s), {:.1} ms of UI work each",
+                "npuzzle: {n} frame{} while searching: {:.1} ms a frame on average ({:.0} frames/s), {:.1} ms of UI work each",
+                if n == 1 { "" } else { "s" },
                 secs / n as f64 * 1e3,
                 n as f64 / secs.max(1e-9),
                 self.search_frame_work / n as f64 * 1e3

@@ -126,8 +126,19 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         .and_then(super::evaluator::Evaluators::max_table_bytes);
     // One heuristic per distinct goal (and size): pattern databases are goal-specific.
     let mut by_goal: Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)> = Vec::new();
+    // With several goals (or sizes) the choices are said per goal, each once.
+    let several = goals.iter().any(|g| g.board() != goals[0].board());
     for (inst, g) in instances.iter().zip(&goals) {
         if !by_goal.iter().any(|(b, _, _)| b == g.board()) {
+            if several {
+                crate::note!(
+                    "npuzzle: lines with the {} goal ({}×{}), from line {}:",
+                    g.name(),
+                    g.board().rows(),
+                    g.board().cols(),
+                    inst.line
+                );
+            }
             // --time-limit is per instance; it does not cover building the tables.
             let (algo, h) = super::solve::choose(&a.opts, &inst.board, g, max_table_bytes, None)?;
             by_goal.push((g.board().clone(), algo, h));

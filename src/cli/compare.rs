@@ -47,7 +47,7 @@ pub(super) struct CompareArgs {
     #[arg(long, default_value = "blank-last")]
     goal: String,
     /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::parse_cache_dir)]
     cache_dir: Option<std::path::PathBuf>,
     /// The depth experiment's board size, RxC of at most 10 cells (3x3, 2x5, …).
     #[arg(long, value_name = "RxC", value_parser = parse_size)]
@@ -169,9 +169,10 @@ fn methods(a: &CompareArgs, goal: &Goal) -> Result<Vec<Method>, CliError> {
         }
         let choice: HeuristicChoice = name
             .parse()
-            .map_err(|e| CliError::Usage(format!("--heuristics {name}: {e}")))?;
+            .map_err(|e| CliError::Usage(format!("--heuristics {name}: {e}; or bfs")))?;
         let resolved = super::pdb::resolve(
             &choice,
+            "--heuristics ",
             goal,
             true,
             a.cache_dir.clone(),
@@ -241,7 +242,7 @@ fn one_board(
             a.time_limit
         ))?;
         if !verdict.solvable {
-            super::emit(&format!("No solution possible: {}", verdict.reason()))?;
+            super::emit(&format!("No solution possible: {}", verdict.why()))?;
             return Ok(0);
         }
         super::emit(&header())?;

@@ -11,7 +11,12 @@ pub(super) fn run(a: &GenerateArgs) -> Result<u8, CliError> {
     let goal = goal_spec(&a.goal)?
         .resolve(rows, cols)
         .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
-    let seed = a.seed.unwrap_or_else(rand::random);
+    let seed = a.seed.unwrap_or_else(|| {
+        let seed = rand::random();
+        // So that the boards can be made again.
+        crate::note!("npuzzle: seed {seed} (--seed {seed} makes these boards again)");
+        seed
+    });
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..a.count {
         let b = match a.walk {

@@ -41,11 +41,11 @@ pub(super) struct GuiArgs {
     solve: bool,
     /// When the solve has ended, save a PNG of the window to PATH and exit
     /// (0 on success, non-zero with a message on failure).
-    #[arg(long, value_name = "PATH.png")]
+    #[arg(long, value_name = "PATH.png", value_parser = parse_screenshot)]
     screenshot: Option<PathBuf>,
     /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache
     /// folder).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::parse_cache_dir)]
     cache_dir: Option<PathBuf>,
 }
 
@@ -183,4 +183,24 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
         threads: 1,
     };
     solve::solve_and_print(board, goal, &opts, Notation::Blank, None)
+}
+
+/// Parses `--screenshot`: a `.png` path in a folder that exists, checked before the app opens
+/// (the picture is written only after the solve).
+fn parse_screenshot(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    if !path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+    {
+        return Err("a screenshot is a PNG file: its name ends in .png".to_string());
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(format!("there is no folder {}", folder.display()));
+    }
+    Ok(path)
 }

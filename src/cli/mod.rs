@@ -84,7 +84,7 @@ struct SearchOpts {
     #[arg(long, default_value = "auto")]
     heuristic: HeuristicChoice,
     /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = parse_cache_dir)]
     cache_dir: Option<std::path::PathBuf>,
     /// Stop after this many seconds (exit code 3). For `solve` it also covers building pattern
     /// databases (a build stops at the end of its current BFS layer); for `bench` it applies
@@ -265,6 +265,16 @@ fn at_least_one(s: &str, what: &str) -> Result<usize, String> {
     }
 }
 
+/// Parses `--cache-dir`: a folder, or a path where one can be made; a file or anything else
+/// already there is refused at once (the tables would otherwise be built and not saved).
+pub(super) fn parse_cache_dir(s: &str) -> Result<std::path::PathBuf, String> {
+    let path = std::path::PathBuf::from(s);
+    match std::fs::metadata(&path) {
+        Ok(m) if !m.is_dir() => Err(format!("{s} is not a folder")),
+        _ => Ok(path),
+    }
+}
+
 /// Parses `RxC` (also `R×C`, `RXC`).
 pub(super) fn parse_size(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("expected a size like 4x4 or 3x5, got {s:?}");
@@ -350,7 +360,10 @@ impl From<SearchError> for CliError {
 /// for `npuzzle gui` and `npuzzle` alone (the binary passes the app's; `None`: a build without
 /// the app, which solves in the terminal instead).
 pub fn main(launcher: Option<&Launcher>) -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return refused(&e),
+    };
     match run(cli, launcher) {
         Ok(code) => ExitCode::from(code),
         Err(CliError::Closed) => ExitCode::SUCCESS,
@@ -359,6 +372,46 @@ pub fn main(launcher: Option<&Launcher>) -> ExitCode {
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// A command line clap refused (or `--help`, `--version`): its message, and with
+/// `--format json` the failure object (`error`, `exit_code`) on standard output, as every later
+/// failure prints one; a file given where a command belongs gets the commands that take it.
+fn refused(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let code = e.exit_code();
+    let _ = e.print();
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        return ExitCode::from(u8::try_from(code).unwrap_or(2));
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if e.kind() == ErrorKind::InvalidSubcommand
+        && let Some(first) = args.first()
+        && std::path::Path::new(first).is_file()
+    {
+        crate::note!(
+            "npuzzle: {first} is a file: open it in the app with `npuzzle gui {first}`, or solve it with `npuzzle solve {first}`"
+        );
+    }
+    let json = args
+        .windows(2)
+        .any(|w| w[0] == "--format" && w[1] == "json")
+        || args.iter().any(|a| a == "--format=json");
+    if json {
+        let text = e.to_string();
+        let message = text.lines().next().unwrap_or_default();
+        let j = serde_json::json!({
+            "error": message.trim_start_matches("error: "),
+            "exit_code": code,
+        });
+        let _ = emit(&serde_json::to_string_pretty(&j).unwrap_or_default());
+    }
+    ExitCode::from(u8::try_from(code).unwrap_or(2))
 }
 
 /// Runs a parsed command line (the app through `launcher`, as in [`main`]); returns the exit
@@ -448,6 +501,13 @@ fn goal_spec(s: &str) -> Result<GoalSpec, CliError> {
 /// reads the terminal; `puzzle` itself only reads what it is given).
 fn read_input(path: &str) -> Result<(String, String), ParseError> {
     if path == "-" {
+        use std::io::IsTerminal;
+        if std::io::stdin().is_terminal() {
+            // Not a hang: the FILE left out (or `-`) is the terminal.
+            crate::note!(
+                "npuzzle: reading a board from the terminal (type or paste it, then Ctrl-D; or give a FILE)"
+            );
+        }
         read_from("<stdin>", std::io::stdin().lock())
     } else {
         read_source(path)
@@ -468,7 +528,9 @@ impl SearchOpts {
                 std::time::Duration::try_from_secs_f64(s)
                     .ok()
                     .filter(|d| std::time::Instant::now().checked_add(*d).is_some())
-                    .ok_or_else(|| CliError::Usage(format!("--time-limit {s} is too large")))?,
+                    .ok_or_else(|| {
+                        CliError::Usage(format!("--time-limit {s:.3e} seconds is too large"))
+                    })?,
             ),
             Some(s) => {
                 return Err(CliError::Usage(format!(

@@ -20,7 +20,7 @@ pub(super) struct PdbArgs {
     #[command(subcommand)]
     command: PdbCommand,
     /// Cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", value_parser = super::parse_cache_dir)]
     cache_dir: Option<PathBuf>,
 }
 
@@ -80,6 +80,7 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             let choice = HeuristicChoice::Pdb(spec.clone());
             let resolved = resolve(
                 &choice,
+                "",
                 &g,
                 true,
                 a.cache_dir.clone(),
@@ -152,7 +153,12 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             let mut bad = 0;
             let list = cache.list();
             if list.is_empty() {
-                super::emit(&format!("no tables in {}", cache.dir().display()))?;
+                let missing = if cache.dir().exists() {
+                    ""
+                } else {
+                    " (the folder does not exist yet: tables are saved there when built)"
+                };
+                super::emit(&format!("no tables in {}{missing}", cache.dir().display()))?;
             }
             for (path, header, size) in list {
                 let name = path
@@ -233,13 +239,16 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
 /// progress bar on stderr while tables are built, and a note for each table built.
 ///
 /// `deadline` (an instant, and the limit in seconds it stands for) stops a build that runs
-/// past it.
+/// past it. `flag` (e.g. `"--heuristic "`) goes in front of the messages of a choice that does
+/// not fit the board: the option the user gave it with.
 ///
 /// # Errors
 /// [`CliError::Usage`] for a partition that does not fit the board, [`CliError::Limit`] when a
 /// build runs past `deadline`, [`CliError::Unavailable`] when a table cannot be had.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
     choice: &HeuristicChoice,
+    flag: &str,
     goal: &Goal,
     uses_heuristic: bool,
     cache_dir: Option<PathBuf>,
@@ -277,7 +286,11 @@ pub(super) fn resolve(
         (ResolveError::Cancelled, Some((_, secs))) => {
             CliError::Limit(crate::search::SearchError::TimeLimit(secs))
         }
-        (e @ ResolveError::NotForBoard { .. }, _) => CliError::Usage(e.to_string()),
+        (e @ ResolveError::NotForBoard { .. }, _) => CliError::Usage(format!("{flag}{e}")),
+        (e @ ResolveError::BadPartition { .. }, _) => match e.pdb_error() {
+            Some(why) => CliError::from_pdb(why, format!("{flag}{e}")),
+            None => CliError::Usage(format!("{flag}{e}")),
+        },
         (e, _) => match e.pdb_error() {
             Some(why) => CliError::from_pdb(why, e.to_string()),
             None => CliError::Other(e.to_string()),

@@ -42,6 +42,8 @@ struct FailureJson {
     solvable: Option<bool>,
     moves: Option<usize>,
     error: String,
+    /// The exit code's meaning: 2 bad input, 3 a limit or something unavailable, 1 otherwise.
+    exit_code: u8,
     limit: bool,
     algorithm: Option<&'static str>,
     heuristic: Option<String>,
@@ -60,6 +62,7 @@ fn failure_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> 
         solvable: run.as_ref().map(|r| r.0),
         moves: None,
         error: e.to_string(),
+        exit_code: e.exit_code(),
         limit: matches!(e, CliError::Limit(_)),
         algorithm: run.as_ref().map(|r| r.1.name()),
         heuristic: run.as_ref().map(|r| r.2.clone()),
@@ -100,6 +103,7 @@ pub(super) fn choose(
     }
     let resolved = super::pdb::resolve(
         &opts.heuristic,
+        "--heuristic ",
         goal,
         algorithm != Algorithm::Bfs,
         opts.cache_dir.clone(),

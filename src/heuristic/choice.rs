@@ -107,7 +107,7 @@ pub struct Resolved {
 #[derive(Debug, thiserror::Error)]
 pub enum ResolveError {
     /// The partition does not fit the board (bad input).
-    #[error("--heuristic {name}: {why}")]
+    #[error("{name}: {why}")]
     BadPartition {
         /// The partition's name.
         name: String,
@@ -116,7 +116,7 @@ pub enum ResolveError {
         why: PdbError,
     },
     /// A heuristic that does not take this board's shape (bad input).
-    #[error("--heuristic {name}: {why}")]
+    #[error("{name}: {why}")]
     NotForBoard {
         /// The heuristic's name.
         name: &'static str,

@@ -63,7 +63,8 @@ pub enum BoardError {
         /// Second cell holding it.
         second: usize,
     },
-    /// There is no `0` on the board (checked before the range, so `1 … 9` on a 3×3 says this).
+    /// There is no `0` on the board, every tile being in range (`1 … 9` on a 3×3 is told as 9
+    /// out of range).
     #[error("no blank: one cell must hold 0")]
     NoBlank,
 }
@@ -97,9 +98,8 @@ impl Board {
                 found: tiles.len(),
             });
         }
-        if !tiles.contains(&0) {
-            return Err(BoardError::NoBlank);
-        }
+        // A tile out of range first: numbering the tiles from 1 (no 0, one too many) is then
+        // told as what it is.
         let mut seen = vec![usize::MAX; n];
         let mut duplicate = None;
         for (cell, &t) in tiles.iter().enumerate() {
@@ -116,6 +116,9 @@ impl Board {
             } else {
                 seen[t] = cell;
             }
+        }
+        if seen[0] == usize::MAX {
+            return Err(BoardError::NoBlank);
         }
         if let Some((tile, first, second)) = duplicate {
             let missing = seen.iter().position(|&c| c == usize::MAX).unwrap_or(0);

@@ -92,16 +92,22 @@ impl Solvability {
         }
     }
 
-    /// One line explaining the verdict in textbook terms.
+    /// One line explaining the verdict in textbook terms: `solvable: …` or `unsolvable: …`.
     pub fn reason(&self) -> String {
         let verdict = if self.solvable {
             "solvable"
         } else {
             "unsolvable"
         };
+        format!("{verdict}: {}", self.why())
+    }
+
+    /// The explanation of [`Solvability::reason`] without the verdict in front (for a line
+    /// that already says it, e.g. "No solution possible: width 3 is odd, …").
+    pub fn why(&self) -> String {
         if self.cols % 2 == 1 {
             format!(
-                "{verdict}: width {} is odd, so only the inversion parity counts: {} inversion{} on the board, {} on the {} goal ({} parity)",
+                "width {} is odd, so only the inversion parity counts: {} inversion{} on the board, {} on the {} goal ({} parity)",
                 self.cols,
                 self.start_inversions,
                 if self.start_inversions == 1 { "" } else { "s" },
@@ -111,7 +117,7 @@ impl Solvability {
             )
         } else {
             format!(
-                "{verdict}: width {} is even, so inversions + blank row count: {} + row {} on the board, {} + row {} on the {} goal ({} parity)",
+                "width {} is even, so inversions + blank row count: {} + row {} on the board, {} + row {} on the {} goal ({} parity)",
                 self.cols,
                 self.start_inversions,
                 self.blank_row,

@@ -186,8 +186,9 @@ pub enum SearchError {
     TimeLimit(f64),
     /// The memory cap would have been exceeded.
     #[error(
-        "memory cap of {} reached after {expanded} expansions; raise --max-memory or use IDA* (--algorithm idastar), which needs almost no memory",
-        bytesize::ByteSize(*cap).display().iec()
+        "memory cap of {} reached after {expanded} expansion{}; raise --max-memory or use IDA* (--algorithm idastar), which needs almost no memory",
+        bytesize::ByteSize(*cap).display().iec(),
+        if *expanded == 1 { "" } else { "s" }
     )]
     MemoryLimit {
         /// The cap, in bytes.

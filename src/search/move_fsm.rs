@@ -173,8 +173,13 @@ impl MoveFsm {
             let Some(dir) = cache.filter(|_| depth > 10) else {
                 return Arc::new(MoveFsm::new(rows, cols, depth));
             };
-            if let Ok(fsm) = super::fsm_cache::read(dir, rows, cols, depth) {
-                return Arc::new(fsm);
+            match super::fsm_cache::read(dir, rows, cols, depth) {
+                Ok(fsm) => return Arc::new(fsm),
+                // A file that is there but cannot be used is said, as a damaged table is.
+                Err(why) if super::fsm_cache::path_for(dir, rows, cols, depth).exists() => {
+                    crate::note!("npuzzle: warning: {why}; rebuilding the pruning automaton");
+                }
+                Err(_) => {}
             }
             let fsm = MoveFsm::new(rows, cols, depth);
             // Only a cache: a failed save costs the next process the build, nothing else.

@@ -27,41 +27,60 @@ pub(super) fn search_name(a: Algorithm, heuristic: Option<&str>) -> String {
     }
 }
 
+/// A combo box with its label on the right, or above it when the panel is too narrow for both
+/// on one line (a narrow panel broke "Algorithm" in two).
+fn combo(
+    ui: &mut egui::Ui,
+    text: &str,
+    selected: impl Into<egui::WidgetText>,
+    menu: impl FnOnce(&mut egui::Ui),
+) {
+    if ui.available_width() >= 220.0 {
+        egui::ComboBox::from_label(text)
+            .selected_text(selected)
+            .show_ui(ui, menu);
+    } else {
+        let l = ui.label(text);
+        egui::ComboBox::from_id_salt(text)
+            .selected_text(selected)
+            .show_ui(ui, menu)
+            .response
+            .labelled_by(l.id);
+    }
+}
+
 /// The Solver panel: algorithm, heuristic, evaluator and limits; Start, Pause, Step, Stop.
 pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     let running = st.is_running();
     ui.add_enabled_ui(!running, |ui| {
-        egui::ComboBox::from_label("Algorithm")
-            .selected_text(label(st.settings.algorithm))
-            .show_ui(ui, |ui| {
-                for (a, name) in ALGORITHMS {
-                    ui.selectable_value(&mut st.settings.algorithm, a, name);
-                }
-            });
+        combo(ui, "Algorithm", label(st.settings.algorithm), |ui| {
+            for (a, name) in ALGORITHMS {
+                ui.selectable_value(&mut st.settings.algorithm, a, name);
+            }
+        });
         if st.settings.algorithm != Algorithm::Bfs {
             let (rows, cols) = (st.board().rows(), st.board().cols());
-            egui::ComboBox::from_label("Heuristic")
-                .selected_text(st.settings.heuristic.to_string())
-                .show_ui(ui, |ui| {
-                    for h in HeuristicKind::ALL {
+            let selected = st.settings.heuristic.to_string();
+            combo(ui, "Heuristic", selected, |ui| {
+                for h in HeuristicKind::ALL {
+                    ui.selectable_value(
+                        &mut st.settings.heuristic,
+                        HeuristicChoice::Kind(h),
+                        h.name(),
+                    );
+                }
+                // The pattern databases made for this board size (built on first use,
+                // then cached).
+                for (name, r, c, _) in NAMED {
+                    if (r, c) == (rows, cols) {
                         ui.selectable_value(
                             &mut st.settings.heuristic,
-                            HeuristicChoice::Kind(h),
-                            h.name(),
+                            HeuristicChoice::Pdb(PartitionSpec::Named(name.to_string())),
+                            format!("{name} (pattern database)"),
                         );
                     }
-                    // The pattern databases made for this board size (built on first use,
-                    // then cached).
-                    for (name, r, c, _) in NAMED {
-                        if (r, c) == (rows, cols) {
-                            ui.selectable_value(
-                                &mut st.settings.heuristic,
-                                HeuristicChoice::Pdb(PartitionSpec::Named(name.to_string())),
-                                format!("{name} (pattern database)"),
-                            );
-                        }
-                    }
-                });
+                }
+            });
         }
         if let Some(b) = st.run.building() {
             let left = b
@@ -119,7 +138,13 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
         )
         .on_disabled_hover_text("BFS, A* and IDA* count all optimal solutions");
     });
-    ui.small(st.gpu_note());
+    // The GPU is only for the algorithms that use it (the status bar names it always).
+    if matches!(
+        st.settings.algorithm,
+        Algorithm::BatchedAStar | Algorithm::GpuIdaStar
+    ) {
+        ui.small(st.gpu_note());
+    }
     ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(!running, egui::Button::new("Start"))

@@ -32,7 +32,18 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
         } else {
             "last run"
         };
-        let search = super::solver::search_name(a, h.as_deref());
+        // Stepped, batched A* expands one node a round in A*'s order: its progress says A*.
+        let stepped_batched = st.run.is_stepped()
+            && st.run.algorithm() == Algorithm::BatchedAStar
+            && a == Algorithm::AStar;
+        let search = if stepped_batched {
+            format!(
+                "{}, stepped (one node a round)",
+                super::solver::search_name(Algorithm::BatchedAStar, h.as_deref())
+            )
+        } else {
+            super::solver::search_name(a, h.as_deref())
+        };
         ui.add(egui::Label::new(format!("{when}: {search}")).wrap());
     }
     egui::Grid::new("stats").num_columns(2).show(ui, |ui| {

@@ -455,7 +455,7 @@ impl AppState {
         if !verdict.solvable {
             self.messages.about_board(
                 Level::Notice,
-                format!("No solution possible: {}", verdict.reason()),
+                format!("No solution possible: {}", verdict.why()),
             );
             self.run.answer_unsolvable(verdict);
             return;

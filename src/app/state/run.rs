@@ -79,6 +79,8 @@ pub struct Run {
     inspect: Option<StepView>,
     /// Whether the current or last search is stepped (one node per step).
     stepped: bool,
+    /// Whether it was stepped and then went on in batches (batched A* after Run).
+    handed_off: bool,
     /// IDA*'s finished iterations, from their last reports.
     iterations: Vec<FinishedIteration>,
     /// The heuristic the search loaded (kept after it ends).
@@ -99,6 +101,7 @@ impl Default for Run {
             unsolvable: None,
             inspect: None,
             stepped: false,
+            handed_off: false,
             iterations: Vec::new(),
             heuristic: None,
             worker: None,
@@ -173,6 +176,18 @@ impl Run {
         &self.iterations
     }
 
+    /// Whether the current or last search was stepped and then went on in batches (batched A*
+    /// after Run): its stepped views stop there.
+    pub fn handed_off(&self) -> bool {
+        self.handed_off
+    }
+
+    /// The algorithm the current or last search was started with (its progress may name
+    /// another: stepped, batched A* expands in A*'s order and GPU IDA* is IDA*).
+    pub fn algorithm(&self) -> Algorithm {
+        self.info.algorithm
+    }
+
     /// Whether the current or last search is stepped: started with Step, it expands one node
     /// per step (until Run).
     pub fn is_stepped(&self) -> bool {
@@ -223,6 +238,7 @@ impl Run {
     /// Starts `job` on a worker thread (paused if `paused`); `info` names what it uses.
     pub(super) fn start(&mut self, job: Job, info: RunInfo, paused: bool) {
         self.stepped = job.stepped;
+        self.handed_off = false;
         self.worker = Some(Worker::start(job, paused));
         self.last_build = None;
         self.info = info;
@@ -313,6 +329,7 @@ impl Run {
                     WorkerMsg::HandedOff => {
                         // Batched A* goes on in batches: no node to inspect any more.
                         self.stepped = false;
+                        self.handed_off = true;
                         self.inspect = None;
                     }
                     WorkerMsg::Done {

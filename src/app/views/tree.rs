@@ -110,10 +110,13 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     let mut ui = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     let ui = &mut ui;
     let Some(v) = st.run.inspect() else {
-        ui.label(
+        ui.label(if st.run.handed_off() {
+            "Batched A* went on in batches after its steps: the tree is drawn while a search is \
+             stepped. Press Reset, then Step (N), to step again."
+        } else {
             "The search tree is drawn for stepped searches: press Step (N) to start one, \
-             then watch the tree grow node by node.",
-        );
+             then watch the tree grow node by node."
+        });
         return;
     };
     if !v.tree_complete {
