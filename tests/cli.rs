@@ -798,6 +798,36 @@ fn the_second_trial_s_command_line_findings_are_mended() {
         assert_eq!(j["exit_code"], 2, "{j}");
         assert!(j["error"].as_str().unwrap().contains("'foo'"), "{j}");
     }
+    // A missing argument is named in the object; a command without --format prints none.
+    let o = npuzzle(&["bench", "--format", "json"], None);
+    let j: Value = serde_json::from_str(&o.stdout).expect("a JSON failure object");
+    assert_eq!(
+        j["error"],
+        "the following required arguments were not provided: <FILE>"
+    );
+    let o = npuzzle(&["generate", "--size", "3x3", "--format", "json"], None);
+    assert_eq!((o.code, o.stdout.as_str()), (2, ""), "{}", o.stderr);
+    // Arguments that are not UTF-8 are clap's usage errors, not a panic.
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bad = std::ffi::OsStr::from_bytes(b"\xff");
+        for args in [vec![bad], vec![std::ffi::OsStr::new("solve"), bad]] {
+            let o = output(command().args(&args), None);
+            assert_eq!(o.code, 2, "{}", o.stderr);
+            assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+        }
+    }
+    // NPUZZLE_CACHE_DIR naming a file is refused as --cache-dir is (not for generate, which
+    // reads no tables).
+    let o = npuzzle_env(&["solve", &file], None, &[("NPUZZLE_CACHE_DIR", &file)]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("NPUZZLE_CACHE_DIR"), "{}", o.stderr);
+    let o = npuzzle_env(
+        &["generate", "--size", "3x3", "--seed", "1"],
+        None,
+        &[("NPUZZLE_CACHE_DIR", &file)],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
     // solve's failure object has the exit code too.
     let o = npuzzle(
         &["solve", &file, "--format", "json", "--time-limit", "0"],
@@ -829,7 +859,7 @@ fn the_second_trial_s_command_line_findings_are_mended() {
             "/nonexistent-folder/s.png",
             "there is no folder /nonexistent-folder",
         ),
-        ("s.jpg", "its name ends in .png"),
+        ("s.jpg", "a name ending in .png"),
     ] {
         let o = npuzzle(&["gui", &file, "--screenshot", path], None);
         assert_eq!(o.code, 2, "{}", o.stderr);

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{BenchArgs, CliError, Format, goal_spec};
-use crate::heuristic::HeuristicSpec;
+use crate::heuristic::{HeuristicChoice, HeuristicSpec};
 use crate::puzzle::parse::{Instance, parse_puzzles};
 use crate::puzzle::{Goal, GoalSpec};
 use crate::search::{
@@ -127,7 +127,10 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     // One heuristic per distinct goal (and size): pattern databases are goal-specific.
     let mut by_goal: Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)> = Vec::new();
     // With several goals (or sizes) the choices are said per goal, each once.
-    let several = goals.iter().any(|g| g.board() != goals[0].board());
+    // (Only where `choose` says something: an `auto` pick, or tables read or built.)
+    let several = goals.iter().any(|g| g.board() != goals[0].board())
+        && (a.opts.algorithm == Algorithm::Auto
+            || !matches!(a.opts.heuristic, HeuristicChoice::Kind(_)));
     for (inst, g) in instances.iter().zip(&goals) {
         if !by_goal.iter().any(|(b, _, _)| b == g.board()) {
             if several {

@@ -48,7 +48,7 @@ pub(super) struct CompareArgs {
     goal: String,
     /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
     #[arg(long, value_name = "DIR", value_parser = super::parse_cache_dir)]
-    cache_dir: Option<std::path::PathBuf>,
+    pub(super) cache_dir: Option<std::path::PathBuf>,
     /// The depth experiment's board size, RxC of at most 10 cells (3x3, 2x5, …).
     #[arg(long, value_name = "RxC", value_parser = parse_size)]
     size: Option<(usize, usize)>,
@@ -242,7 +242,7 @@ fn one_board(
             a.time_limit
         ))?;
         if !verdict.solvable {
-            super::emit(&format!("No solution possible: {}", verdict.why()))?;
+            super::emit(&verdict.no_solution())?;
             return Ok(0);
         }
         super::emit(&header())?;

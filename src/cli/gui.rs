@@ -46,7 +46,7 @@ pub(super) struct GuiArgs {
     /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache
     /// folder).
     #[arg(long, value_name = "DIR", value_parser = super::parse_cache_dir)]
-    cache_dir: Option<PathBuf>,
+    pub(super) cache_dir: Option<PathBuf>,
 }
 
 impl Default for GuiArgs {
@@ -193,14 +193,19 @@ fn parse_screenshot(s: &str) -> Result<PathBuf, String> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("png"))
     {
-        return Err("a screenshot is a PNG file: its name ends in .png".to_string());
+        // (`.png` alone is a name without an extension.)
+        return Err("a screenshot is a PNG file: a name ending in .png".to_string());
+    }
+    if path.is_dir() {
+        return Err(format!("{s} is a folder"));
     }
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => std::path::Path::new("."),
     };
-    if !folder.is_dir() {
-        return Err(format!("there is no folder {}", folder.display()));
+    match std::fs::metadata(folder) {
+        Ok(m) if m.is_dir() => Ok(path),
+        Ok(_) => Err(format!("{} is not a folder", folder.display())),
+        Err(_) => Err(format!("there is no folder {}", folder.display())),
     }
-    Ok(path)
 }

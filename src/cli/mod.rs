@@ -265,6 +265,30 @@ fn at_least_one(s: &str, what: &str) -> Result<usize, String> {
     }
 }
 
+/// `$NPUZZLE_CACHE_DIR` where the command uses it (no `--cache-dir` given) must be a folder or
+/// a path where one can be made, as `--cache-dir` must ([`parse_cache_dir`]).
+///
+/// # Errors
+/// [`CliError::Usage`] naming the variable.
+fn check_cache_env(cli: &Cli) -> Result<(), CliError> {
+    let flag_given = match &cli.command {
+        Some(Command::Solve(a)) => a.opts.cache_dir.is_some(),
+        Some(Command::Bench(a)) => a.opts.cache_dir.is_some(),
+        Some(Command::Compare(a)) => a.cache_dir.is_some(),
+        Some(Command::Gui(a)) => a.cache_dir.is_some(),
+        Some(Command::Pdb(a)) => a.cache_dir.is_some(),
+        Some(Command::Generate(_)) => true,
+        None => false,
+    };
+    let var = crate::heuristic::pdb::cache::CACHE_ENV;
+    match std::env::var_os(var).filter(|v| !v.is_empty() && !flag_given) {
+        Some(v) => parse_cache_dir(&v.to_string_lossy())
+            .map(|_| ())
+            .map_err(|why| CliError::Usage(format!("{var}: {why}"))),
+        None => Ok(()),
+    }
+}
+
 /// Parses `--cache-dir`: a folder, or a path where one can be made; a file or anything else
 /// already there is refused at once (the tables would otherwise be built and not saved).
 pub(super) fn parse_cache_dir(s: &str) -> Result<std::path::PathBuf, String> {
@@ -389,7 +413,11 @@ fn refused(e: &clap::Error) -> ExitCode {
     ) {
         return ExitCode::from(u8::try_from(code).unwrap_or(2));
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Lossy: an argument that is not UTF-8 is clap's to report, not a reason to panic here.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     if e.kind() == ErrorKind::InvalidSubcommand
         && let Some(first) = args.first()
         && std::path::Path::new(first).is_file()
@@ -398,15 +426,25 @@ fn refused(e: &clap::Error) -> ExitCode {
             "npuzzle: {first} is a file: open it in the app with `npuzzle gui {first}`, or solve it with `npuzzle solve {first}`"
         );
     }
-    let json = args
+    // Only the commands that print JSON (the others refuse `--format` itself).
+    let json = matches!(
+        args.first().map(String::as_str),
+        Some("solve" | "bench" | "compare")
+    ) && (args
         .windows(2)
         .any(|w| w[0] == "--format" && w[1] == "json")
-        || args.iter().any(|a| a == "--format=json");
+        || args.iter().any(|a| a == "--format=json"));
     if json {
+        // The message up to its first blank line ("…not provided:" and the arguments
+        // named under it), on one line.
         let text = e.to_string();
-        let message = text.lines().next().unwrap_or_default();
+        let message: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .take_while(|l| !l.is_empty())
+            .collect();
         let j = serde_json::json!({
-            "error": message.trim_start_matches("error: "),
+            "error": message.join(" ").trim_start_matches("error: "),
             "exit_code": code,
         });
         let _ = emit(&serde_json::to_string_pretty(&j).unwrap_or_default());
@@ -420,6 +458,7 @@ fn refused(e: &clap::Error) -> ExitCode {
 /// # Errors
 /// [`CliError`] with its exit code.
 pub fn run(cli: Cli, launcher: Option<&Launcher>) -> Result<u8, CliError> {
+    check_cache_env(&cli)?;
     match cli.command {
         Some(Command::Solve(a)) => solve::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),

@@ -21,7 +21,7 @@ pub(super) struct PdbArgs {
     command: PdbCommand,
     /// Cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
     #[arg(long, global = true, value_name = "DIR", value_parser = super::parse_cache_dir)]
-    cache_dir: Option<PathBuf>,
+    pub(super) cache_dir: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]

@@ -250,7 +250,7 @@ pub fn resolve(
                 return Ok(plain(
                     lc,
                     Some(format!(
-                        "bfs uses no heuristic; --heuristic {} ignored (no tables built)",
+                        "bfs uses no heuristic; {} ignored (no tables built)",
                         spec.name()
                     )),
                 ));

@@ -86,7 +86,8 @@ impl Board {
     ///
     /// # Errors
     /// [`BoardError`] when the size is out of range, the count is not `rows × cols`, or the
-    /// tiles are not a permutation of `0 .. rows·cols` (out of range, duplicate, no blank, missing).
+    /// tiles are not a permutation of `0 .. rows·cols`, checked in this order: out of range, no
+    /// blank, duplicate (which names the tile missing).
     pub fn new(rows: usize, cols: usize, tiles: &[usize]) -> Result<Self, BoardError> {
         check_size(rows, cols)?;
         let n = rows * cols;

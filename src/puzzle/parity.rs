@@ -102,6 +102,12 @@ impl Solvability {
         format!("{verdict}: {}", self.why())
     }
 
+    /// `No solution possible: …` and the explanation, for an unsolvable board (the app's
+    /// message and `compare`'s line).
+    pub fn no_solution(&self) -> String {
+        format!("No solution possible: {}", self.why())
+    }
+
     /// The explanation of [`Solvability::reason`] without the verdict in front (for a line
     /// that already says it, e.g. "No solution possible: width 3 is odd, …").
     pub fn why(&self) -> String {

@@ -178,10 +178,12 @@ pub fn read_from(name: &str, reader: impl Read) -> Result<(String, String), Pars
 
 /// Parses exactly one board in any format.
 ///
-/// `size` (`(rows, cols)`) is only needed for bench-style lines of a non-square board.
+/// `size` (`(rows, cols)`) is only needed for bench-style lines of a non-square board; a board
+/// that gives its own size must agree with it.
 ///
 /// # Errors
-/// Any [`ParseErrorKind`]; [`ParseErrorKind::SeveralPuzzles`] if the text holds more than one.
+/// Any [`ParseErrorKind`]; [`ParseErrorKind::SeveralPuzzles`] if the text holds more than one;
+/// [`ParseErrorKind::SizeMismatch`] for a `size` the board contradicts.
 pub fn parse_board(
     text: &str,
     source: &str,
@@ -203,7 +205,8 @@ pub fn parse_board(
 ///
 /// # Errors
 /// Any [`ParseErrorKind`], with the line it belongs to; [`ParseErrorKind::Empty`] if there is
-/// no board at all.
+/// no board at all; [`ParseErrorKind::SizeMismatch`] when a board that gives its own size
+/// contradicts `size`.
 pub fn parse_puzzles(
     text: &str,
     source: &str,

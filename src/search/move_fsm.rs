@@ -155,8 +155,9 @@ impl MoveFsm {
     /// `cache` folder (the pattern-database cache) and strings of more than 10 moves (shorter
     /// ones build in milliseconds), it is read from the file kept there (checked; see
     /// `fsm_cache`), or built and saved there for the next process; a missing, stale or
-    /// corrupt file is rebuilt, and one that cannot be written only costs the next process
-    /// the build.
+    /// corrupt file is rebuilt (a file that is there but cannot be used with a warning on
+    /// stderr: the searches that call this have no message channel), and one that cannot be
+    /// written only costs the next process the build.
     pub fn shared(rows: usize, cols: usize, depth: usize, cache: Option<&Path>) -> Arc<MoveFsm> {
         type Cell = Arc<OnceLock<Arc<MoveFsm>>>;
         type Cache = Mutex<HashMap<(usize, usize, usize), Cell>>;

@@ -453,10 +453,8 @@ impl AppState {
         };
         let verdict = Solvability::of(&self.board, &goal);
         if !verdict.solvable {
-            self.messages.about_board(
-                Level::Notice,
-                format!("No solution possible: {}", verdict.why()),
-            );
+            self.messages
+                .about_board(Level::Notice, verdict.no_solution());
             self.run.answer_unsolvable(verdict);
             return;
         }
