@@ -524,8 +524,9 @@ fn batched_a_star_steps_one_node_a_round_then_runs_in_batches() {
     step_until(&mut h, |s| expanded(s) == 10 && s.run.is_idle());
     h.step();
     h.get_by_label_contains("Batched A*, stepped: each round expands one node");
-    // Stats name the search started, not the A* order it steps in.
-    h.get_by_label("running: batched A* + manhattan, stepped (one node a round)");
+    // Stats name the search started, not the A* order it steps in, and that it holds between
+    // steps.
+    h.get_by_label("paused: batched A* + manhattan, stepped (one node a round)");
     // Its rounds so far are A*'s first ten expansions.
     let v = h.state().st.run.inspect().unwrap().clone();
     let p = Problem {

@@ -27,10 +27,14 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
     // Whose figures these are: the settings may have changed since the run.
     if let Some(a) = p.algorithm {
         let h = st.run.heuristic().map(|h| h.name().to_string());
-        let when = if st.run.is_running() {
-            "running"
-        } else {
+        // A search that holds (paused, or stepped and waiting for the next step) is not said
+        // to run.
+        let when = if !st.run.is_running() {
             "last run"
+        } else if st.run.is_idle() {
+            "paused"
+        } else {
+            "running"
         };
         // Stepped, batched A* expands one node a round in A*'s order: its progress says A*.
         let stepped_batched = st.run.is_stepped()
