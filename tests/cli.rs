@@ -4,8 +4,8 @@
 mod common;
 
 use common::bin::{
-    EASY8, HARD8, KORF9, KORF12, Output, command, goal_board, npuzzle, npuzzle_env, output, parse,
-    path_of, solve_json, temp_file,
+    EASY8, HARD8, HARD8_FILE, KORF9, KORF12, Output, command, goal_board, npuzzle, npuzzle_env,
+    output, parse, path_of, solve_json, temp_file,
 };
 use common::{bfs_distance, replay_letters};
 use npuzzle::puzzle::{Board, GoalSpec, Solvability};
@@ -899,13 +899,7 @@ fn the_second_trial_s_command_line_findings_are_mended() {
         o.stdout
     );
     // A bench file with two goals says which goal each choice is for.
-    let o = npuzzle(
-        &[
-            "bench",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/assets/bench/hard8.txt"),
-        ],
-        None,
-    );
+    let o = npuzzle(&["bench", HARD8_FILE], None);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(
         o.stderr.contains("lines with the blank-last goal")

@@ -282,19 +282,24 @@ pub(super) fn resolve(
         },
     );
     bar.finish_and_clear();
-    let resolved = resolved.map_err(|e| match (e, deadline) {
-        (ResolveError::Cancelled, Some((_, secs))) => {
-            CliError::Limit(crate::search::SearchError::TimeLimit(secs))
+    let resolved = resolved.map_err(|e| {
+        // A choice that does not fit the board is named with the option it came from.
+        let message = match e {
+            ResolveError::NotForBoard { .. } | ResolveError::BadPartition { .. } => {
+                format!("{flag}{e}")
+            }
+            _ => e.to_string(),
+        };
+        match (e, deadline) {
+            (ResolveError::Cancelled, Some((_, secs))) => {
+                CliError::Limit(crate::search::SearchError::TimeLimit(secs))
+            }
+            (ResolveError::NotForBoard { .. }, _) => CliError::Usage(message),
+            (e, _) => match e.pdb_error() {
+                Some(why) => CliError::from_pdb(why, message),
+                None => CliError::Other(message),
+            },
         }
-        (e @ ResolveError::NotForBoard { .. }, _) => CliError::Usage(format!("{flag}{e}")),
-        (e @ ResolveError::BadPartition { .. }, _) => match e.pdb_error() {
-            Some(why) => CliError::from_pdb(why, format!("{flag}{e}")),
-            None => CliError::Usage(format!("{flag}{e}")),
-        },
-        (e, _) => match e.pdb_error() {
-            Some(why) => CliError::from_pdb(why, e.to_string()),
-            None => CliError::Other(e.to_string()),
-        },
     })?;
     if let Some(n) = &resolved.note {
         crate::note!("npuzzle: {n}");
