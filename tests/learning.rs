@@ -422,6 +422,24 @@ fn at_800_by_600_the_central_view_keeps_its_room() {
     assert!(central >= 380.0, "central area {central} points wide");
 }
 
+/// A window opened small and then enlarged gives its side panels the larger share: the
+/// centre is not left with all the new room while the panels stay cramped.
+#[test]
+fn enlarging_the_window_widens_the_side_panels() {
+    let mut h = harness_sized(HARD8, 800.0, 600.0);
+    h.step();
+    h.step();
+    let small = h.state().st.central_width;
+    h.set_size(egui::vec2(1600.0, 900.0));
+    h.step();
+    h.step();
+    let large = h.state().st.central_width;
+    // Panels of 300 and 320 points at 1600 wide leave the centre at most 980 (less margins);
+    // panels kept at their 800-point widths (160 and 200) would leave it about 1240.
+    assert!(large <= 990.0, "central area {small} → {large} points wide");
+    assert!(large > small, "central area {small} → {large} points wide");
+}
+
 #[test]
 fn next_layer_from_nothing_stops_at_the_layer_and_is_off_for_a_fast_search() {
     let mut h = harness(HARD8);

@@ -51,7 +51,9 @@ pub fn ui(
     shortcuts(ui, st, dialogs);
     // Side panels take a fifth each of a small window (800 points: 160 each, the centre
     // keeps about 410) and 300 points on a large one, at most 22 % each when the window
-    // shrinks (they can be widened on a large one); their contents scroll.
+    // shrinks (they can be widened on a large one, never narrowed below that share, so that
+    // a window opened small and then enlarged does not keep its cramped panels); their
+    // contents scroll.
     let width = ui.available_width();
     let side = (width * 0.2).clamp(160.0, 300.0);
     // The figures on the right need a little more.
@@ -60,6 +62,7 @@ pub fn ui(
     egui::Panel::left("controls")
         .resizable(true)
         .default_size(side)
+        .min_size(side)
         .max_size((width * 0.22).max(side))
         .show(ui, |ui| {
             egui::ScrollArea::both().show(ui, |ui| {
@@ -74,6 +77,7 @@ pub fn ui(
     egui::Panel::right("results")
         .resizable(true)
         .default_size(right)
+        .min_size(right)
         .max_size((width * 0.27).max(right))
         .show(ui, |ui| {
             egui::ScrollArea::both().show(ui, |ui| {
