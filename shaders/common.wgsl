@@ -1,5 +1,5 @@
 // What both compute shaders share; the host puts this file in front of `heuristic.wgsl` and
-// `idastar.wgsl` (src/eval/gpu.rs: `HEURISTIC_WGSL`; src/eval/gpu_ida.rs: `IDASTAR_WGSL`).
+// `idastar.wgsl` (src/eval/gpu.rs: `HEURISTIC_WGSL`; src/eval/gpu_ida/mod.rs: `IDASTAR_WGSL`).
 // The constants and the `PdbMeta` / `PatternMeta` structs mirror src/eval/gpu_layout.rs (a unit
 // test there checks that they agree).
 
@@ -47,7 +47,7 @@ struct PdbMeta {
 // Pattern databases (KIND_PDB): every table's bytes, four to a word, end to end, split over
 // six bindings of 2^CHUNK_SHIFT bytes each (byte b is in binding b >> CHUNK_SHIFT). The
 // metadata at binding 5 is the batch evaluator's (heuristic.wgsl); GPU IDA* reads its own
-// packed copy (`pm` in idastar.wgsl) and does not bind it.
+// packed copy (`pm` in ida_board.wgsl) and does not bind it.
 @group(0) @binding(5) var<storage, read> pdb_meta: PdbMeta;
 @group(0) @binding(6) var<storage, read> pdb0: array<u32>;
 @group(0) @binding(7) var<storage, read> pdb1: array<u32>;

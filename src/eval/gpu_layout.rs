@@ -1,4 +1,4 @@
-//! What `gpu_context.rs`, `gpu.rs`, `gpu_ida.rs` and the shaders (`shaders/common.wgsl`, which both begin with,
+//! What `gpu_context.rs`, `gpu.rs`, `gpu_ida/` and the shaders (`shaders/common.wgsl`, which both begin with,
 //! `shaders/heuristic.wgsl` and `shaders/idastar.wgsl`) must agree on, written once on the Rust
 //! side: the heuristic codes (`KIND`), the shaders' limits, the layout of the pattern-database
 //! metadata buffer ([`PdbMeta`], [`PatternMeta`], mirrored by WGSL structs of the same names)
@@ -83,7 +83,7 @@ pub(super) fn meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u32> {
 /// [`IDA_META_PATTERNS`] on, [`IDA_META_STRIDE`] words a pattern: offset, k, regions, 0, then
 /// its tiles a byte each; from [`IDA_META_TILES`] on, a word a tile: its index weight in its
 /// pattern `| pattern << 27` (`IDA_TILE_NONE`, weight 0: the blank, a tile in no pattern, or
-/// every tile when [`ida_weights_fit`] is false) (wgsl: `pm` in `shaders/idastar.wgsl`, with
+/// every tile when [`ida_weights_fit`] is false) (wgsl: `pm` in `shaders/ida_board.wgsl`, with
 /// the same constants).
 pub(super) fn ida_meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u32> {
     let mut words = vec![0u32; IDA_META_WORDS];

@@ -1,4 +1,5 @@
-//! GPU IDA* on wgpu: [`GpuIda`], the [`IdaDevice`] that runs `shaders/idastar.wgsl`.
+//! GPU IDA* on wgpu: [`GpuIda`], the [`IdaDevice`](super::ida::IdaDevice) that runs
+//! `shaders/idastar.wgsl` (its rounds: `rounds.rs`).
 //!
 //! Each invocation takes subtree roots from an atomic work counter and searches below them
 //! depth first, at most `budget` expansions a round (one dispatch), its stack of frames kept
@@ -14,8 +15,9 @@
 //! …); a depth of [`MAX_DEPTH`] moves below a root; pattern tables up to 6 storage bindings
 //! (each a power of two bytes, at most the adapter's binding limit) and 4 GiB in all.
 
+mod rounds;
+
 use std::sync::Arc;
-use std::time::Instant;
 use wgpu::util::DeviceExt;
 
 use super::EvalError;
@@ -27,9 +29,9 @@ use super::gpu_layout::{
     IDA_META_MAX_PATTERNS, IDA_META_WORDS, KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB,
     ida_meta_words, ida_weights_fit,
 };
-use super::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
+use super::ida::{HIST_G, HIST_H};
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
-use crate::puzzle::{Goal, Move};
+use crate::puzzle::Goal;
 
 /// Most cells of a board GPU IDA* takes (a cell set fits one 32-bit mask).
 pub const GPU_IDA_MAX_CELLS: usize = 32;
@@ -67,10 +69,12 @@ const ST_FOUND_INV: usize = 12;
 /// Storage buffers the shader binds (items, stacks, status, consts and the tables).
 const STORAGE_BUFFERS: u32 = 4 + TABLE_BINDINGS as u32;
 
-/// GPU IDA*'s shader: shaders/common.wgsl, then shaders/idastar.wgsl.
+/// GPU IDA*'s shader: shaders/common.wgsl, shaders/ida_board.wgsl (an invocation's board and
+/// heuristic), then shaders/idastar.wgsl (its search).
 pub(super) const IDASTAR_WGSL: &str = concat!(
-    include_str!("../../shaders/common.wgsl"),
-    include_str!("../../shaders/idastar.wgsl")
+    include_str!("../../../shaders/common.wgsl"),
+    include_str!("../../../shaders/ida_board.wgsl"),
+    include_str!("../../../shaders/idastar.wgsl")
 );
 
 /// Per-iteration state.
@@ -117,7 +121,7 @@ pub struct GpuIda {
     status: wgpu::Buffer,
     staging: wgpu::Buffer,
     consts: wgpu::Buffer,
-    /// The words of `consts` before the pruning automaton ([`IdaDevice::set_pruning`]).
+    /// The words of `consts` before the pruning automaton ([`IdaDevice::set_pruning`](super::ida::IdaDevice::set_pruning)).
     const_words: Vec<u32>,
     /// Whether `consts` holds the pruning automaton.
     pruning_set: bool,
@@ -160,44 +164,13 @@ impl GpuIda {
                 limits.max_storage_buffers_per_shader_stage
             )));
         }
-        // `pattern_k`: the largest pattern's tiles (the shader's index loop runs that many times).
-        let (kind, tables, meta, pattern_k, incremental) = match spec {
-            HeuristicSpec::Kind(HeuristicKind::Manhattan) => {
-                (KIND_MANHATTAN, Vec::new(), None, 1, false)
-            }
-            HeuristicSpec::Kind(HeuristicKind::LinearConflict) => {
-                (KIND_LINEAR_CONFLICT, Vec::new(), None, 1, false)
-            }
-            HeuristicSpec::Kind(k) => {
-                return Err(GpuError::Unsupported(format!(
-                    "{k} in GPU IDA* (it takes manhattan, linear-conflict and pattern databases)"
-                )));
-            }
-            HeuristicSpec::Pdb(p) => {
-                let PdbLayout {
-                    parts,
-                    head,
-                    patterns,
-                } = pdb_layout(p, n)?;
-                if patterns.len() > IDA_META_MAX_PATTERNS {
-                    return Err(GpuError::Unsupported(format!(
-                        "a pattern database of more than {IDA_META_MAX_PATTERNS} patterns in \
-                         GPU IDA*"
-                    )));
-                }
-                let k = patterns.iter().map(|m| m.k).max().unwrap_or(1);
-                // The shader's incremental update reflects by the transpose (`cell_transpose`).
-                let transposed = head.reflect == 0
-                    || (0..n).all(|c| head.tmap[c] as usize == (c % cols) * cols + c / cols);
-                (
-                    KIND_PDB,
-                    parts,
-                    Some(ida_meta_words(&head, &patterns)),
-                    k,
-                    transposed && ida_weights_fit(&patterns),
-                )
-            }
-        };
+        let Heuristic {
+            kind,
+            tables,
+            meta,
+            pattern_k,
+            incremental,
+        } = heuristic(spec, n, cols)?;
         let chunk_shift = ctx.table_shift();
         // The tables in one texture where they fit (one gather a read on lavapipe), else in
         // storage bindings, of which the shader reads only those that hold bytes.
@@ -286,43 +259,7 @@ impl GpuIda {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let rw = wgpu::BufferBindingType::Storage { read_only: false };
-        let ro = wgpu::BufferBindingType::Storage { read_only: true };
-        let mut entries = vec![
-            entry(0, wgpu::BufferBindingType::Uniform),
-            entry(1, rw),
-            entry(2, rw),
-            entry(3, rw),
-            entry(4, ro),
-        ];
-        for t in 0..TABLE_BINDINGS as u32 {
-            entries.push(entry(6 + t, ro));
-        }
-        entries.push(entry(12, wgpu::BufferBindingType::Uniform));
-        entries.push(wgpu::BindGroupLayoutEntry {
-            binding: 13,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Uint,
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
-            count: None,
-        });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("gpu idastar"),
-            entries: &entries,
-        });
+        let layout = bind_group_layout(device);
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("gpu idastar"),
             bind_group_layouts: &[Some(&layout)],
@@ -474,6 +411,105 @@ impl GpuIda {
     }
 }
 
+/// What GPU IDA* evaluates: the shader's `KIND`, the pattern tables (bytes, split as the
+/// bindings take them; none without pattern databases), their metadata words, the largest
+/// pattern's tiles (the shader's index loop runs that many times) and whether the shader
+/// updates the indexes move by move.
+struct Heuristic<'a> {
+    kind: u32,
+    tables: Vec<&'a [u8]>,
+    meta: Option<Vec<u32>>,
+    pattern_k: u32,
+    incremental: bool,
+}
+
+/// [`Heuristic`] for `spec` on a board of `n` cells and `cols` columns.
+///
+/// # Errors
+/// [`GpuError::Unsupported`] for Hamming, walking distance or more patterns than the shader
+/// takes.
+fn heuristic(spec: &HeuristicSpec, n: usize, cols: usize) -> Result<Heuristic<'_>, GpuError> {
+    let plain = |kind| Heuristic {
+        kind,
+        tables: Vec::new(),
+        meta: None,
+        pattern_k: 1,
+        incremental: false,
+    };
+    match spec {
+        HeuristicSpec::Kind(HeuristicKind::Manhattan) => Ok(plain(KIND_MANHATTAN)),
+        HeuristicSpec::Kind(HeuristicKind::LinearConflict) => Ok(plain(KIND_LINEAR_CONFLICT)),
+        HeuristicSpec::Kind(k) => Err(GpuError::Unsupported(format!(
+            "{k} in GPU IDA* (it takes manhattan, linear-conflict and pattern databases)"
+        ))),
+        HeuristicSpec::Pdb(p) => {
+            let PdbLayout {
+                parts,
+                head,
+                patterns,
+            } = pdb_layout(p, n)?;
+            if patterns.len() > IDA_META_MAX_PATTERNS {
+                return Err(GpuError::Unsupported(format!(
+                    "a pattern database of more than {IDA_META_MAX_PATTERNS} patterns in \
+                     GPU IDA*"
+                )));
+            }
+            // The shader's incremental update reflects by the transpose (`cell_transpose`).
+            let transposed = head.reflect == 0
+                || (0..n).all(|c| head.tmap[c] as usize == (c % cols) * cols + c / cols);
+            Ok(Heuristic {
+                kind: KIND_PDB,
+                tables: parts,
+                meta: Some(ida_meta_words(&head, &patterns)),
+                pattern_k: patterns.iter().map(|m| m.k).max().unwrap_or(1),
+                incremental: transposed && ida_weights_fit(&patterns),
+            })
+        }
+    }
+}
+
+/// The bindings of `shaders/idastar.wgsl`: params (0), items, stacks, status (1–3), consts
+/// (4), the table storage bindings (6–11), the pattern metadata (12), the tables' texture (13).
+fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let rw = wgpu::BufferBindingType::Storage { read_only: false };
+    let ro = wgpu::BufferBindingType::Storage { read_only: true };
+    let mut entries = vec![
+        entry(0, wgpu::BufferBindingType::Uniform),
+        entry(1, rw),
+        entry(2, rw),
+        entry(3, rw),
+        entry(4, ro),
+    ];
+    for t in 0..TABLE_BINDINGS as u32 {
+        entries.push(entry(6 + t, ro));
+    }
+    entries.push(entry(12, wgpu::BufferBindingType::Uniform));
+    entries.push(wgpu::BindGroupLayoutEntry {
+        binding: 13,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Uint,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    });
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("gpu idastar"),
+        entries: &entries,
+    })
+}
+
 /// The constants the shader reads once a dispatch (see `shaders/idastar.wgsl`): the goal row
 /// and column of each tile (`row | col << 4`: sides up to 8), then the pattern of each tile
 /// (`0xFF`: none).
@@ -496,272 +532,4 @@ fn consts(goal: &Goal, spec: &HeuristicSpec) -> Vec<u32> {
     }
     out.extend_from_slice(&pattern);
     out
-}
-
-impl IdaDevice for GpuIda {
-    fn describe(&self) -> String {
-        self.ctx.describe()
-    }
-
-    fn invocations(&self) -> usize {
-        self.invocations as usize
-    }
-
-    fn frontier_target(&self) -> usize {
-        // Four roots an invocation: the work counter hands them out as invocations finish, so
-        // the device stays full while subtrees of very different sizes end; donation (see the
-        // module docs) takes over when the roots run out.
-        4 * self.invocations as usize
-    }
-
-    fn max_depth(&self) -> u32 {
-        MAX_DEPTH - 1
-    }
-
-    fn set_pruning(&mut self, table: &[[u16; 4]]) -> Result<(), EvalError> {
-        const DEAD: u16 = u16::MAX;
-        if table.len() >= usize::from(DEAD) {
-            return Err(EvalError::Device(format!(
-                "a pruning automaton of {} states (the device takes fewer than {DEAD})",
-                table.len()
-            )));
-        }
-        let allowed =
-            |s: usize| -> u32 { (0..4).fold(0, |m, mi| m | u32::from(table[s][mi] != DEAD) << mi) };
-        let mut words = self.const_words.clone();
-        words.reserve(table.len() * 4);
-        for row in table {
-            for &to in row {
-                words.push(if to == DEAD {
-                    u32::MAX
-                } else {
-                    u32::from(to) | allowed(usize::from(to)) << 16
-                });
-            }
-        }
-        self.consts = self
-            .ctx
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("consts"),
-                contents: bytemuck::cast_slice(&words),
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            });
-        // The bind group names the old buffer: `begin` makes a new one.
-        self.items = None;
-        self.pruning_set = true;
-        Ok(())
-    }
-
-    fn begin(
-        &mut self,
-        bound: u32,
-        roots: &[SubtreeRoot<'_>],
-        histogram: bool,
-    ) -> Result<(), EvalError> {
-        let count = u32::try_from(roots.len())
-            .map_err(|_| EvalError::Device("too many subtree roots".into()))?;
-        if !self.pruning_set {
-            return Err(EvalError::Device(
-                "begin before set_pruning: the roots name states of no automaton".into(),
-            ));
-        }
-        let limits = self.ctx.device.limits();
-        let most = (limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size)
-            / (self.item_words as u64 * 4))
-            .min(u64::from(u32::MAX)) as u32;
-        if count > most {
-            return Err(EvalError::Device(format!(
-                "{count} subtree roots do not fit one binding ({most} do)"
-            )));
-        }
-        let capacity = count
-            .saturating_add(self.invocations.saturating_mul(8))
-            .min(most)
-            .max(1);
-        self.ensure_items(capacity);
-        let mut words = vec![0u32; roots.len() * self.item_words];
-        for (i, (r, item)) in roots
-            .iter()
-            .zip(words.chunks_exact_mut(self.item_words))
-            .enumerate()
-        {
-            if r.tiles.len() != self.cells || r.g > 255 {
-                return Err(EvalError::Device(format!(
-                    "subtree root {i}: {} cells at depth {} (the device takes {} cells, depth < 256)",
-                    r.tiles.len(),
-                    r.g,
-                    self.cells
-                )));
-            }
-            for (c, &t) in r.tiles.iter().enumerate() {
-                item[c / 4] |= u32::from(t) << (8 * (c % 4));
-            }
-            let prev = r.prev.map_or(4, |m| m.index() as u32);
-            item[self.board_words] = r.g | (prev << 8) | (0xF << 11);
-            item[self.board_words + 1] = i as u32;
-            item[self.board_words + 2] = u32::from(r.fsm);
-        }
-        let ctx = &self.ctx;
-        let (items, _, _) = self.items.as_ref().expect("allocated above");
-        ctx.queue
-            .write_buffer(items, 0, bytemuck::cast_slice(&words));
-        let mut enc = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        // Every invocation starts idle.
-        enc.clear_buffer(&self.state, 0, Some(u64::from(self.invocations) * 4));
-        ctx.queue.submit(Some(enc.finish()));
-        if histogram {
-            self.pipeline(true);
-        }
-        self.run = Some(Run {
-            bound,
-            available: count,
-            taken: 0,
-            tail: count,
-            min_f: u32::MAX,
-            hungry: 0,
-            histogram,
-            capacity,
-            found: None,
-        });
-        Ok(())
-    }
-
-    fn round(&mut self, budget: u32) -> Result<RoundReport, EvalError> {
-        let started = Instant::now();
-        let Some(run) = &self.run else {
-            return Err(EvalError::Device("round before begin".into()));
-        };
-        // Counts per round stay below 2³²: at most 4 generated per expansion.
-        let most = ((1u32 << 30) / self.invocations.max(1)).max(1);
-        let budget = budget.min(most).max(1);
-        let params = [
-            run.bound,
-            run.available,
-            budget,
-            run.hungry,
-            run.capacity,
-            0,
-            0,
-            0,
-        ];
-        let mut header = [0u32; 16];
-        header[ST_WORK] = run.taken;
-        header[ST_TAIL] = run.tail;
-        header[ST_MIN_F] = run.min_f;
-        let histogram = run.histogram;
-        let groups = self.invocations.div_ceil(self.workgroup);
-        let ctx = self.ctx.clone();
-        ctx.queue
-            .write_buffer(&self.params, 0, bytemuck::cast_slice(&params));
-        ctx.queue
-            .write_buffer(&self.status, 0, bytemuck::cast_slice(&header));
-        let words = ST_HEADER + if histogram { HIST_G * HIST_H } else { 0 };
-        let mut enc = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        if histogram {
-            enc.clear_buffer(&self.status, ST_HEADER as u64 * 4, None);
-        }
-        {
-            self.pipeline(histogram);
-            let pipeline = self.pipelines[usize::from(histogram)]
-                .as_ref()
-                .expect("compiled");
-            let (_, group, _) = self.items.as_ref().expect("begin allocates");
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("gpu idastar"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, group, &[]);
-            pass.dispatch_workgroups(groups, 1, 1);
-        }
-        enc.copy_buffer_to_buffer(&self.status, 0, &self.staging, 0, words as u64 * 4);
-        ctx.queue.submit(Some(enc.finish()));
-        let st = self.map_staging(words as u64 * 4)?;
-        let run = self.run.as_mut().expect("checked above");
-        let expanded = u64::from(st[ST_EXPANDED]);
-        let busy = u64::from(st[ST_BUSY]);
-        run.taken = st[ST_WORK].min(run.available);
-        run.tail = st[ST_TAIL].min(run.capacity);
-        run.min_f = st[ST_MIN_F];
-        let found = st[ST_FOUND] != 0;
-
-        if found {
-            let depth = st[ST_FOUND_DEPTH] as usize;
-            run.found = Some((st[ST_FOUND_ITEM], st[ST_FOUND_INV], depth));
-        }
-        let exhausted = !found && busy == 0 && run.taken >= run.tail;
-        // The roots are all taken: the next round asks the busy invocations to share.
-        run.hungry = if run.taken >= run.available {
-            self.invocations - busy as u32
-        } else {
-            0
-        };
-        run.available = run.tail;
-        Ok(RoundReport {
-            expanded,
-            generated: u64::from(st[ST_GENERATED]),
-            min_f: run.min_f,
-            found,
-            finished: u64::from(st[ST_FINISHED]),
-            busy,
-            invocations: u64::from(self.invocations),
-            busy_share: expanded as f64 / (f64::from(self.invocations) * f64::from(budget)),
-            donated: u64::from(st[ST_GIVEN]),
-            exhausted,
-            histogram: if histogram {
-                st[ST_HEADER..].to_vec()
-            } else {
-                Vec::new()
-            },
-            seconds: started.elapsed().as_secs_f64(),
-        })
-    }
-
-    fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError> {
-        let Some((item, inv, depth)) = self.run.as_ref().and_then(|r| r.found) else {
-            return Err(EvalError::Device("no goal was found".into()));
-        };
-        // The moves on the invocation's stack: frame d's low two bits, d = 1..=depth.
-        let below = {
-            let ctx = &self.ctx;
-            let mut enc = ctx
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-            for d in 1..=depth {
-                let word = self.state_index(3 + self.board_words + d, inv as usize);
-                enc.copy_buffer_to_buffer(
-                    &self.state,
-                    word * 4,
-                    &self.staging,
-                    (d as u64 - 1) * 4,
-                    4,
-                );
-            }
-            ctx.queue.submit(Some(enc.finish()));
-            self.map_staging(depth.max(1) as u64 * 4)?
-        };
-        let below = below[..depth]
-            .iter()
-            .map(|&w| Move::from_index(w as usize & 3));
-        let (items, _, _) = self.items.as_ref().expect("begin allocates");
-        let words = self.read(items, item as usize * self.item_words, self.item_words)?;
-        let info = words[self.board_words];
-        let root = words[self.board_words + 1] as usize;
-        let len = (info >> 16) as usize;
-        let mut moves: Vec<Move> = (0..len)
-            .map(|p| {
-                let w = words[self.board_words + 3 + p / 16];
-                Move::from_index(((w >> ((p % 16) * 2)) & 3) as usize)
-            })
-            .collect();
-        moves.extend(below);
-        Ok((root, moves))
-    }
 }

@@ -1,0 +1,283 @@
+//! [`GpuIda`] as the search sees it ([`IdaDevice`]): an iteration begun with its subtree roots,
+//! rounds (one dispatch each, the status block read back), the solution's moves read back
+//! from the invocation that found the goal.
+
+use std::time::Instant;
+
+use wgpu::util::DeviceExt;
+
+use super::{
+    GpuIda, MAX_DEPTH, Run, ST_BUSY, ST_EXPANDED, ST_FINISHED, ST_FOUND, ST_FOUND_DEPTH,
+    ST_FOUND_INV, ST_FOUND_ITEM, ST_GENERATED, ST_GIVEN, ST_HEADER, ST_MIN_F, ST_TAIL, ST_WORK,
+};
+use crate::eval::EvalError;
+use crate::eval::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
+use crate::puzzle::Move;
+
+impl IdaDevice for GpuIda {
+    fn describe(&self) -> String {
+        self.ctx.describe()
+    }
+
+    fn invocations(&self) -> usize {
+        self.invocations as usize
+    }
+
+    fn frontier_target(&self) -> usize {
+        // Four roots an invocation: the work counter hands them out as invocations finish, so
+        // the device stays full while subtrees of very different sizes end; donation (see the
+        // module docs) takes over when the roots run out.
+        4 * self.invocations as usize
+    }
+
+    fn max_depth(&self) -> u32 {
+        MAX_DEPTH - 1
+    }
+
+    fn set_pruning(&mut self, table: &[[u16; 4]]) -> Result<(), EvalError> {
+        const DEAD: u16 = u16::MAX;
+        if table.len() >= usize::from(DEAD) {
+            return Err(EvalError::Device(format!(
+                "a pruning automaton of {} states (the device takes fewer than {DEAD})",
+                table.len()
+            )));
+        }
+        let allowed =
+            |s: usize| -> u32 { (0..4).fold(0, |m, mi| m | u32::from(table[s][mi] != DEAD) << mi) };
+        let mut words = self.const_words.clone();
+        words.reserve(table.len() * 4);
+        for row in table {
+            for &to in row {
+                words.push(if to == DEAD {
+                    u32::MAX
+                } else {
+                    u32::from(to) | allowed(usize::from(to)) << 16
+                });
+            }
+        }
+        self.consts = self
+            .ctx
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("consts"),
+                contents: bytemuck::cast_slice(&words),
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            });
+        // The bind group names the old buffer: `begin` makes a new one.
+        self.items = None;
+        self.pruning_set = true;
+        Ok(())
+    }
+
+    fn begin(
+        &mut self,
+        bound: u32,
+        roots: &[SubtreeRoot<'_>],
+        histogram: bool,
+    ) -> Result<(), EvalError> {
+        let count = u32::try_from(roots.len())
+            .map_err(|_| EvalError::Device("too many subtree roots".into()))?;
+        if !self.pruning_set {
+            return Err(EvalError::Device(
+                "begin before set_pruning: the roots name states of no automaton".into(),
+            ));
+        }
+        let limits = self.ctx.device.limits();
+        let most = (limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size)
+            / (self.item_words as u64 * 4))
+            .min(u64::from(u32::MAX)) as u32;
+        if count > most {
+            return Err(EvalError::Device(format!(
+                "{count} subtree roots do not fit one binding ({most} do)"
+            )));
+        }
+        let capacity = count
+            .saturating_add(self.invocations.saturating_mul(8))
+            .min(most)
+            .max(1);
+        self.ensure_items(capacity);
+        let mut words = vec![0u32; roots.len() * self.item_words];
+        for (i, (r, item)) in roots
+            .iter()
+            .zip(words.chunks_exact_mut(self.item_words))
+            .enumerate()
+        {
+            if r.tiles.len() != self.cells || r.g > 255 {
+                return Err(EvalError::Device(format!(
+                    "subtree root {i}: {} cells at depth {} (the device takes {} cells, depth < 256)",
+                    r.tiles.len(),
+                    r.g,
+                    self.cells
+                )));
+            }
+            for (c, &t) in r.tiles.iter().enumerate() {
+                item[c / 4] |= u32::from(t) << (8 * (c % 4));
+            }
+            let prev = r.prev.map_or(4, |m| m.index() as u32);
+            item[self.board_words] = r.g | (prev << 8) | (0xF << 11);
+            item[self.board_words + 1] = i as u32;
+            item[self.board_words + 2] = u32::from(r.fsm);
+        }
+        let ctx = &self.ctx;
+        let (items, _, _) = self.items.as_ref().expect("allocated above");
+        ctx.queue
+            .write_buffer(items, 0, bytemuck::cast_slice(&words));
+        let mut enc = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        // Every invocation starts idle.
+        enc.clear_buffer(&self.state, 0, Some(u64::from(self.invocations) * 4));
+        ctx.queue.submit(Some(enc.finish()));
+        if histogram {
+            self.pipeline(true);
+        }
+        self.run = Some(Run {
+            bound,
+            available: count,
+            taken: 0,
+            tail: count,
+            min_f: u32::MAX,
+            hungry: 0,
+            histogram,
+            capacity,
+            found: None,
+        });
+        Ok(())
+    }
+
+    fn round(&mut self, budget: u32) -> Result<RoundReport, EvalError> {
+        let started = Instant::now();
+        let Some(run) = &self.run else {
+            return Err(EvalError::Device("round before begin".into()));
+        };
+        // Counts per round stay below 2³²: at most 4 generated per expansion.
+        let most = ((1u32 << 30) / self.invocations.max(1)).max(1);
+        let budget = budget.min(most).max(1);
+        let params = [
+            run.bound,
+            run.available,
+            budget,
+            run.hungry,
+            run.capacity,
+            0,
+            0,
+            0,
+        ];
+        let mut header = [0u32; 16];
+        header[ST_WORK] = run.taken;
+        header[ST_TAIL] = run.tail;
+        header[ST_MIN_F] = run.min_f;
+        let histogram = run.histogram;
+        let groups = self.invocations.div_ceil(self.workgroup);
+        let ctx = self.ctx.clone();
+        ctx.queue
+            .write_buffer(&self.params, 0, bytemuck::cast_slice(&params));
+        ctx.queue
+            .write_buffer(&self.status, 0, bytemuck::cast_slice(&header));
+        let words = ST_HEADER + if histogram { HIST_G * HIST_H } else { 0 };
+        let mut enc = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        if histogram {
+            enc.clear_buffer(&self.status, ST_HEADER as u64 * 4, None);
+        }
+        {
+            self.pipeline(histogram);
+            let pipeline = self.pipelines[usize::from(histogram)]
+                .as_ref()
+                .expect("compiled");
+            let (_, group, _) = self.items.as_ref().expect("begin allocates");
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("gpu idastar"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups(groups, 1, 1);
+        }
+        enc.copy_buffer_to_buffer(&self.status, 0, &self.staging, 0, words as u64 * 4);
+        ctx.queue.submit(Some(enc.finish()));
+        let st = self.map_staging(words as u64 * 4)?;
+        let run = self.run.as_mut().expect("checked above");
+        let expanded = u64::from(st[ST_EXPANDED]);
+        let busy = u64::from(st[ST_BUSY]);
+        run.taken = st[ST_WORK].min(run.available);
+        run.tail = st[ST_TAIL].min(run.capacity);
+        run.min_f = st[ST_MIN_F];
+        let found = st[ST_FOUND] != 0;
+
+        if found {
+            let depth = st[ST_FOUND_DEPTH] as usize;
+            run.found = Some((st[ST_FOUND_ITEM], st[ST_FOUND_INV], depth));
+        }
+        let exhausted = !found && busy == 0 && run.taken >= run.tail;
+        // The roots are all taken: the next round asks the busy invocations to share.
+        run.hungry = if run.taken >= run.available {
+            self.invocations - busy as u32
+        } else {
+            0
+        };
+        run.available = run.tail;
+        Ok(RoundReport {
+            expanded,
+            generated: u64::from(st[ST_GENERATED]),
+            min_f: run.min_f,
+            found,
+            finished: u64::from(st[ST_FINISHED]),
+            busy,
+            invocations: u64::from(self.invocations),
+            busy_share: expanded as f64 / (f64::from(self.invocations) * f64::from(budget)),
+            donated: u64::from(st[ST_GIVEN]),
+            exhausted,
+            histogram: if histogram {
+                st[ST_HEADER..].to_vec()
+            } else {
+                Vec::new()
+            },
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError> {
+        let Some((item, inv, depth)) = self.run.as_ref().and_then(|r| r.found) else {
+            return Err(EvalError::Device("no goal was found".into()));
+        };
+        // The moves on the invocation's stack: frame d's low two bits, d = 1..=depth.
+        let below = {
+            let ctx = &self.ctx;
+            let mut enc = ctx
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+            for d in 1..=depth {
+                let word = self.state_index(3 + self.board_words + d, inv as usize);
+                enc.copy_buffer_to_buffer(
+                    &self.state,
+                    word * 4,
+                    &self.staging,
+                    (d as u64 - 1) * 4,
+                    4,
+                );
+            }
+            ctx.queue.submit(Some(enc.finish()));
+            self.map_staging(depth.max(1) as u64 * 4)?
+        };
+        let below = below[..depth]
+            .iter()
+            .map(|&w| Move::from_index(w as usize & 3));
+        let (items, _, _) = self.items.as_ref().expect("begin allocates");
+        let words = self.read(items, item as usize * self.item_words, self.item_words)?;
+        let info = words[self.board_words];
+        let root = words[self.board_words + 1] as usize;
+        let len = (info >> 16) as usize;
+        let mut moves: Vec<Move> = (0..len)
+            .map(|p| {
+                let w = words[self.board_words + 3 + p / 16];
+                Move::from_index(((w >> ((p % 16) * 2)) & 3) as usize)
+            })
+            .collect();
+        moves.extend(below);
+        Ok((root, moves))
+    }
+}
