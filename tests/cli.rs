@@ -503,6 +503,21 @@ fn no_subcommand_without_a_display_solves_the_default_puzzle_in_the_terminal() {
     let explicit = npuzzle(&["solve", DEFAULT_PUZZLE_FILE], None);
     assert_eq!(explicit.code, 0, "{}", explicit.stderr);
     assert_eq!(out.stdout, explicit.stdout);
+    // With the same search and heuristic as `solve` picks (not the app's linear conflict).
+    let searched = |stderr: &str| {
+        stderr
+            .lines()
+            .find(|l| l.contains(" expanded, "))
+            .and_then(|l| l.split(':').nth(1))
+            .map(str::to_string)
+    };
+    assert!(searched(&explicit.stderr).is_some(), "{}", explicit.stderr);
+    assert_eq!(
+        searched(&out.stderr),
+        searched(&explicit.stderr),
+        "{}",
+        out.stderr
+    );
     let start = parse(&std::fs::read_to_string(DEFAULT_PUZZLE_FILE).expect("asset"));
     let n: usize = first
         .rsplit(' ')

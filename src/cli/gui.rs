@@ -23,8 +23,9 @@ pub(super) struct GuiArgs {
     /// batched A*), bfs, astar, idastar, batched-astar, gpu-idastar.
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     algorithm: Option<Algorithm>,
-    /// Heuristic: auto (linear conflict, which every algorithm and evaluator takes at once;
-    /// the hint line uses the strongest table ready), hamming, manhattan, linear-conflict,
+    /// Heuristic: auto (in the app linear conflict, which every algorithm and evaluator takes
+    /// at once, the hint line using the strongest table ready; solving in the terminal, as
+    /// `solve` picks), hamming, manhattan, linear-conflict,
     /// walking-distance, wd-lc, or a
     /// pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES, pdb:TILES), built on
     /// the first Start and cached.
@@ -171,7 +172,12 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
             Algorithm::BatchedAStar | Algorithm::Auto => Algorithm::Auto,
             x => x,
         },
-        heuristic,
+        // The app starts with linear conflict, to be watched; the terminal picks as `solve`
+        // does (a cached or quick pattern database).
+        heuristic: match &a.heuristic {
+            None | Some(HeuristicChoice::Auto) => HeuristicChoice::Auto,
+            Some(_) => heuristic,
+        },
         cache_dir: a.cache_dir.clone(),
         time_limit: None,
         max_memory: bytesize::ByteSize(DEFAULT_MAX_MEMORY),
