@@ -1,5 +1,5 @@
 // What both compute shaders share; the host puts this file in front of `heuristic.wgsl` and
-// `idastar.wgsl` (src/eval/gpu.rs: `HEURISTIC_WGSL`; src/eval/gpu_ida/mod.rs: `IDASTAR_WGSL`).
+// of GPU IDA*'s `ida_board.wgsl` and `idastar.wgsl` (src/eval/gpu.rs: `HEURISTIC_WGSL`; src/eval/gpu_ida/mod.rs: `IDASTAR_WGSL`).
 // The constants and the `PdbMeta` / `PatternMeta` structs mirror src/eval/gpu_layout.rs (a unit
 // test there checks that they agree).
 

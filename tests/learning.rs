@@ -422,8 +422,8 @@ fn at_800_by_600_the_central_view_keeps_its_room() {
     assert!(central >= 380.0, "central area {central} points wide");
 }
 
-/// A window opened small and then enlarged gives its side panels the larger share: the
-/// centre is not left with all the new room while the panels stay cramped.
+/// A window opened small and then enlarged widens its side panels with it: the centre is not
+/// left with all the new room while the panels stay cramped (and shrunk again, they shrink).
 #[test]
 fn enlarging_the_window_widens_the_side_panels() {
     let mut h = harness_sized(HARD8, 800.0, 600.0);
@@ -438,6 +438,16 @@ fn enlarging_the_window_widens_the_side_panels() {
     // panels kept at their 800-point widths (160 and 200) would leave it about 1240.
     assert!(large <= 990.0, "central area {small} → {large} points wide");
     assert!(large > small, "central area {small} → {large} points wide");
+    // And back: the panels shrink with the window, to their widths for it (within the
+    // contents' fit): the centre gets its room back.
+    h.set_size(egui::vec2(800.0, 600.0));
+    h.step();
+    h.step();
+    let again = h.state().st.central_width;
+    assert!(
+        again >= small - 1.0 && again <= small + 30.0,
+        "central area {small} → {large} → {again} points wide"
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! What `gpu_context.rs`, `gpu.rs`, `gpu_ida/` and the shaders (`shaders/common.wgsl`, which both begin with,
-//! `shaders/heuristic.wgsl` and `shaders/idastar.wgsl`) must agree on, written once on the Rust
+//! What `gpu_context.rs`, `gpu.rs`, `gpu_ida/` and the shaders (`shaders/common.wgsl`, which both
+//! begin with, `shaders/heuristic.wgsl`, and GPU IDA*'s `shaders/ida_board.wgsl` and
+//! `shaders/idastar.wgsl`) must agree on, written once on the Rust
 //! side: the heuristic codes (`KIND`), the shaders' limits, the layout of the pattern-database
 //! metadata buffer ([`PdbMeta`], [`PatternMeta`], mirrored by WGSL structs of the same names)
 //! and GPU IDA*'s packed uniform copy of it ([`ida_meta_words`], mirrored by the shader's
@@ -252,7 +253,7 @@ mod tests {
             assert_eq!(const_in(IDASTAR, name) as usize, value, "{name}");
         }
         let decl = format!("var<uniform> pm: array<vec4<u32>, {}>;", IDA_META_WORDS / 4);
-        assert!(IDASTAR.contains(&decl), "idastar.wgsl declares `{decl}`");
+        assert!(IDASTAR.contains(&decl), "ida_board.wgsl declares `{decl}`");
         assert_eq!(IDA_META_WORDS % 4, 0);
         // Two patterns, the second with tiles 9 and 3, flags and its table at byte 1000; φ and T.
         let mut head = PdbMeta::zeroed();

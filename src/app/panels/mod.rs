@@ -41,6 +41,37 @@ impl Dialogs for NativeDialogs {
     }
 }
 
+/// The side panels' ids, as [`egui::Panel`] makes them in `ui`.
+const SIDE_PANELS: [&str; 2] = ["controls", "results"];
+
+/// When the window's width changed since the last frame, scales the side panels' widths (as
+/// egui keeps them, dragged or not) by as much, so that a window opened small and then
+/// enlarged does not keep its cramped panels, nor a large one shrunk its wide ones; shrunk,
+/// a panel keeps at least its `default` width for the new window, or its own if narrower
+/// (egui fits a panel to contents that want less than its width).
+fn scale_side_panels(ui: &egui::Ui, width: f32, default: [f32; 2]) {
+    let key = ui
+        .scope_id()
+        .with_salt(egui::IdSalt::new("side panels: window width"));
+    let before = ui.ctx().data_mut(|d| {
+        let before = d.get_temp::<f32>(key);
+        d.insert_temp(key, width);
+        before
+    });
+    let Some(before) = before.filter(|&b| b > 0.0 && (b - width).abs() >= 0.5) else {
+        return;
+    };
+    for (salt, default) in SIDE_PANELS.into_iter().zip(default) {
+        let id = ui.scope_id().with_salt(egui::IdSalt::new(salt));
+        if let Some(mut state) = egui::PanelState::load(ui.ctx(), id) {
+            let old = state.outer_rect.width();
+            let w = (old * width / before).max(default.min(old));
+            state.outer_rect.set_width(w);
+            ui.ctx().data_mut(|d| d.insert_persisted(id, state));
+        }
+    }
+}
+
 /// Draws the whole app for one frame and applies the user's actions to `st`.
 pub fn ui(
     ui: &mut egui::Ui,
@@ -51,18 +82,16 @@ pub fn ui(
     shortcuts(ui, st, dialogs);
     // Side panels take a fifth each of a small window (800 points: 160 each, the centre
     // keeps about 410) and 300 points on a large one, at most 22 % each when the window
-    // shrinks (they can be widened on a large one, never narrowed below that share, so that
-    // a window opened small and then enlarged does not keep its cramped panels); their
-    // contents scroll.
+    // shrinks (they can be widened on a large one, or narrowed); their contents scroll.
     let width = ui.available_width();
     let side = (width * 0.2).clamp(160.0, 300.0);
     // The figures on the right need a little more.
     let right = (width * 0.25).clamp(200.0, 320.0);
+    scale_side_panels(ui, width, [side, right]);
     egui::Panel::top("status").show(ui, |ui| status_bar(ui, st));
-    egui::Panel::left("controls")
+    egui::Panel::left(SIDE_PANELS[0])
         .resizable(true)
         .default_size(side)
-        .min_size(side)
         .max_size((width * 0.22).max(side))
         .show(ui, |ui| {
             egui::ScrollArea::both().show(ui, |ui| {
@@ -74,10 +103,9 @@ pub fn ui(
                     .show(ui, |ui| solver::show(ui, st));
             });
         });
-    egui::Panel::right("results")
+    egui::Panel::right(SIDE_PANELS[1])
         .resizable(true)
         .default_size(right)
-        .min_size(right)
         .max_size((width * 0.27).max(right))
         .show(ui, |ui| {
             egui::ScrollArea::both().show(ui, |ui| {

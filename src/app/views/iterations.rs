@@ -71,14 +71,17 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
         };
         plot.bottom() - up as f32 * plot.height()
     };
-    // The bottom is 0 nodes (the decade below 10^0 is the room a one-node bar stands in).
-    p.text(
-        Pos2::new(plot.left() - 6.0, plot.bottom()),
-        Align2::RIGHT_CENTER,
-        "0",
-        FontId::proportional(10.0),
-        Color32::GRAY,
-    );
+    // The bottom is 0 nodes (the decade below 10^0 is the room a one-node bar stands in),
+    // labelled where a decade leaves room for it below 10^0's label.
+    if plot.height() / (1.0 + top as f32) >= 11.0 {
+        p.text(
+            Pos2::new(plot.left() - 6.0, plot.bottom()),
+            Align2::RIGHT_CENTER,
+            "0",
+            FontId::proportional(10.0),
+            Color32::GRAY,
+        );
+    }
     for k in 0..=top as u32 {
         let yy = y(10u64.saturating_pow(k));
         p.line_segment(

@@ -1,5 +1,6 @@
 //! GPU IDA* on wgpu: [`GpuIda`], the [`IdaDevice`](super::ida::IdaDevice) that runs
-//! `shaders/idastar.wgsl` (its rounds: `rounds.rs`).
+//! `shaders/ida_board.wgsl` and `shaders/idastar.wgsl` (`IDASTAR_WGSL`; its rounds:
+//! `rounds.rs`).
 //!
 //! Each invocation takes subtree roots from an atomic work counter and searches below them
 //! depth first, at most `budget` expansions a round (one dispatch), its stack of frames kept
@@ -468,8 +469,9 @@ fn heuristic(spec: &HeuristicSpec, n: usize, cols: usize) -> Result<Heuristic<'_
     }
 }
 
-/// The bindings of `shaders/idastar.wgsl`: params (0), items, stacks, status (1–3), consts
-/// (4), the table storage bindings (6–11), the pattern metadata (12), the tables' texture (13).
+/// The bindings of `IDASTAR_WGSL`: params (0), items, stacks, status (1–3), consts (4) in
+/// `idastar.wgsl`, the table storage bindings (6–11) in `common.wgsl`, the pattern metadata (12)
+/// and the tables' texture (13) in `ida_board.wgsl`.
 fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
         binding,

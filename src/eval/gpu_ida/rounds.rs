@@ -26,7 +26,7 @@ impl IdaDevice for GpuIda {
     fn frontier_target(&self) -> usize {
         // Four roots an invocation: the work counter hands them out as invocations finish, so
         // the device stays full while subtrees of very different sizes end; donation (see the
-        // module docs) takes over when the roots run out.
+        // docs of `gpu_ida`) takes over when the roots run out.
         4 * self.invocations as usize
     }
 
