@@ -262,6 +262,52 @@ fn scramble_gives_a_solvable_board_and_unsolvable_boards_are_answered_at_once() 
     );
 }
 
+/// BFS on a 4×4 board is told, before it starts, that it may stop at the memory cap; when it
+/// does, the failure names the app's controls (not command-line options) and groups its
+/// digits. On a 3×3 board (181,440 boards) nothing is said.
+#[test]
+fn bfs_on_a_large_board_warns_of_the_memory_cap_and_fails_in_the_apps_words() {
+    let mut h = harness("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1");
+    h.state_mut().st.settings.algorithm = Algorithm::Bfs;
+    h.state_mut().st.settings.max_memory_mib = 16;
+    h.step();
+    h.get_by_label("Start").click();
+    h.step();
+    let notice = |st: &npuzzle::app::AppState| {
+        st.messages.iter().any(|m| {
+            m.level == Level::Notice && m.text.contains("may stop at the memory cap (16.0 MiB)")
+        })
+    };
+    assert!(notice(&h.state().st), "{:?}", h.state().st.messages);
+    step_until(&mut h, |s| matches!(s.run.state(), RunState::Failed(_)));
+    let RunState::Failed(m) = h.state().st.run.state().clone() else {
+        unreachable!()
+    };
+    assert!(m.contains("memory cap of 16.0 MiB reached after "), "{m}");
+    assert!(m.contains("the Memory cap in the Solver panel"), "{m}");
+    assert!(!m.contains("--"), "{m}");
+    let expanded: String = m
+        .split("after ")
+        .nth(1)
+        .and_then(|r| r.split(" expansion").next())
+        .unwrap()
+        .to_string();
+    assert!(expanded.contains(' '), "grouped digits: {m}");
+    // A 3×3 board fits: no notice.
+    let mut h = harness("8 6 7/2 5 4/3 0 1");
+    h.state_mut().st.settings.algorithm = Algorithm::Bfs;
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| *s.run.state() == RunState::Done);
+    assert!(
+        !h.state()
+            .st
+            .messages
+            .iter()
+            .any(|m| m.text.contains("memory cap"))
+    );
+}
+
 #[test]
 fn stop_stops_a_long_search_and_pause_holds_it() {
     // The 80-move 15-puzzle: IDA* with Manhattan runs far longer than this test.

@@ -321,7 +321,7 @@ pub enum CliError {
     #[error("{0}")]
     Usage(String),
     /// A limit was reached (exit 3).
-    #[error("{0}")]
+    #[error("{}", limit_message(.0))]
     Limit(SearchError),
     /// Anything else (exit 1).
     #[error("{0}")]
@@ -332,6 +332,16 @@ pub enum CliError {
     /// Standard output was closed by its reader (e.g. `| head`): stop quietly (exit 0).
     #[error("output closed")]
     Closed,
+}
+
+/// A limit's message, with the options that change it on the command line.
+fn limit_message(e: &SearchError) -> String {
+    match e {
+        SearchError::MemoryLimit { .. } => {
+            format!("{e} (raise --max-memory, or --algorithm idastar)")
+        }
+        e => e.to_string(),
+    }
 }
 
 impl CliError {

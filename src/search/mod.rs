@@ -184,10 +184,13 @@ pub enum SearchError {
     /// The time limit passed.
     #[error("time limit of {0} s reached")]
     TimeLimit(f64),
-    /// The memory cap would have been exceeded.
+    /// The memory cap would have been exceeded. (Its message says what the cap is and that
+    /// IDA* needs almost no memory; each front end adds how to raise the cap or change the
+    /// algorithm there.)
     #[error(
-        "memory cap of {} reached after {expanded} expansion{}; raise --max-memory or use IDA* (--algorithm idastar), which needs almost no memory",
+        "memory cap of {} reached after {} expansion{}; IDA* needs almost no memory",
         bytesize::ByteSize(*cap).display().iec(),
+        crate::report::group_digits(*expanded),
         if *expanded == 1 { "" } else { "s" }
     )]
     MemoryLimit {

@@ -132,7 +132,14 @@ pub fn ui(
                                     }
                                     Level::Error => (Color32::from_rgb(235, 110, 90), "error: "),
                                 };
-                                ui.colored_label(col, format!("{tag}{}", m.text));
+                                // Wrapped: the panel scrolls sideways, and a long
+                                // message would run out of sight.
+                                ui.add(
+                                    egui::Label::new(
+                                        egui::RichText::new(format!("{tag}{}", m.text)).color(col),
+                                    )
+                                    .wrap(),
+                                );
                             }
                             if ui.small_button("Clear").clicked() {
                                 st.messages.clear();

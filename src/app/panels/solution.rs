@@ -83,6 +83,8 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
         }
     });
     let mut pos = st.playback.position();
+    // Sliders that leave room for their value and label in a narrow panel.
+    ui.spacing_mut().slider_width = (ui.available_width() - 130.0).clamp(50.0, 200.0);
     if ui
         .add(egui::Slider::new(&mut pos, 0..=len).text("move"))
         .changed()

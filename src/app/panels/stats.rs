@@ -50,85 +50,104 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
         };
         ui.add(egui::Label::new(format!("{when}: {search}")).wrap());
     }
-    egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
-        let row = |ui: &mut egui::Ui, k: &str, v: String| {
-            ui.label(k);
-            ui.monospace(v);
-            ui.end_row();
-        };
-        // Fast IDA* reports no single current node (it reports every ~65,000 nodes): its
-        // deepest g, not a g/h/f that would mix that depth with the start's h.
-        if matches!(
-            p.algorithm,
-            Some(Algorithm::IdaStar | Algorithm::GpuIdaStar)
-        ) && !st.run.is_stepped()
-        {
-            row(ui, "deepest g", p.g.to_string());
-        } else {
-            row(
-                ui,
-                "g / h / f",
-                format!("{} / {} / {}", p.g, p.h, p.g + p.h),
-            );
-        }
-        if p.iteration > 0 {
-            row(
-                ui,
-                "IDA* iteration",
-                format!("{} (threshold {})", p.iteration, p.bound),
-            );
-        } else if p.algorithm == Some(Algorithm::Bfs) {
-            row(ui, "depth", p.bound.to_string());
-        } else {
-            row(ui, "best f (open)", p.bound.to_string());
-        }
-        row(ui, "expanded", group(p.expanded));
-        row(ui, "generated", group(p.generated));
-        if p.open > 0 || p.closed > 0 {
-            ui.label("open / closed").on_hover_text(OPEN_CLOSED);
-            ui.monospace(format!("{} / {}", group(p.open), group(p.closed)))
-                .on_hover_text(OPEN_CLOSED);
-            ui.end_row();
-        }
-        if p.algorithm == Some(Algorithm::GpuIdaStar) {
-            row(ui, "GPU rounds", group(p.round));
-            row(ui, "busy (last round)", format!("{:.0} %", p.busy * 100.0));
-        } else if p.round > 0 {
-            row(ui, "rounds", group(p.round));
-            // The last round's: a search's final rounds may evaluate only a few boards.
-            row(
-                ui,
-                "last batch",
-                format!("{} boards", group(p.batch_boards)),
-            );
-            row(
-                ui,
-                "its eval time",
-                format!("{:.2} ms", p.eval_seconds * 1e3),
-            );
-            row(
-                ui,
-                "boards / s (eval)",
-                format!("{:.2} M", p.boards_per_second / 1e6),
-            );
-        }
+    // (label, value, hover text), in the order shown.
+    let mut rows: Vec<(&str, String, Option<&str>)> = Vec::new();
+    let mut row = |k: &'static str, v: String| rows.push((k, v, None));
+    // Fast IDA* reports no single current node (it reports every ~65,000 nodes): its
+    // deepest g, not a g/h/f that would mix that depth with the start's h.
+    if matches!(
+        p.algorithm,
+        Some(Algorithm::IdaStar | Algorithm::GpuIdaStar)
+    ) && !st.run.is_stepped()
+    {
+        row("deepest g", p.g.to_string());
+    } else {
+        row("g / h / f", format!("{} / {} / {}", p.g, p.h, p.g + p.h));
+    }
+    if p.iteration > 0 {
         row(
-            ui,
-            "nodes / s",
-            format!("{:.2} M", p.expanded as f64 / secs / 1e6),
+            "IDA* iteration",
+            format!("{} (threshold {})", p.iteration, p.bound),
         );
-        row(ui, "elapsed", format!("{:.2} s", p.seconds));
-        if p.memory > 0 {
-            row(
-                ui,
-                "memory",
-                format!("{:.1} MiB", p.memory as f64 / (1 << 20) as f64),
-            );
-        }
+    } else if p.algorithm == Some(Algorithm::Bfs) {
+        row("depth", p.bound.to_string());
+    } else {
+        row("best f (open)", p.bound.to_string());
+    }
+    row("expanded", group(p.expanded));
+    row("generated", group(p.generated));
+    if p.open > 0 || p.closed > 0 {
+        rows.push((
+            "open / closed",
+            format!("{} / {}", group(p.open), group(p.closed)),
+            Some(OPEN_CLOSED),
+        ));
+    }
+    let mut row = |k: &'static str, v: String| rows.push((k, v, None));
+    if p.algorithm == Some(Algorithm::GpuIdaStar) {
+        row("GPU rounds", group(p.round));
+        row("busy (last round)", format!("{:.0} %", p.busy * 100.0));
+    } else if p.round > 0 {
+        row("rounds", group(p.round));
+        // The last round's: a search's final rounds may evaluate only a few boards.
+        row("last batch", format!("{} boards", group(p.batch_boards)));
+        row("its eval time", format!("{:.2} ms", p.eval_seconds * 1e3));
         row(
-            ui,
-            "frame cost",
-            format!("{:.1} ms", st.clock.frame_seconds() * 1e3),
+            "boards / s (eval)",
+            format!("{:.2} M", p.boards_per_second / 1e6),
         );
-    });
+    }
+    row(
+        "nodes / s",
+        format!("{:.2} M", p.expanded as f64 / secs / 1e6),
+    );
+    row("elapsed", format!("{:.2} s", p.seconds));
+    if p.memory > 0 {
+        row(
+            "memory",
+            format!("{:.1} MiB", p.memory as f64 / (1 << 20) as f64),
+        );
+    }
+    row(
+        "frame cost",
+        format!("{:.1} ms", st.clock.frame_seconds() * 1e3),
+    );
+    // Label and value side by side where the widest row fits (a small window's panel is
+    // about 200 points wide), else each value under its label: no figure is cut off.
+    let label_font = egui::TextStyle::Body.resolve(ui.style());
+    let value_font = egui::TextStyle::Monospace.resolve(ui.style());
+    let text_width = |text: &str, font: &egui::FontId| {
+        ui.fonts_mut(|f| {
+            f.layout_no_wrap(text.to_string(), font.clone(), egui::Color32::WHITE)
+                .size()
+                .x
+        })
+    };
+    let labels = rows
+        .iter()
+        .map(|r| text_width(r.0, &label_font))
+        .fold(0.0, f32::max);
+    let values = rows
+        .iter()
+        .map(|r| text_width(&r.1, &value_font))
+        .fold(0.0, f32::max);
+    let gap = ui.spacing().item_spacing.x * 2.0;
+    let hover = |r: egui::Response, h: Option<&str>| match h {
+        Some(h) => r.on_hover_text(h),
+        None => r,
+    };
+    if labels + values + gap <= ui.available_width() {
+        egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
+            for (k, v, h) in &rows {
+                hover(ui.label(*k), *h);
+                hover(ui.monospace(v), *h);
+                ui.end_row();
+            }
+        });
+    } else {
+        for (k, v, h) in &rows {
+            hover(ui.weak(*k), *h);
+            hover(ui.monospace(v), *h);
+        }
+    }
 }

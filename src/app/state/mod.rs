@@ -463,6 +463,9 @@ impl AppState {
             EvaluatorChoice::Cpu => None,
         };
         let algorithm = self.settings.algorithm.resolve(self.board.len());
+        if algorithm == crate::search::Algorithm::Bfs {
+            self.note_bfs_memory();
+        }
         let info = crate::report::RunInfo {
             algorithm,
             heuristic: self.settings.heuristic.to_string(),
@@ -489,6 +492,26 @@ impl AppState {
         };
         self.run.start(job, info, paused);
         self.clock.start_search();
+    }
+
+    /// Says, before BFS starts on a board whose reachable boards would not fit the memory cap
+    /// (at about 64 bytes each in its closed set and open list), that it may stop there.
+    fn note_bfs_memory(&mut self) {
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let cap = self.settings.max_memory();
+        let boards = crate::puzzle::reachable_boards(rows, cols);
+        if boards * 64.0 > cap as f64 {
+            self.messages.about_board(
+                Level::Notice,
+                format!(
+                    "BFS keeps every board it reaches, and a {rows}×{cols} board can reach \
+                     about 10^{:.0}: it may stop at the memory cap ({}) before it finds the \
+                     answer; IDA* needs almost no memory",
+                    crate::puzzle::reachable_boards_log10(rows, cols),
+                    bytesize::ByteSize(cap).display().iec(),
+                ),
+            );
+        }
     }
 
     /// Pauses or resumes the running search (a stepped one then runs free: Run); starts one

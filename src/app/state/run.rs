@@ -396,7 +396,12 @@ impl Run {
                 }
                 Ok(Outcome::Unsolvable(v)) => self.answer_unsolvable(v),
                 Err(e) => {
-                    let m = e.to_string();
+                    let m = match e {
+                        SearchError::MemoryLimit { .. } => {
+                            format!("{e} (raise the Memory cap in the Solver panel, or pick IDA*)")
+                        }
+                        e => e.to_string(),
+                    };
                     polled.error = Some(m.clone());
                     self.state = RunState::Failed(m);
                 }
