@@ -69,6 +69,7 @@ fn the_coach_counts_moves_to_solve_after_every_move_and_its_hint_keeps_the_optim
     assert_eq!(Some(n), common::bfs_distance(&b, g.board()));
     assert_eq!(n, 3);
     assert!(h.state().st.play.verdict().unwrap().contains("added 2"));
+    assert!(h.state().st.play.verdict_is_costly());
     // Hints from here on: each keeps the optimum (one less each time) to the goal.
     for left in (1..=3).rev() {
         h.get_by_label("Hint").click();

@@ -27,6 +27,25 @@ fn expanded(st: &AppState) -> u64 {
         .map_or(0, |e| e.number)
 }
 
+/// BFS has no heuristic: the inspector shows its nodes' depth g alone, not a g/h/f with h 0.
+#[test]
+fn the_inspector_shows_bfs_nodes_by_depth_alone() {
+    let mut h = harness(NEAR);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::Bfs,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("Step").click();
+    step_until(&mut h, |s| expanded(s) == 1 && s.run.is_idle());
+    h.step();
+    h.get_by_label("g 0");
+    assert!(h.query_all_by_label_contains("new: queued").count() >= 2);
+    assert!(h.query_by_label_contains("h 0").is_none());
+    assert!(h.query_by_label_contains("  f ").is_none());
+}
+
 #[test]
 fn step_expands_one_node_and_the_inspector_shows_its_successors_and_fates() {
     let mut h = harness(NEAR);
@@ -580,6 +599,56 @@ fn batched_a_star_steps_one_node_a_round_then_runs_in_batches() {
     h.get_by_label("Tree").click();
     h.step();
     h.get_by_label_contains("Batched A* went on in batches after its steps");
+}
+
+/// Stepping IDA*: the step after an iteration's last node ends it and raises the threshold;
+/// the Tree tab then says that the next iteration has expanded nothing yet, with the count
+/// over all iterations (which the Stats panel shows), instead of "nothing expanded".
+#[test]
+fn ida_star_stepped_between_iterations_the_tree_says_the_next_has_not_begun() {
+    let mut h = harness(HARD8);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::IdaStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("Tree").click();
+    h.step();
+    // (expanded, iteration): each step raises one of them.
+    let at = |s: &AppState| {
+        s.run
+            .progress()
+            .map_or((0, 0), |p| (p.expanded, p.iteration))
+    };
+    let mut steps = 0;
+    while at(&h.state().st).1 < 2 {
+        let before = at(&h.state().st);
+        h.get_by_label("Step").click();
+        step_until(&mut h, |s| at(s) != before && s.run.is_idle());
+        steps += 1;
+        assert!(steps < 1000, "the first iteration never ended");
+    }
+    h.step();
+    let p = h.state().st.run.progress().unwrap().clone();
+    assert!(p.expanded >= 1);
+    assert_eq!(h.state().st.run.inspect().map(|v| v.tree.len()), Some(0));
+    h.get_by_label_contains(&format!(
+        "IDA*'s iteration 1 ended without the goal (the Iterations tab keeps its heatmap): \
+         the next, with threshold {}, has expanded nothing yet",
+        p.bound
+    ));
+    assert!(h.query_by_label_contains("Nothing expanded yet").is_none());
+    // The next step expands the start board again: the tree has its root.
+    let before = at(&h.state().st);
+    h.get_by_label("Step").click();
+    step_until(&mut h, |s| at(s) != before && s.run.is_idle());
+    h.step();
+    assert!(
+        h.query_by_label_contains("has expanded nothing yet")
+            .is_none()
+    );
+    h.get_by_label_contains("Search tree of IDA*'s iteration 2");
 }
 
 #[test]

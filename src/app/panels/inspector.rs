@@ -21,6 +21,16 @@ fn fate_color(f: &Fate) -> Color32 {
     }
 }
 
+/// A node's numbers as `algorithm` uses them: BFS only its depth g (it has no h), the others
+/// g, h and f.
+fn ghf(algorithm: Algorithm, g: u32, h: u32) -> String {
+    if algorithm == Algorithm::Bfs {
+        format!("g {g}")
+    } else {
+        format!("g {g}  h {h}  f {}", g + h)
+    }
+}
+
 /// What became of a successor, in words.
 pub fn fate_text(s: &Successor, algorithm: Algorithm, threshold: u32) -> String {
     let f = s.g + s.h;
@@ -160,12 +170,16 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
                 let i = r * per_row + j;
                 ui.vertical(|ui| {
                     if mini::board(ui, &o.board, goal, small)
-                        .on_hover_text(format!("#{} g {} h {} f {}", i + 1, o.g, o.h, o.g + o.h))
+                        .on_hover_text(format!("#{} {}", i + 1, ghf(algorithm, o.g, o.h)))
                         .clicked()
                     {
                         picked = Some(o.board.clone());
                     }
-                    ui.small(format!("{}+{}={}", o.g, o.h, o.g + o.h));
+                    ui.small(if algorithm == Algorithm::Bfs {
+                        format!("g {}", o.g)
+                    } else {
+                        format!("{}+{}={}", o.g, o.h, o.g + o.h)
+                    });
                 });
             }
         });
@@ -191,7 +205,7 @@ fn expansion(
             *picked = Some(e.board.clone());
         }
         ui.vertical(|ui| {
-            ui.monospace(format!("g {}  h {}  f {}", e.g, e.h, e.g + e.h));
+            ui.monospace(ghf(algorithm, e.g, e.h));
             // The threshold it was expanded under (the next iteration's may be shown above).
             let bound = e.bound;
             if algorithm == Algorithm::IdaStar {
@@ -217,13 +231,19 @@ fn expansion(
             }
             ui.vertical(|ui| {
                 ui.monospace(format!(
-                    "{} g {} h {} f {}",
+                    "{} {}",
                     s.mv.letter(Notation::Blank),
-                    s.g,
-                    s.h,
-                    s.g + s.h
+                    ghf(algorithm, s.g, s.h)
                 ));
-                ui.colored_label(fate_color(&s.fate), fate_text(s, algorithm, e.bound));
+                let mut fate = fate_text(s, algorithm, e.bound);
+                // IDA* tests a board for the goal when it enters it: the next step.
+                if algorithm == Algorithm::IdaStar
+                    && s.fate == Fate::Pushed
+                    && goal == Some(&s.board)
+                {
+                    fate.push_str(" (it is the goal: the next step reaches it)");
+                }
+                ui.colored_label(fate_color(&s.fate), fate);
             });
         });
     }

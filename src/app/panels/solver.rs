@@ -180,6 +180,8 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
             "N: one round of batched A* (a batch of expansions)"
         } else if batched {
             "N: expand one node: batched A*'s rounds have one node each while stepped (A*'s order), then Run goes on in batches"
+        } else if st.settings.algorithm == Algorithm::IdaStar {
+            "N: expand one node (the search starts in step mode; Run lets it run free); after an iteration's last node, a step ends the iteration and raises the threshold"
         } else {
             "N: expand one node (the search starts in step mode; Run lets it run free)"
         };

@@ -24,6 +24,8 @@ pub struct Play {
     hint: bool,
     /// What the last move did, or that the goal is reached.
     verdict: Option<String>,
+    /// Whether the verdict is of a move that cost two (shown as a warning, not a success).
+    costly: bool,
     /// The first board is still to be asked about (at the first poll, once the settings
     /// the app was opened with are in place).
     pending: bool,
@@ -87,6 +89,11 @@ impl Play {
         self.verdict.as_deref()
     }
 
+    /// Whether [`Play::verdict`] is of a move that added two to the player's total.
+    pub fn verdict_is_costly(&self) -> bool {
+        self.verdict.is_some() && self.costly
+    }
+
     /// The optimum of the board the player started from.
     pub fn start_optimum(&self) -> Option<u32> {
         self.start_optimum
@@ -139,6 +146,7 @@ impl Play {
         if goal.as_ref().is_some_and(|g| g.board() == board) {
             self.oracle = None;
             self.answer = None;
+            self.costly = false;
             self.verdict = Some(match self.start_optimum {
                 Some(m) => format!(
                     "Solved in {} moves (optimal from the start was {m})",
@@ -202,6 +210,7 @@ impl Play {
                     self.start_optimum = Some(n);
                 }
                 if let Some(b) = self.before {
+                    self.costly = n >= b;
                     self.verdict = Some(if n < b {
                         format!("Good move: {n} to go")
                     } else {

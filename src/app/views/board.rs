@@ -84,10 +84,13 @@ fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &crate::puzzle::Board) {
         }
         ui.label(egui::RichText::new(line).size(12.5));
         if let Some(v) = st.play.verdict() {
-            ui.colored_label(
-                Color32::from_rgb(120, 200, 120),
-                egui::RichText::new(v).size(12.5),
-            );
+            // A move that cost two in the warning colour, not the success one.
+            let col = if st.play.verdict_is_costly() {
+                Color32::from_rgb(230, 190, 90)
+            } else {
+                Color32::from_rgb(120, 200, 120)
+            };
+            ui.colored_label(col, egui::RichText::new(v).size(12.5));
         }
     });
 }

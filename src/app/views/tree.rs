@@ -8,6 +8,7 @@ use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
 use crate::app::state::AppState;
 use crate::app::views::mini;
 use crate::puzzle::Board;
+use crate::report::group_digits as group;
 use crate::search::stepper::{TREE_LIMIT, TreeNode};
 
 /// Horizontal and vertical spacing of the nodes, in scene points.
@@ -127,7 +128,28 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
         return;
     }
     if v.tree.is_empty() {
-        ui.label("Nothing expanded yet: the tree is the start board alone.");
+        match st.run.progress() {
+            // An iteration of IDA* has ended: its tree is gone, the next one (`p.iteration`,
+            // threshold `p.bound`) not begun.
+            Some(p)
+                if p.algorithm == Some(crate::search::Algorithm::IdaStar)
+                    && p.expanded > 0
+                    && p.iteration > 1 =>
+            {
+                ui.label(format!(
+                    "IDA*'s iteration {} ended without the goal (the Iterations tab keeps its \
+                     heatmap): the next, with threshold {}, has expanded nothing yet. \
+                     Step starts it from the start board ({} expansions in all iterations so \
+                     far).",
+                    p.iteration - 1,
+                    p.bound,
+                    group(p.expanded)
+                ));
+            }
+            _ => {
+                ui.label("Nothing expanded yet: the tree is the start board alone.");
+            }
+        }
         return;
     }
     let tree = v.tree.clone();
