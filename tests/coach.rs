@@ -187,6 +187,8 @@ fn the_textbook_experiment_charts_every_depth_and_can_be_cancelled() {
     step_until(&mut h, |s| {
         !s.compare.is_running() && s.compare.depth_rows().len() == 12
     });
+    // The chart names the boards' shape (and says when the board shown is another one).
+    assert_eq!(h.state().st.compare.experiment_shape(), Some((3, 3)));
     let rows = h.state().st.compare.depth_rows();
     for r in rows {
         // All of them where fewer than 20 exist (4 at depth 2, 16 at depth 4).

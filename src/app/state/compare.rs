@@ -14,6 +14,8 @@ pub struct Compare {
     depth_rows: Vec<DepthRow>,
     /// The board of the table.
     board: Option<Board>,
+    /// The shape (rows, columns) of the experiment's boards.
+    shape: Option<(usize, usize)>,
     running: Option<String>,
     error: Option<String>,
     worker: Option<Comparer>,
@@ -26,6 +28,7 @@ impl Default for Compare {
             rows: Vec::new(),
             depth_rows: Vec::new(),
             board: None,
+            shape: None,
             running: None,
             error: None,
             worker: None,
@@ -47,6 +50,11 @@ impl Compare {
     /// The board the table is for.
     pub fn board(&self) -> Option<&Board> {
         self.board.as_ref()
+    }
+
+    /// The shape (rows, columns) of the experiment's boards.
+    pub fn experiment_shape(&self) -> Option<(usize, usize)> {
+        self.shape
     }
 
     /// What runs now (`None`: nothing).
@@ -96,6 +104,7 @@ impl Compare {
     pub(super) fn start_experiment(&mut self, goal: Goal, cache: super::play::Cache) {
         self.depth_rows.clear();
         self.rows.clear();
+        self.shape = Some((goal.board().rows(), goal.board().cols()));
         self.start(CompareJob::Experiment { goal }, cache);
     }
 

@@ -68,8 +68,17 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     }
     if !st.compare.depth_rows().is_empty() {
         let rows = st.compare.depth_rows().to_vec();
+        // The boards' shape in the title; another board shown since is said.
+        let shape = st.compare.experiment_shape().map(|(r, c)| {
+            let b = st.board();
+            if (b.rows(), b.cols()) == (r, c) {
+                format!("{r}×{c} boards")
+            } else {
+                format!("{r}×{c} boards (not this {}×{} one)", b.rows(), b.cols())
+            }
+        });
         let area = ui.available_rect_before_wrap();
-        chart(ui, &rows, area);
+        chart(ui, &rows, shape.as_deref().unwrap_or("boards"), area);
         return;
     }
     let rows = st.compare.rows();
@@ -135,8 +144,9 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     });
 }
 
-/// Log mean nodes expanded against depth, one line per method.
-fn chart(ui: &mut egui::Ui, rows: &[DepthRow], rect: Rect) {
+/// Log mean nodes expanded against depth, one line per method, for `boards` (e.g. "3×3
+/// boards").
+fn chart(ui: &mut egui::Ui, rows: &[DepthRow], boards: &str, rect: Rect) {
     let p = ui.painter_at(rect);
     let font = FontId::proportional(10.0);
     // Each method's legend entry: its name and its effective branching factor at the
@@ -166,23 +176,26 @@ fn chart(ui: &mut egui::Ui, rows: &[DepthRow], rect: Rect) {
                 .x
         })
         .fold(0.0f32, f32::max);
+    // The title, wrapped to the view (a narrow window's would run past its edge).
+    let title = p.layout(
+        format!(
+            "Mean nodes expanded (log) against optimal depth, {boards} · up to {} boards per \
+             depth, seed 1",
+            rows.iter().map(|r| r.boards).max().unwrap_or(0)
+        ),
+        FontId::proportional(12.0),
+        Color32::LIGHT_GRAY,
+        rect.width() - 8.0,
+    );
+    let title_height = title.size().y;
+    p.galley(rect.min + vec2(4.0, 2.0), title, Color32::LIGHT_GRAY);
     let plot = Rect::from_min_max(
-        rect.min + vec2(56.0, 24.0),
+        rect.min + vec2(56.0, 10.0 + title_height),
         rect.max - vec2(widest + 20.0, 28.0),
     );
     if plot.width() < 40.0 || plot.height() < 40.0 {
         return;
     }
-    p.text(
-        rect.min + vec2(4.0, 2.0),
-        Align2::LEFT_TOP,
-        format!(
-            "Mean nodes expanded (log) against optimal depth · up to {} boards per depth, seed 1",
-            rows.iter().map(|r| r.boards).max().unwrap_or(0)
-        ),
-        FontId::proportional(12.0),
-        Color32::LIGHT_GRAY,
-    );
     let max_d = rows.iter().map(|r| r.depth).max().unwrap_or(1).max(1) as f32;
     let max_n = rows
         .iter()
@@ -209,7 +222,15 @@ fn chart(ui: &mut egui::Ui, rows: &[DepthRow], rect: Rect) {
             Color32::GRAY,
         );
     }
-    for r in rows {
+    // Depth labels every `every` depths, so that they never run together.
+    let label_width = p
+        .layout_no_wrap(format!("{max_d}"), font.clone(), Color32::GRAY)
+        .size()
+        .x
+        + 6.0;
+    let per_depth = plot.width() / max_d;
+    let every = (label_width / per_depth).ceil().max(1.0) as u32;
+    for r in rows.iter().filter(|r| r.depth % every == 0) {
         let x = at(r.depth as f32, 1.0).x;
         p.text(
             Pos2::new(x, plot.bottom() + 3.0),
