@@ -205,7 +205,12 @@ fn pasted_text_loads_or_reports() {
             .unwrap()
             .contains("<pasted>:1:")
     );
+    // Said under the paste box too (as well as in Messages), until the text changes.
+    h.step();
+    assert_eq!(h.query_all_by_label_contains("<pasted>:1:").count(), 2);
     h.state_mut().st.editor.paste = "3 1/2 0".into();
+    h.step();
+    assert_eq!(h.query_all_by_label_contains("<pasted>:1:").count(), 1);
     h.get_by_label("Load pasted").click();
     h.step();
     assert_eq!(h.state().st.board().to_string(), "3 1/2 0");

@@ -284,6 +284,27 @@ fn error_tile_out_of_range() {
             max: 5
         })
     );
+    // One number too many for a board: read as an id and a board, and said so.
+    let text = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 16";
+    let k = err_at(text, None, 1);
+    assert_eq!(
+        k,
+        ParseErrorKind::BenchBoard {
+            board: BoardError::OutOfRange {
+                tile: 16,
+                rows: 4,
+                cols: 4,
+                max: 15
+            },
+            fields: 17,
+            tiles: 16,
+        }
+    );
+    assert!(
+        k.to_string()
+            .ends_with("(the line has 17 numbers, read as a bench line: an id, then 16 tiles)"),
+        "{k}"
+    );
     // A token too large for usize is a number too large (it used to say "not a number").
     let k = err_at("8 6 7/2 5 4/3 0 99999999999999999999999", None, 1);
     assert!(matches!(k, ParseErrorKind::NumberTooLarge { .. }), "{k:?}");

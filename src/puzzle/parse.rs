@@ -83,6 +83,20 @@ pub enum ParseErrorKind {
     /// The tiles do not form a valid board.
     #[error("{0}")]
     Board(#[from] BoardError),
+    /// The tiles of a line read as an id and a board (a bench line without its optimal
+    /// length) do not form a valid board: said with how the line was read, as a board of one
+    /// number too many reads so.
+    #[error(
+        "{board} (the line has {fields} numbers, read as a bench line: an id, then {tiles} tiles)"
+    )]
+    BenchBoard {
+        /// What is wrong with the tiles.
+        board: BoardError,
+        /// Numbers on the line.
+        fields: usize,
+        /// Tiles read.
+        tiles: usize,
+    },
     /// A size was given (for bench-style lines) but the board gives its own, another one.
     #[error("the board is {}×{} but the size given is {}×{}", .found.0, .found.1, .given.0, .given.1)]
     SizeMismatch {
@@ -544,7 +558,18 @@ impl Parser<'_> {
             } else {
                 no.to_string()
             },
-            board: self.board(no, rows, cols, &tiles)?,
+            board: Board::new(rows, cols, &tiles).map_err(|board| {
+                let kind = if has_id && !has_opt {
+                    ParseErrorKind::BenchBoard {
+                        board,
+                        fields: k,
+                        tiles: n,
+                    }
+                } else {
+                    board.into()
+                };
+                self.err(Some(no), kind)
+            })?,
             optimal,
             goal,
             line: no,

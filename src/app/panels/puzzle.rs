@@ -51,6 +51,21 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
     if ui.button("Load pasted").clicked() {
         st.load_pasted();
     }
+    // Why the text did not load, while it is the text in the box.
+    if let Some((text, why)) = &st.editor.paste_error {
+        if *text == st.editor.paste {
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(why)
+                        .small()
+                        .color(egui::Color32::from_rgb(235, 110, 90)),
+                )
+                .wrap(),
+            );
+        } else {
+            st.editor.paste_error = None;
+        }
+    }
     ui.separator();
     ui.horizontal_wrapped(|ui| {
         for (r, c) in [(2, 3), (3, 3), (4, 4), (5, 5)] {

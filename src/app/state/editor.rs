@@ -19,6 +19,9 @@ pub struct Editor {
     mode: Option<Option<usize>>,
     /// Text in the paste box.
     pub paste: String,
+    /// Why the paste box's text did not load (shown under it too), with the text it was for:
+    /// it goes when the text changes.
+    pub paste_error: Option<(String, String)>,
 }
 
 impl Editor {

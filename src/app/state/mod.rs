@@ -308,7 +308,14 @@ impl AppState {
     /// Loads the paste box's text (named `<pasted>` in messages). Returns whether it loaded.
     pub fn load_pasted(&mut self) -> bool {
         let text = self.editor.paste.clone();
-        self.load_text(&text, "<pasted>")
+        let ok = self.load_text(&text, "<pasted>");
+        self.editor.paste_error = if ok {
+            None
+        } else {
+            // The message just shown, also under the paste box (where the user looks).
+            self.messages.last().map(|m| (text, m.clone()))
+        };
+        ok
     }
 
     /// Loads a board file; on error keeps the current puzzle. Returns whether it loaded.
