@@ -27,7 +27,8 @@ fn expanded(st: &AppState) -> u64 {
         .map_or(0, |e| e.number)
 }
 
-/// BFS has no heuristic: the inspector shows its nodes' depth g alone, not a g/h/f with h 0.
+/// BFS has no heuristic: the inspector shows its nodes' depth g alone, not a g/h/f with h 0,
+/// and the Stats panel its depth.
 #[test]
 fn the_inspector_shows_bfs_nodes_by_depth_alone() {
     let mut h = harness(NEAR);
@@ -44,6 +45,9 @@ fn the_inspector_shows_bfs_nodes_by_depth_alone() {
     assert!(h.query_all_by_label_contains("new: queued").count() >= 2);
     assert!(h.query_by_label_contains("h 0").is_none());
     assert!(h.query_by_label_contains("  f ").is_none());
+    // Nor do the Stats: its depth, no g / h / f.
+    h.get_by_label("depth");
+    assert!(h.query_by_label("g / h / f").is_none());
 }
 
 #[test]

@@ -61,7 +61,8 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
     ) && !st.run.is_stepped()
     {
         row("deepest g", p.g.to_string());
-    } else {
+    } else if p.algorithm != Some(Algorithm::Bfs) {
+        // (BFS has no h: its depth row below says where it is.)
         row("g / h / f", format!("{} / {} / {}", p.g, p.h, p.g + p.h));
     }
     if p.iteration > 0 {
