@@ -145,7 +145,7 @@ const CASES: &[Case] = &[
         &["solve", "FILE", "--max-memory", "0", "--algorithm", "bfs"],
         b"8 6 7/2 5 4/3 0 1",
         3,
-        "memory cap of 0 B",
+        "memory cap of 0 B reached after 1 expansion; IDA* needs almost no memory (raise --max-memory, or --algorithm idastar)",
     ),
     case(
         &["solve", "FILE", "--max-memory", "1EiB"],

@@ -302,7 +302,7 @@ fn error_tile_out_of_range() {
     );
     assert!(
         k.to_string()
-            .ends_with("(the line has 17 numbers, read as a bench line: an id, then 16 tiles)"),
+            .ends_with("(the line has 17 fields, read as a bench line: an id, then 16 tiles)"),
         "{k}"
     );
     // A token too large for usize is a number too large (it used to say "not a number").

@@ -280,7 +280,7 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
                         row.nodes_expanded = last.expanded;
                         row.nodes_generated = last.generated;
                         row.seconds = last.seconds;
-                        row.error = Some(e.to_string());
+                        row.error = Some(super::limit_message(&e));
                     }
                 }
                 bar.inc(1);

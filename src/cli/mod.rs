@@ -334,8 +334,9 @@ pub enum CliError {
     Closed,
 }
 
-/// A limit's message, with the options that change it on the command line.
-fn limit_message(e: &SearchError) -> String {
+/// A search error's message, a memory cap's with the options that change it on the command
+/// line.
+pub(super) fn limit_message(e: &SearchError) -> String {
     match e {
         SearchError::MemoryLimit { .. } => {
             format!("{e} (raise --max-memory, or --algorithm idastar)")

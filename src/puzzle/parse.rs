@@ -87,12 +87,12 @@ pub enum ParseErrorKind {
     /// length) do not form a valid board: said with how the line was read, as a board of one
     /// number too many reads so.
     #[error(
-        "{board} (the line has {fields} numbers, read as a bench line: an id, then {tiles} tiles)"
+        "{board} (the line has {fields} fields, read as a bench line: an id, then {tiles} tiles)"
     )]
     BenchBoard {
         /// What is wrong with the tiles.
         board: BoardError,
-        /// Numbers on the line.
+        /// Fields (words) on the line.
         fields: usize,
         /// Tiles read.
         tiles: usize,

@@ -185,8 +185,8 @@ pub enum SearchError {
     #[error("time limit of {0} s reached")]
     TimeLimit(f64),
     /// The memory cap would have been exceeded. (Its message says what the cap is and that
-    /// IDA* needs almost no memory; each front end adds how to raise the cap or change the
-    /// algorithm there.)
+    /// IDA* needs almost no memory; the CLI's solve and bench and the app's search add how to
+    /// raise the cap or change the algorithm there.)
     #[error(
         "memory cap of {} reached after {} expansion{}; IDA* needs almost no memory",
         bytesize::ByteSize(*cap).display().iec(),

@@ -140,7 +140,8 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
                     e.bound
                 ));
             }
-            expansion(ui, e, algorithm, goal, cell, small, &mut picked)
+            let solved = st.run.solution().is_some();
+            expansion(ui, e, algorithm, goal, solved, cell, small, &mut picked)
         }
     }
     ui.separator();
@@ -195,6 +196,8 @@ fn expansion(
     e: &Expansion,
     algorithm: Algorithm,
     goal: Option<&Board>,
+    // Whether the search has solved (the goal's parent's "next step" is then past).
+    solved: bool,
     cell: f32,
     small: f32,
     picked: &mut Option<Board>,
@@ -240,6 +243,7 @@ fn expansion(
                 if algorithm == Algorithm::IdaStar
                     && s.fate == Fate::Pushed
                     && goal == Some(&s.board)
+                    && !solved
                 {
                     fate.push_str(" (it is the goal: the next step reaches it)");
                 }

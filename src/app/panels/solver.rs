@@ -114,8 +114,9 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
                 .labelled_by(l.id);
             });
         }
+        // For the searches that keep tables (auto: A* up to 3×3).
         if matches!(
-            st.settings.algorithm,
+            st.settings.algorithm.resolve(st.board().len()),
             Algorithm::Bfs | Algorithm::AStar | Algorithm::BatchedAStar
         ) {
             ui.horizontal_wrapped(|ui| {

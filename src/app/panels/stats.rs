@@ -137,7 +137,14 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
         Some(h) => r.on_hover_text(h),
         None => r,
     };
-    if labels + values + gap <= ui.available_width() {
+    // With some slack before going back to the grid, so that a count gaining a digit (or the
+    // frame cost changing) does not flip the layout to and fro.
+    let key = ui.scope_id().with_salt(egui::IdSalt::new("stats stacked"));
+    let was_stacked = ui.data(|d| d.get_temp::<bool>(key)).unwrap_or(false);
+    let slack = if was_stacked { 24.0 } else { 0.0 };
+    let stacked = labels + values + gap + slack > ui.available_width();
+    ui.data_mut(|d| d.insert_temp(key, stacked));
+    if !stacked {
         egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
             for (k, v, h) in &rows {
                 hover(ui.label(*k), *h);

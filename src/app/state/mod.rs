@@ -258,6 +258,8 @@ impl AppState {
     fn replace_board(&mut self, board: Board, source: &str) {
         self.stop();
         self.messages.drop_board();
+        // A paste error was about the puzzle kept then: another one is shown now.
+        self.editor.paste_error = None;
         self.board = board;
         self.source = source.to_string();
         self.scramble.size = (self.board.rows(), self.board.cols());

@@ -247,7 +247,16 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
             .fixed_pos(at);
         tip.show(ui.ctx(), |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.monospace(format!("#{} g {} h {} f {}", t.number, t.g, t.h, t.g + t.h));
+                // BFS has no h: its nodes' depth g alone.
+                ui.monospace(
+                    if st.run.progress().and_then(|p| p.algorithm)
+                        == Some(crate::search::Algorithm::Bfs)
+                    {
+                        format!("#{} g {}", t.number, t.g)
+                    } else {
+                        format!("#{} g {} h {} f {}", t.number, t.g, t.h, t.g + t.h)
+                    },
+                );
                 mini::board(
                     ui,
                     &t.board,
