@@ -22,8 +22,8 @@ fn fate_color(f: &Fate) -> Color32 {
 }
 
 /// A node's numbers as `algorithm` uses them: BFS only its depth g (it has no h), the others
-/// g, h and f.
-fn ghf(algorithm: Algorithm, g: u32, h: u32) -> String {
+/// g, h and f (the Inspector's and the search tree's).
+pub(crate) fn ghf(algorithm: Algorithm, g: u32, h: u32) -> String {
     if algorithm == Algorithm::Bfs {
         format!("g {g}")
     } else {

@@ -5,10 +5,10 @@
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
 
+use crate::app::panels::{ghf, group};
 use crate::app::state::AppState;
 use crate::app::views::mini;
 use crate::puzzle::Board;
-use crate::report::group_digits as group;
 use crate::search::stepper::{TREE_LIMIT, TreeNode};
 
 /// Horizontal and vertical spacing of the nodes, in scene points.
@@ -247,16 +247,12 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
             .fixed_pos(at);
         tip.show(ui.ctx(), |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                // BFS has no h: its nodes' depth g alone.
-                ui.monospace(
-                    if st.run.progress().and_then(|p| p.algorithm)
-                        == Some(crate::search::Algorithm::Bfs)
-                    {
-                        format!("#{} g {}", t.number, t.g)
-                    } else {
-                        format!("#{} g {} h {} f {}", t.number, t.g, t.h, t.g + t.h)
-                    },
-                );
+                let algorithm = st
+                    .run
+                    .progress()
+                    .and_then(|p| p.algorithm)
+                    .unwrap_or(crate::search::Algorithm::AStar);
+                ui.monospace(format!("#{} {}", t.number, ghf(algorithm, t.g, t.h)));
                 mini::board(
                     ui,
                     &t.board,
