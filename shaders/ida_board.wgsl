@@ -48,8 +48,6 @@ var<private> rvw: vec4<u32>;
 // Linear conflict: tiles that must leave line l (nibble l of lw0, lines 0-7, or lw1).
 var<private> lw0: u32;
 var<private> lw1: u32;
-// The frames of the search (see `state`), in private memory during a dispatch.
-var<private> stack: array<u32, MAX_DEPTH>;
 var<private> blank: u32;
 var<private> md: u32;
 var<private> lc: u32;

@@ -10,7 +10,7 @@
 // threshold. So a finished iteration expands and generates exactly what the CPU does.
 //
 // Layouts (u32 words; `INV` invocations; word `w` of invocation `i` at `w * INV + i`):
-// items   ITEM_WORDS a work item: BOARD_WORDS words of tiles (a byte each, row-major, 0 = blank),
+// items   a ring of `params.capacity` work items of ITEM_WORDS words: BOARD_WORDS words of tiles (a byte each, row-major, 0 = blank),
 //         info = g | prev << 8 (4 = none) | mask << 11 (moves still to try) | done << 15 (the
 //         node was already expanded: a donated node) | path length << 16, root (the host's
 //         subtree-root index), the node's state in the pruning automaton, PATH_WORDS words of
@@ -18,7 +18,9 @@
 // state   s0 = running | depth << 1 | g0 << 9, s1 = item, s2 = blank cell, then BOARD_WORDS
 //         board words, then MAX_DEPTH frames: frame d = prev (3 bits, the move to the node;
 //         4 = none) | left << 3 (bit m: move m is still to be tried; generated and counted)
-//         | its state in the pruning automaton << 16.
+//         | its state in the pruning automaton << 16 (the top frame is in `cur` during a
+//         dispatch), then the item's origin: its path length, root and PATH_WORDS path words
+//         (copied when the item is taken, so that its slot can be reused).
 // status  see the ST_ constants; `hist` (g < HIST_G, h < HIST_H) after the header.
 
 // The host puts shaders/common.wgsl (the shape, the heuristic codes, the pattern tables and
@@ -33,6 +35,8 @@ fn path_word(w: u32) -> u32 { return BOARD_WORDS + 3u + w; }
 override WORKGROUP: u32 = 64u;
 const NONE: u32 = 0xFFFFFFFFu;
 const NO_MOVE: u32 = 4u;
+// Most work items one invocation hands out in a round.
+const SHARE_MAX: u32 = 8u;
 
 // Status words.
 const ST_WORK: u32 = 0u;
@@ -44,7 +48,10 @@ const ST_FOUND: u32 = 5u;
 const ST_FINISHED: u32 = 6u;
 const ST_BUSY: u32 = 7u;
 const ST_DONATED: u32 = 8u;
-const ST_FOUND_ITEM: u32 = 9u;
+// Invocations whose loop ended with budget left, neither found nor out of work: the adapter
+// cut the dispatch short (lavapipe ends every loop of a shader after 65,535 iterations in
+// all), leaving the state mid-step.
+const ST_CUT: u32 = 9u;
 const ST_FOUND_DEPTH: u32 = 10u;
 const ST_GIVEN: u32 = 11u;
 const ST_FOUND_INV: u32 = 12u;
@@ -73,8 +80,12 @@ struct Params {
     budget: u32,
     hungry: u32,
     capacity: u32,
-    _pad0: u32,
-    _pad1: u32,
+    // The work counter at the start of this round: items below it are copied by their takers,
+    // so their slots can take new items.
+    taken: u32,
+    // Work items each busy invocation hands out at the end of this round (at most SHARE_MAX),
+    // while fewer than `hungry` were handed out.
+    share: u32,
     _pad2: u32,
 }
 
@@ -95,6 +106,12 @@ var<workgroup> wg_hist: array<atomic<u32>, WG_BINS>;
 fn st(w: u32, i: u32) -> u32 { return state[w * INV + i]; }
 fn set_st(w: u32, i: u32, v: u32) { state[w * INV + i] = v; }
 fn frame_word(d: u32) -> u32 { return 3u + BOARD_WORDS + d; }
+// The invocation's copy of its work item's origin: word 0 the path length, 1 the root, then
+// PATH_WORDS words of moves (taken from the item when the invocation takes it, so that the
+// item's slot can be reused).
+fn origin_word(k: u32) -> u32 { return 3u + BOARD_WORDS + MAX_DEPTH + k; }
+// Work item `idx`'s first word: items are a ring of `params.capacity` slots.
+fn item_base(idx: u32) -> u32 { return (idx % params.capacity) * ITEM_WORDS; }
 
 // The pruning automaton's word for move `m` from state `s` (see FSM_BASE).
 fn fsm_entry(s: u32, m: u32) -> u32 { return consts[FSM_BASE + s * 4u + m]; }
@@ -232,17 +249,15 @@ fn search(i: u32) {
     var depth = (s0 >> 1u) & 0xFFu;
     var g0 = (s0 >> 9u) & 0xFFu;
     var item = st(1u, i);
-    // The top frame lives in `cur` while the invocation runs; the frames below it in `stack`.
+    // The top frame lives in `cur` while the invocation runs; the frames below it in `state`.
+    // (Frames kept in a private array during a dispatch and copied to and from `state` around
+    // it were read back stale on lavapipe: with rounds of many thousand expansions an
+    // invocation, solutions failed to replay. Kept in `state` throughout, nothing is copied.)
     var cur = 0u;
     if (running) {
         load_board(0u, false, i);
         full_h();
-        for (var d = 0u; d < MAX_DEPTH; d++) {
-            if (d <= depth) {
-                stack[d] = st(frame_word(d), i);
-            }
-        }
-        cur = stack[depth];
+        cur = st(frame_word(depth), i);
     }
     var budget = params.budget;
     var expanded = 0u;
@@ -260,9 +275,14 @@ fn search(i: u32) {
                 break;
             }
             item = idx;
-            let base = idx * ITEM_WORDS;
+            let base = item_base(idx);
             load_board(base, true, i);
             let info = items[base + BOARD_WORDS];
+            set_st(origin_word(0u), i, info >> 16u);
+            set_st(origin_word(1u), i, items[base + BOARD_WORDS + 1u]);
+            for (var w = 0u; w < PATH_WORDS; w++) {
+                set_st(origin_word(2u + w), i, items[base + path_word(w)]);
+            }
             g0 = info & 0xFFu;
             let prev = (info >> 8u) & 7u;
             var left = (info >> 11u) & 0xFu;
@@ -274,8 +294,8 @@ fn search(i: u32) {
                     found = true;
                     depth = 0u;
                     running = true;
-                    stack[0] = prev | (fsm << 16u);
-                    report_found(i, item, 0u);
+                    set_st(frame_word(0u), i, prev | (fsm << 16u));
+                    report_found(i, 0u);
                     break;
                 }
                 expanded++;
@@ -305,7 +325,7 @@ fn search(i: u32) {
             // The frame with that move tried, written every step whatever follows: the slot at
             // `depth` is the top's, unused until a push, and lavapipe writes a private array
             // under a mask that differs across lanes with a branch per lane.
-            stack[depth] = fr & ~(1u << (m + 3u));
+            set_st(frame_word(depth), i, fr & ~(1u << (m + 3u)));
             if (go && !down && depth == 0u) {
                 running = false;
                 finished++;
@@ -339,15 +359,15 @@ fn search(i: u32) {
                     }
                 } else {
                     depth--;
-                    cur = stack[depth];
+                    cur = st(frame_word(depth), i);
                 }
             }
         }
         if (check) {
             if (is_goal()) {
                 found = true;
-                stack[depth] = cur;
-                report_found(i, item, depth);
+                set_st(frame_word(depth), i, cur);
+                report_found(i, depth);
                 break;
             }
             expanded++;
@@ -356,16 +376,15 @@ fn search(i: u32) {
         }
     }
     if (running) {
-        stack[depth] = cur;
+        set_st(frame_word(depth), i, cur);
+    }
+    if (running && !found && budget != 0u && atomicLoad(&status[ST_FOUND]) == 0u) {
+        atomicAdd(&status[ST_CUT], 1u);
     }
     if (!found && running && params.hungry > 0u) {
-        donate(i, depth, g0, item);
-    }
-    // Save the state (a finder's frames are written by `report_found`).
-    if (running && !found) {
-        for (var d = 0u; d < MAX_DEPTH; d++) {
-            if (d <= depth) {
-                set_st(frame_word(d), i, stack[d]);
+        for (var k = 0u; k < SHARE_MAX; k++) {
+            if (k < params.share) {
+                donate(i, depth, g0);
             }
         }
     }
@@ -392,26 +411,22 @@ fn search(i: u32) {
     }
 }
 
-// The goal is found below work item `item` at `depth` (frames 1..=depth in `stack`): the first
-// invocation to find it writes where, and its frames. (Done at once, where the goal is found:
+// The goal is found at `depth` below this invocation's work item (frames 1..=depth and the
+// item's origin are in its state): the first invocation to find it writes which, and its
+// frames. (Done at once, where the goal is found:
 // on lavapipe a value carried out of loops that some lanes leave early is not to be trusted.)
-fn report_found(i: u32, item: u32, depth: u32) {
+fn report_found(i: u32, depth: u32) {
     if (atomicAdd(&status[ST_FOUND], 1u) == 0u) {
-        atomicStore(&status[ST_FOUND_ITEM], item);
         atomicStore(&status[ST_FOUND_DEPTH], depth);
         atomicStore(&status[ST_FOUND_INV], i);
-        for (var d = 0u; d < MAX_DEPTH; d++) {
-            if (d <= depth) {
-                set_st(frame_word(d), i, stack[d]);
-            }
-        }
     }
 }
 
 // Hands the remaining moves of the shallowest node on this invocation's stack that has any
 // to a new work item (appended after `params.available`; taken from the next round on), so
-// that idle invocations get a large subtree. The node itself was already expanded here.
-fn donate(i: u32, depth: u32, g0: u32, item: u32) {
+// that idle invocations get a large subtree. The node itself was already expanded here. The
+// items are a ring: a slot is reused once the item in it was taken before this round.
+fn donate(i: u32, depth: u32, g0: u32) {
     // (A cheap early out; the count of donations is taken below, once there is one to make.)
     if (atomicLoad(&status[ST_DONATED]) >= params.hungry) {
         return;
@@ -424,7 +439,7 @@ fn donate(i: u32, depth: u32, g0: u32, item: u32) {
     var searching = true;
     for (var d = 0u; d < MAX_DEPTH; d++) {
         if (searching && d < depth) {
-            left = (stack[d] >> 3u) & 0xFu;
+            left = (st(frame_word(d), i) >> 3u) & 0xFu;
             if (left != 0u) {
                 at = d;
                 searching = false;
@@ -435,7 +450,7 @@ fn donate(i: u32, depth: u32, g0: u32, item: u32) {
         return;
     }
     let slot = atomicAdd(&status[ST_TAIL], 1u);
-    if (slot >= params.capacity) {
+    if (slot - params.taken >= params.capacity) {
         return;
     }
     atomicAdd(&status[ST_GIVEN], 1u);
@@ -445,29 +460,27 @@ fn donate(i: u32, depth: u32, g0: u32, item: u32) {
     var bl = blank;
     for (var k = 0u; k < MAX_DEPTH; k++) {
         if (k < depth - at) {
-            let back = nbr(bl, (stack[depth - k] & 7u) ^ 1u);
+            let back = nbr(bl, (st(frame_word(depth - k), i) & 7u) ^ 1u);
             set_tile(bl, tile(back));
             set_tile(back, 0u);
             bl = back;
         }
     }
-    let base = slot * ITEM_WORDS;
+    let base = item_base(slot);
     for (var w = 0u; w < BOARD_WORDS; w++) {
         items[base + w] = word_in(tw_lo, tw_hi, w, WIDE);
     }
     tw_lo = board_lo;
     tw_hi = board_hi;
-    let src = item * ITEM_WORDS;
-    let info = items[src + BOARD_WORDS];
-    let plen = info >> 16u;
-    let fr = stack[at];
+    let plen = st(origin_word(0u), i);
+    let fr = st(frame_word(at), i);
     items[base + BOARD_WORDS] = (g0 + at) | ((fr & 7u) << 8u) | (left << 11u) | (1u << 15u)
         | ((plen + at) << 16u);
-    items[base + BOARD_WORDS + 1u] = items[src + BOARD_WORDS + 1u];
+    items[base + BOARD_WORDS + 1u] = st(origin_word(1u), i);
     items[base + BOARD_WORDS + 2u] = fr >> 16u;
     // The path: the source item's, then the moves down to depth `at`.
     for (var w = 0u; w < PATH_WORDS; w++) {
-        items[base + path_word(w)] = items[src + path_word(w)];
+        items[base + path_word(w)] = st(origin_word(2u + w), i);
     }
     for (var k = 0u; k < MAX_DEPTH; k++) {
         if (k >= at) {
@@ -475,10 +488,10 @@ fn donate(i: u32, depth: u32, g0: u32, item: u32) {
         }
         let d = k + 1u;
         let p = plen + k;
-        let mv = stack[d] & 3u;
+        let mv = st(frame_word(d), i) & 3u;
         let w = base + path_word(p / 16u);
         items[w] = (items[w] & ~(3u << ((p % 16u) * 2u))) | (mv << ((p % 16u) * 2u));
     }
     // This invocation no longer searches those moves.
-    stack[at] = fr & 0xFFFF0007u;
+    set_st(frame_word(at), i, fr & 0xFFFF0007u);
 }

@@ -194,6 +194,12 @@ const CASES: &[Case] = &[
         "a number of threads of at least 1",
     ),
     case(
+        &["solve", "FILE", "--gpu-invocations", "0"],
+        b"7 8 0/6 5 4/1 2 3",
+        2,
+        "a number of invocations of at least 1",
+    ),
+    case(
         &["solve", "FILE", "--jobs", "100000"],
         b"7 8 0/6 5 4/1 2 3",
         0,

@@ -36,7 +36,7 @@ fn solved(o: Result<Outcome, SearchError>) -> Solution {
 
 /// [`check_with`] with the default pruning, the duplicate-sequence automaton.
 fn check(
-    dev: &mut GpuIda,
+    dev: &mut dyn IdaDevice,
     spec: &HeuristicSpec,
     start: &Board,
     g: &Goal,
@@ -49,7 +49,7 @@ fn check(
 /// and checks lengths, the solution's replay and every completed iteration's counts; returns
 /// the GPU's rounds and solution length.
 fn check_with(
-    dev: &mut GpuIda,
+    dev: &mut dyn IdaDevice,
     spec: &HeuristicSpec,
     start: &Board,
     g: &Goal,
@@ -87,6 +87,125 @@ fn check_with(
     }
     assert_eq!(c.last().unwrap().threshold, d.last().unwrap().threshold);
     (gpu.stats.rounds, gpu.moves.len() as u32)
+}
+
+/// A device that counts the work items each iteration handed out between invocations.
+struct Counting<'d> {
+    dev: &'d mut GpuIda,
+    handed: u64,
+    /// The most items one iteration handed out.
+    most_handed: u64,
+    /// Rounds the adapter cut short.
+    cuts: u64,
+}
+
+impl IdaDevice for Counting<'_> {
+    fn describe(&self) -> String {
+        self.dev.describe()
+    }
+    fn invocations(&self) -> usize {
+        self.dev.invocations()
+    }
+    fn frontier_target(&self) -> usize {
+        self.dev.frontier_target()
+    }
+    fn max_depth(&self) -> u32 {
+        self.dev.max_depth()
+    }
+    fn set_pruning(&mut self, table: &[[u16; 4]]) -> Result<(), EvalError> {
+        self.dev.set_pruning(table)
+    }
+    fn begin(
+        &mut self,
+        bound: u32,
+        roots: &[SubtreeRoot<'_>],
+        histogram: bool,
+    ) -> Result<(), EvalError> {
+        self.handed = 0;
+        self.dev.begin(bound, roots, histogram)
+    }
+    fn round(&mut self, budget: u32) -> Result<RoundReport, EvalError> {
+        let r = self.dev.round(budget)?;
+        self.handed += r.donated;
+        self.cuts += u64::from(r.cut);
+        self.most_handed = self.most_handed.max(self.handed);
+        Ok(r)
+    }
+    fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError> {
+        self.dev.solution()
+    }
+}
+
+/// Work items live in a ring of (roots + 8 a invocation) slots, a slot reused once its item
+/// was taken: an iteration that hands out many more items than that (8 invocations, rounds
+/// of 16 expansions, 4×4 boards with manhattan) still expands the CPU's nodes and finds the optimum, and handing
+/// out never stops for want of slots (it did, before the ring: the tail of each iteration
+/// then ran on one invocation).
+#[test]
+fn handed_out_work_items_reuse_their_slots() {
+    let Some(ctx) = context("handed_out_work_items_reuse_their_slots") else {
+        return;
+    };
+    let g = goal(&GoalSpec::BlankFirst, 4, 4);
+    let h = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+    let mut dev = small_device(&ctx, &h, &g);
+    // Short rounds: many ends of rounds at which busy invocations hand out work.
+    dev.set_budget_cap(16);
+    let mut korf = korf100();
+    korf.sort_by_key(|k| k.2);
+    let mut counting = Counting {
+        dev: &mut dev,
+        handed: 0,
+        most_handed: 0,
+        cuts: 0,
+    };
+    for (id, tiles, optimal) in korf.iter().take(4) {
+        let b = board(4, 4, tiles);
+        let (_, len) = check(&mut counting, &h, &b, &g, &format!("Korf #{id}"));
+        assert_eq!(len, *optimal, "Korf #{id}");
+    }
+    // The ring has 8 × 8 slots beside the roots: more than three times that in one iteration.
+    assert!(
+        counting.most_handed > 3 * 8 * 8,
+        "an iteration handed out {} items: the ring must wrap many times",
+        counting.most_handed
+    );
+}
+
+/// lavapipe ends a shader's loops after 65,535 iterations in all, mid-step: one invocation
+/// with no cap on a round's expansions runs into it (after about 20,500 with manhattan on
+/// 4×4). The cut is detected and the iteration searched again with half the cap, so the
+/// answer and every finished iteration's counts are still the CPU's. (Before the detection,
+/// such rounds gave solutions that did not replay.) On a hardware GPU nothing is cut.
+#[test]
+fn a_round_the_adapter_cuts_short_is_searched_again() {
+    let Some(ctx) = context("a_round_the_adapter_cuts_short_is_searched_again") else {
+        return;
+    };
+    let g = goal(&GoalSpec::BlankFirst, 4, 4);
+    let h = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+    let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(1)).unwrap();
+    dev.set_budget_cap(u32::MAX);
+    let mut korf = korf100();
+    korf.sort_by_key(|k| k.2);
+    let mut counting = Counting {
+        dev: &mut dev,
+        handed: 0,
+        most_handed: 0,
+        cuts: 0,
+    };
+    let (id, tiles, optimal) = &korf[0];
+    let (_, len) = check(
+        &mut counting,
+        &h,
+        &board(4, 4, tiles),
+        &g,
+        &format!("Korf #{id}"),
+    );
+    assert_eq!(len, *optimal);
+    if ctx.info.device_type == wgpu::DeviceType::Cpu {
+        assert!(counting.cuts > 0, "rounds long enough to be cut");
+    }
 }
 
 /// 8 invocations: a frontier of 32 roots, so that even 3×3 trees reach the device and the
@@ -288,7 +407,11 @@ fn a_time_limit_or_cancel_mid_iteration_stops_the_device_and_it_solves_the_next_
     };
     let g = goal(&GoalSpec::BlankFirst, 4, 4);
     let h = HeuristicSpec::Kind(HeuristicKind::Manhattan);
-    let mut dev = GpuIda::new(ctx.clone(), &h, &g, None).unwrap();
+    // Few invocations, so that the host hands the tree to the device in the first iterations
+    // and the stop comes during a round (with a hardware GPU's default of 65,536 invocations
+    // the host alone searches the first iterations, for longer than the limit: seen on an
+    // H200).
+    let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(256)).unwrap();
     let hardest = korf100().into_iter().max_by_key(|k| k.2).unwrap();
     let p = Problem {
         start: board(4, 4, &hardest.1),

@@ -117,6 +117,7 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         Some(super::evaluator::Evaluators::open(
             a.opts.evaluator,
             a.opts.algorithm,
+            a.opts.gpu_invocations,
         )?)
     } else {
         None

@@ -32,6 +32,9 @@ pub(super) struct Evaluators {
     #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     fallback: bool,
     threads: usize,
+    /// GPU IDA*'s invocations (`--gpu-invocations`; `None`: the device's default).
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    invocations: Option<usize>,
 }
 
 impl Evaluators {
@@ -40,13 +43,18 @@ impl Evaluators {
     ///
     /// # Errors
     /// [`CliError::Unavailable`] for `gpu` without an adapter (or without the `gpu` feature).
-    pub(super) fn open(choice: EvaluatorArg, algorithm: Algorithm) -> Result<Evaluators, CliError> {
+    pub(super) fn open(
+        choice: EvaluatorArg,
+        algorithm: Algorithm,
+        invocations: Option<usize>,
+    ) -> Result<Evaluators, CliError> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let cpu = Evaluators {
             #[cfg(feature = "gpu")]
             ctx: None,
             fallback: true,
             threads,
+            invocations,
         };
         let on_cpu = if algorithm == Algorithm::GpuIdaStar {
             "gpu-idastar runs IDA* on the CPU".to_string()
@@ -66,6 +74,7 @@ impl Evaluators {
                         ctx: Some(ctx),
                         fallback: choice == EvaluatorArg::Auto,
                         threads,
+                        invocations,
                     })
                 }
                 Err(e) if choice == EvaluatorArg::Auto => {
@@ -111,7 +120,8 @@ impl Evaluators {
     ) -> Result<Option<Box<dyn IdaDevice + Send>>, CliError> {
         #[cfg(feature = "gpu")]
         if let Some(ctx) = &self.ctx {
-            match crate::eval::gpu_ida::GpuIda::new(ctx.clone(), heuristic, goal, None) {
+            match crate::eval::gpu_ida::GpuIda::new(ctx.clone(), heuristic, goal, self.invocations)
+            {
                 Ok(d) => return Ok(Some(Box::new(d))),
                 Err(e) if self.fallback => {
                     crate::note!("npuzzle: {e}; gpu-idastar runs IDA* on the CPU");

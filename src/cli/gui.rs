@@ -185,6 +185,7 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
         format: Format::Text,
         evaluator: a.evaluator,
         batch_size: a.batch_size,
+        gpu_invocations: None,
         pruning: Default::default(),
         threads: 1,
     };

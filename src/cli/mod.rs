@@ -99,6 +99,10 @@ struct SearchOpts {
     /// adapter if any, else the CPU), gpu, cpu.
     #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
     evaluator: evaluator::EvaluatorArg,
+    /// Parallel searches of gpu-idastar (default: 65,536 on a hardware GPU; 128 a core, 256 to
+    /// 4,096, on a software one such as lavapipe). For measuring on a new GPU.
+    #[arg(long, value_name = "N", value_parser = parse_invocations, allow_negative_numbers = true)]
+    gpu_invocations: Option<usize>,
     /// Nodes batched-astar expands per round.
     #[arg(long, value_name = "B", default_value_t = DEFAULT_BATCH_SIZE, value_parser = parse_batch, allow_negative_numbers = true)]
     batch_size: usize,
@@ -255,6 +259,11 @@ fn parse_batch(s: &str) -> Result<usize, String> {
 /// A number of threads (`--jobs`, `--threads`): a whole number of at least 1.
 fn parse_threads(s: &str) -> Result<usize, String> {
     at_least_one(s, "a number of threads")
+}
+
+/// `--gpu-invocations`: at least 1 (the device says what it takes at most).
+fn parse_invocations(s: &str) -> Result<usize, String> {
+    at_least_one(s, "a number of invocations")
 }
 
 /// `s` as a whole number of at least 1, else an error naming `what` was expected.

@@ -157,7 +157,7 @@ pub(super) fn solve_and_print(
     }
     let on_gpu = all.is_none() && matches!(asked, Algorithm::BatchedAStar | Algorithm::GpuIdaStar);
     let evaluators = match (on_gpu && parity.solvable)
-        .then(|| Evaluators::open(opts.evaluator, asked))
+        .then(|| Evaluators::open(opts.evaluator, asked, opts.gpu_invocations))
         .transpose()
     {
         Err(e) if opts.format == Format::Json => {

@@ -40,6 +40,11 @@ pub struct RoundReport {
     pub busy_share: f64,
     /// Nodes whose untried moves an invocation handed to the queue for idle ones.
     pub donated: u64,
+    /// Whether the adapter cut the round short (lavapipe ends a shader's loops after 65,535
+    /// iterations in all, the "loop limiter" of Mesa's gallivm): the iteration's state on
+    /// the device is lost, so it must be searched again; the device has lowered its cap on
+    /// the expansions of a round.
+    pub cut: bool,
     /// Whether every subtree of the iteration has been searched.
     pub exhausted: bool,
     /// Nodes generated in the round by `(g, h)`: `histogram[g * HIST_H + h]`, when asked for

@@ -23,7 +23,7 @@
 
 use super::idastar::{Dfs, Reporter, Round, Top, split_top};
 use super::{Limits, SearchError};
-use crate::eval::ida::{HIST_H, IdaDevice, SubtreeRoot};
+use crate::eval::ida::{HIST_H, IdaDevice, RoundReport, SubtreeRoot};
 use crate::heuristic::Incremental;
 
 /// Target wall-clock seconds of one round: short enough that pause, step, cancel and the time
@@ -37,8 +37,10 @@ pub(super) const FIRST_BUDGET: u32 = 256;
 /// Share of the invocations still searching below which an iteration is in its tail.
 const TAIL_BUSY: f64 = 0.75;
 
-/// How many times shorter the rounds of an iteration's tail are.
-const TAIL_DIVISOR: u32 = 8;
+/// How many times shorter the rounds of an iteration's tail are. (On lavapipe with 4,096
+/// invocations, Korf's first nine 15-puzzles with manhattan: 8.0 s with 1 or 2, 9.3 s with 8,
+/// once donation hands out up to 8 work items an invocation.)
+const TAIL_DIVISOR: u32 = 2;
 
 /// Most expansions per invocation in one round.
 const MAX_BUDGET: u32 = 1 << 20;
@@ -52,6 +54,7 @@ pub(super) fn iteration<H: Incremental>(
     limits: &Limits,
     budget: &mut u32,
 ) -> Result<Round, SearchError> {
+    let mut trace = Trace::start();
     let (nodes, mut next) = match split_top(dfs, h0, device.frontier_target(), limits)? {
         Top::Done(round) => return Ok(round),
         Top::Split(nodes, next) => (nodes, next),
@@ -82,9 +85,11 @@ pub(super) fn iteration<H: Incremental>(
         })
         .collect();
     let device_error = |e: crate::eval::EvalError| SearchError::Evaluator(e.to_string());
+    trace.split_done();
     device
         .begin(bound, &roots, dfs.watch.hist.is_some())
         .map_err(device_error)?;
+    trace.begun();
     // From the first round that ends with fewer than TAIL_BUSY of the invocations searching
     // (the iteration's tail) on, rounds are TAIL_DIVISOR times shorter, so that the busy
     // invocations hand work to the idle ones that much more often.
@@ -97,6 +102,13 @@ pub(super) fn iteration<H: Incremental>(
             *budget
         };
         let r = device.round(round_budget).map_err(device_error)?;
+        trace.round(bound, round_budget, tail, &r, nodes.len(), *budget);
+        if r.cut {
+            // The device lost the iteration's state (see `RoundReport::cut`) and lowered its
+            // cap: the iteration starts again, its counts from zero (`split_top` resets them).
+            *budget = (round_budget / 2).max(16);
+            return iteration(dfs, h0, device, limits, budget);
+        }
         dfs.tally.expanded += r.expanded;
         dfs.tally.generated += r.generated;
         next = next.min(r.min_f);
@@ -137,6 +149,101 @@ pub(super) fn iteration<H: Incremental>(
         }
         if due || limits.histogram {
             dfs.watch.report(bound, dfs.tally, false, false);
+        }
+    }
+}
+
+/// `NPUZZLE_GPU_TRACE=1`: a line on stderr for each iteration that went to the device (its
+/// roots; milliseconds of the host's split, of `begin` and of the rounds, the tail's among
+/// them; the node rate of the rounds); `2`: a line for each round too. For measuring GPU IDA*
+/// on a new adapter.
+struct Trace {
+    level: u8,
+    started: std::time::Instant,
+    split: f64,
+    begin: f64,
+    rounds: u32,
+    seconds: f64,
+    tail_rounds: u32,
+    tail_seconds: f64,
+    expanded: u64,
+}
+
+impl Trace {
+    fn start() -> Trace {
+        static LEVEL: std::sync::OnceLock<u8> = std::sync::OnceLock::new();
+        let level = *LEVEL.get_or_init(|| {
+            std::env::var("NPUZZLE_GPU_TRACE")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0)
+        });
+        Trace {
+            level,
+            started: std::time::Instant::now(),
+            split: 0.0,
+            begin: 0.0,
+            rounds: 0,
+            seconds: 0.0,
+            tail_rounds: 0,
+            tail_seconds: 0.0,
+            expanded: 0,
+        }
+    }
+
+    fn split_done(&mut self) {
+        self.split = self.started.elapsed().as_secs_f64();
+    }
+
+    fn begun(&mut self) {
+        self.begin = self.started.elapsed().as_secs_f64() - self.split;
+    }
+
+    fn round(
+        &mut self,
+        bound: u32,
+        budget: u32,
+        tail: bool,
+        r: &RoundReport,
+        roots: usize,
+        next_budget: u32,
+    ) {
+        if self.level == 0 {
+            return;
+        }
+        self.rounds += 1;
+        self.seconds += r.seconds;
+        self.expanded += r.expanded;
+        if tail {
+            self.tail_rounds += 1;
+            self.tail_seconds += r.seconds;
+        }
+        if self.level >= 2 {
+            eprintln!(
+                "gpu-trace round: threshold {bound}, budget {budget}, {:.2} ms, {} expanded, \
+                 {} of {} busy, {} handed out{}",
+                r.seconds * 1e3,
+                r.expanded,
+                r.busy,
+                r.invocations,
+                r.donated,
+                if tail { ", tail" } else { "" }
+            );
+        }
+        if r.found || r.exhausted {
+            eprintln!(
+                "gpu-trace iteration: threshold {bound}, {roots} roots, split {:.1} ms, begin \
+                 {:.1} ms, {} rounds {:.1} ms (tail: {} rounds {:.1} ms), {} expanded, \
+                 {:.0} M/s in rounds, budget {next_budget}",
+                self.split * 1e3,
+                self.begin * 1e3,
+                self.rounds,
+                self.seconds * 1e3,
+                self.tail_rounds,
+                self.tail_seconds * 1e3,
+                self.expanded,
+                self.expanded as f64 / self.seconds.max(1e-9) / 1e6
+            );
         }
     }
 }

@@ -8,9 +8,11 @@
 //! status block of 176 words (and, when asked, the `(g, h)` histogram), never the boards.
 //!
 //! Load balance: when the work counter has run out, the round after it asks every busy
-//! invocation to hand the untried moves of the shallowest node on its stack to the queue
-//! (one work item, as many as there were idle invocations), so a few deep subtrees do not
-//! leave the rest of the device idle at the end of an iteration.
+//! invocation to hand the untried moves of its shallowest nodes to the queue (a work item
+//! each, up to `SHARE_MAX` (8) an invocation, as many in all as there were idle invocations),
+//! so a few deep subtrees do not leave the rest of the device idle at the end of an
+//! iteration. The queue is a ring: an invocation copies its item's origin (root and path)
+//! into its state when it takes it, so the slot can take a new item from the next round on.
 //!
 //! Limits: boards of at most [`GPU_IDA_MAX_CELLS`] cells with sides of at most 8 (5×5, 4×8,
 //! …); a depth of [`MAX_DEPTH`] moves below a root; pattern tables up to 6 storage bindings
@@ -40,6 +42,8 @@ pub const GPU_IDA_MAX_CELLS: usize = 32;
 pub const GPU_IDA_MAX_SIDE: usize = 8;
 /// Most moves an invocation goes below its root (frames on its stack).
 pub const MAX_DEPTH: u32 = 160;
+/// Most work items one invocation hands out in a round (the shader's SHARE_MAX).
+const SHARE_MAX: u32 = 8;
 /// Invocations on a software adapter (lavapipe): 128 per core, 256 to 4,096. Its cores run
 /// 8 invocations to a vector; more invocations than that only lengthen each iteration's tail,
 /// where a few deep subtrees keep some invocations of every vector busy (measured on 2 cores:
@@ -47,6 +51,16 @@ pub const MAX_DEPTH: u32 = 160;
 fn software_invocations() -> usize {
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     (128 * cores).clamp(256, 4096)
+}
+
+/// Expansions an invocation makes in a round on a software adapter. lavapipe ends every loop of
+/// a shader after 65,535 iterations in all (Mesa's gallivm `LP_MAX_TGSI_LOOP_ITERATIONS`),
+/// leaving the state mid-step; measured with one invocation, the cut came after about 20,500
+/// expansions with manhattan on 4×4 (12,000 on 5×5), 10,400 (5,600) with linear conflict,
+/// 5,900 with pdb78 and 4,100 with pdb6666. These caps leave half of that or more; a round cut
+/// all the same is detected (the iteration is searched again with half the cap).
+fn software_budget_cap(kind: u32) -> u32 {
+    if kind == KIND_MANHATTAN { 6_000 } else { 2_000 }
 }
 
 /// Invocations per workgroup.
@@ -63,7 +77,7 @@ const ST_MIN_F: usize = 4;
 const ST_FOUND: usize = 5;
 const ST_FINISHED: usize = 6;
 const ST_BUSY: usize = 7;
-const ST_FOUND_ITEM: usize = 9;
+const ST_CUT: usize = 9;
 const ST_FOUND_DEPTH: usize = 10;
 const ST_GIVEN: usize = 11;
 const ST_FOUND_INV: usize = 12;
@@ -88,10 +102,12 @@ struct Run {
     tail: u32,
     min_f: u32,
     hungry: u32,
+    /// Work items each busy invocation hands out in the next round.
+    share: u32,
     histogram: bool,
     capacity: u32,
-    /// The work item, invocation and depth of the goal found.
-    found: Option<(u32, u32, usize)>,
+    /// The invocation and depth of the goal found.
+    found: Option<(u32, usize)>,
 }
 
 /// IDA* subtrees on a GPU: see the module docs.
@@ -132,6 +148,9 @@ pub struct GpuIda {
     /// else an empty texture, width 0, and the tables in `tables`.
     texture: wgpu::TextureView,
     texture_width: u32,
+    /// Most expansions an invocation makes in a round: on a software adapter, few enough that
+    /// the shader's loops stay under lavapipe's 65,535 iterations (halved after a cut).
+    budget_cap: u32,
     items: Option<(wgpu::Buffer, wgpu::BindGroup, u32)>,
     run: Option<Run>,
 }
@@ -236,7 +255,8 @@ impl GpuIda {
         let board_words = n.div_ceil(4);
         // Board, info, root, automaton state, path.
         let item_words = board_words + 3 + PATH_WORDS;
-        let state_words = 3 + board_words + MAX_DEPTH as usize;
+        // Running, item, blank, board, frames, then the item's origin (path length, root, path).
+        let state_words = 3 + board_words + MAX_DEPTH as usize + 2 + PATH_WORDS;
         let state = storage_buf(
             "stacks",
             state_words as u64 * u64::from(invocations) * 4,
@@ -296,6 +316,11 @@ impl GpuIda {
             tables: table_bufs,
             texture,
             texture_width,
+            budget_cap: if software {
+                software_budget_cap(kind)
+            } else {
+                u32::MAX
+            },
             items: None,
             run: None,
         };
@@ -362,6 +387,13 @@ impl GpuIda {
         self.pipelines[slot].as_ref().expect("compiled above")
     }
 
+    /// Sets the most expansions an invocation makes in a round (a software adapter starts
+    /// with a cap below lavapipe's loop limit, a hardware one with none); for tests and
+    /// measurements.
+    pub fn set_budget_cap(&mut self, cap: u32) {
+        self.budget_cap = cap.max(1);
+    }
+
     /// The items buffer and its bind group for at least `capacity` work items.
     fn ensure_items(&mut self, capacity: u32) {
         if self.items.as_ref().is_some_and(|(_, _, c)| *c >= capacity) {
@@ -393,18 +425,6 @@ impl GpuIda {
             entries: &entries,
         });
         self.items = Some((buf, group, capacity));
-    }
-
-    /// Copies `words` words of `src` from word `from` into the staging buffer and reads them.
-    fn read(&self, src: &wgpu::Buffer, from: usize, words: usize) -> Result<Vec<u32>, EvalError> {
-        let ctx = &self.ctx;
-        let bytes = words as u64 * 4;
-        let mut enc = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        enc.copy_buffer_to_buffer(src, from as u64 * 4, &self.staging, 0, bytes);
-        ctx.queue.submit(Some(enc.finish()));
-        self.map_staging(bytes)
     }
 
     fn map_staging(&self, bytes: u64) -> Result<Vec<u32>, EvalError> {

@@ -7,8 +7,9 @@ use std::time::Instant;
 use wgpu::util::DeviceExt;
 
 use super::{
-    GpuIda, MAX_DEPTH, Run, ST_BUSY, ST_EXPANDED, ST_FINISHED, ST_FOUND, ST_FOUND_DEPTH,
-    ST_FOUND_INV, ST_FOUND_ITEM, ST_GENERATED, ST_GIVEN, ST_HEADER, ST_MIN_F, ST_TAIL, ST_WORK,
+    GpuIda, MAX_DEPTH, PATH_WORDS, Run, SHARE_MAX, ST_BUSY, ST_CUT, ST_EXPANDED, ST_FINISHED,
+    ST_FOUND, ST_FOUND_DEPTH, ST_FOUND_INV, ST_GENERATED, ST_GIVEN, ST_HEADER, ST_MIN_F, ST_TAIL,
+    ST_WORK,
 };
 use crate::eval::EvalError;
 use crate::eval::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
@@ -140,6 +141,7 @@ impl IdaDevice for GpuIda {
             tail: count,
             min_f: u32::MAX,
             hungry: 0,
+            share: 1,
             histogram,
             capacity,
             found: None,
@@ -154,15 +156,15 @@ impl IdaDevice for GpuIda {
         };
         // Counts per round stay below 2³²: at most 4 generated per expansion.
         let most = ((1u32 << 30) / self.invocations.max(1)).max(1);
-        let budget = budget.min(most).max(1);
+        let budget = budget.min(most).min(self.budget_cap).max(1);
         let params = [
             run.bound,
             run.available,
             budget,
             run.hungry,
             run.capacity,
-            0,
-            0,
+            run.taken,
+            run.share,
             0,
         ];
         let mut header = [0u32; 16];
@@ -200,27 +202,37 @@ impl IdaDevice for GpuIda {
         enc.copy_buffer_to_buffer(&self.status, 0, &self.staging, 0, words as u64 * 4);
         ctx.queue.submit(Some(enc.finish()));
         let st = self.map_staging(words as u64 * 4)?;
+        let cut = st[ST_CUT] != 0;
+        if cut {
+            // The iteration is lost; the next one runs shorter rounds.
+            self.budget_cap = (budget / 2).max(16);
+        }
         let run = self.run.as_mut().expect("checked above");
         let expanded = u64::from(st[ST_EXPANDED]);
         let busy = u64::from(st[ST_BUSY]);
+        // Donations past the ring's free slots were refused (the counter overshoots).
+        run.tail = st[ST_TAIL].min(run.taken.saturating_add(run.capacity));
         run.taken = st[ST_WORK].min(run.available);
-        run.tail = st[ST_TAIL].min(run.capacity);
         run.min_f = st[ST_MIN_F];
-        let found = st[ST_FOUND] != 0;
+        let found = st[ST_FOUND] != 0 && !cut;
 
-        if found {
+        if found && !cut {
             let depth = st[ST_FOUND_DEPTH] as usize;
-            run.found = Some((st[ST_FOUND_ITEM], st[ST_FOUND_INV], depth));
+            run.found = Some((st[ST_FOUND_INV], depth));
         }
-        let exhausted = !found && busy == 0 && run.taken >= run.tail;
+        let exhausted = !cut && !found && busy == 0 && run.taken >= run.tail;
         // The roots are all taken: the next round asks the busy invocations to share.
-        run.hungry = if run.taken >= run.available {
+        run.hungry = if std::env::var_os("XNODON").is_some() {
+            0
+        } else if run.taken >= run.available {
             self.invocations - busy as u32
         } else {
             0
         };
+        // Enough items from each busy invocation to feed every idle one (SHARE_MAX at most).
+        run.share = run.hungry.div_ceil(busy.max(1) as u32).clamp(1, SHARE_MAX);
         run.available = run.tail;
-        Ok(RoundReport {
+        let report = RoundReport {
             expanded,
             generated: u64::from(st[ST_GENERATED]),
             min_f: run.min_f,
@@ -230,6 +242,7 @@ impl IdaDevice for GpuIda {
             invocations: u64::from(self.invocations),
             busy_share: expanded as f64 / (f64::from(self.invocations) * f64::from(budget)),
             donated: u64::from(st[ST_GIVEN]),
+            cut,
             exhausted,
             histogram: if histogram {
                 st[ST_HEADER..].to_vec()
@@ -237,47 +250,43 @@ impl IdaDevice for GpuIda {
                 Vec::new()
             },
             seconds: started.elapsed().as_secs_f64(),
-        })
+        };
+        Ok(report)
     }
 
     fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError> {
-        let Some((item, inv, depth)) = self.run.as_ref().and_then(|r| r.found) else {
+        let Some((inv, depth)) = self.run.as_ref().and_then(|r| r.found) else {
             return Err(EvalError::Device("no goal was found".into()));
         };
-        // The moves on the invocation's stack: frame d's low two bits, d = 1..=depth.
-        let below = {
+        // From the finder's state: its copy of the work item's origin (path length, root, the
+        // moves from the root: 2 bits each), then the moves on its stack (frame d's low two
+        // bits, d = 1..=depth).
+        let origin = 3 + self.board_words + MAX_DEPTH as usize;
+        let words: Vec<usize> = (origin..origin + 2 + PATH_WORDS)
+            .chain((1..=depth).map(|d| 3 + self.board_words + d))
+            .collect();
+        let got = {
             let ctx = &self.ctx;
             let mut enc = ctx
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-            for d in 1..=depth {
-                let word = self.state_index(3 + self.board_words + d, inv as usize);
-                enc.copy_buffer_to_buffer(
-                    &self.state,
-                    word * 4,
-                    &self.staging,
-                    (d as u64 - 1) * 4,
-                    4,
-                );
+            for (k, &w) in words.iter().enumerate() {
+                let at = self.state_index(w, inv as usize);
+                enc.copy_buffer_to_buffer(&self.state, at * 4, &self.staging, k as u64 * 4, 4);
             }
             ctx.queue.submit(Some(enc.finish()));
-            self.map_staging(depth.max(1) as u64 * 4)?
+            self.map_staging(words.len() as u64 * 4)?
         };
-        let below = below[..depth]
-            .iter()
-            .map(|&w| Move::from_index(w as usize & 3));
-        let (items, _, _) = self.items.as_ref().expect("begin allocates");
-        let words = self.read(items, item as usize * self.item_words, self.item_words)?;
-        let info = words[self.board_words];
-        let root = words[self.board_words + 1] as usize;
-        let len = (info >> 16) as usize;
+        let (len, root) = (got[0] as usize, got[1] as usize);
+        let path = &got[2..2 + PATH_WORDS];
         let mut moves: Vec<Move> = (0..len)
-            .map(|p| {
-                let w = words[self.board_words + 3 + p / 16];
-                Move::from_index(((w >> ((p % 16) * 2)) & 3) as usize)
-            })
+            .map(|p| Move::from_index(((path[p / 16] >> ((p % 16) * 2)) & 3) as usize))
             .collect();
-        moves.extend(below);
+        moves.extend(
+            got[2 + PATH_WORDS..]
+                .iter()
+                .map(|&w| Move::from_index(w as usize & 3)),
+        );
         Ok((root, moves))
     }
 }
