@@ -250,9 +250,10 @@ fn search(i: u32) {
     var g0 = (s0 >> 9u) & 0xFFu;
     var item = st(1u, i);
     // The top frame lives in `cur` while the invocation runs; the frames below it in `state`.
-    // (Frames kept in a private array during a dispatch and copied to and from `state` around
-    // it were read back stale on lavapipe: with rounds of many thousand expansions an
-    // invocation, solutions failed to replay. Kept in `state` throughout, nothing is copied.)
+    // (Frames once lived in a private array during a dispatch, copied to and from `state` by
+    // loops of MAX_DEPTH steps around it. lavapipe's loop limiter (see ST_CUT) ended the
+    // saving loop of a long round, so stale frames were read back and solutions did not
+    // replay. Kept in `state` throughout, nothing is copied.)
     var cur = 0u;
     if (running) {
         load_board(0u, false, i);
