@@ -395,10 +395,18 @@ impl GpuIda {
     }
 
     /// The items buffer and its bind group for at least `capacity` work items.
-    fn ensure_items(&mut self, capacity: u32) {
-        if self.items.as_ref().is_some_and(|(_, _, c)| *c >= capacity) {
-            return;
+    /// Returns the buffer's capacity: at least `capacity`; a new buffer has half as much
+    /// again, up to `most`.
+    fn ensure_items(&mut self, capacity: u32, most: u32) -> u32 {
+        if let Some((_, _, c)) = &self.items
+            && *c >= capacity
+        {
+            return *c;
         }
+        let capacity = capacity
+            .saturating_add(capacity / 2)
+            .min(most)
+            .max(capacity);
         let device = &self.ctx.device;
         let buf = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("work items"),
@@ -425,6 +433,7 @@ impl GpuIda {
             entries: &entries,
         });
         self.items = Some((buf, group, capacity));
+        capacity
     }
 
     fn map_staging(&self, bytes: u64) -> Result<Vec<u32>, EvalError> {

@@ -98,7 +98,8 @@ impl IdaDevice for GpuIda {
             .saturating_add(self.invocations.saturating_mul(8))
             .min(most)
             .max(1);
-        self.ensure_items(capacity);
+        // The ring takes the whole buffer, which grows with headroom (roots vary by iteration).
+        let capacity = self.ensure_items(capacity, most);
         let mut words = vec![0u32; roots.len() * self.item_words];
         for (i, (r, item)) in roots
             .iter()
