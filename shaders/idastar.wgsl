@@ -86,7 +86,9 @@ struct Params {
     // Work items each busy invocation hands out at the end of this round (at most SHARE_MAX),
     // while fewer than `hungry` were handed out.
     share: u32,
-    _pad2: u32,
+    // 2: the trip count of the canary loop (see `canary`), from the host so that it is not
+    // unrolled.
+    two: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -225,6 +227,19 @@ fn main_hist(
             atomicAdd(&status[ST_HIST + (b / WG_H) * HIST_H + b % WG_H], v);
         }
     }
+    if (!canary()) {
+        atomicAdd(&status[ST_CUT], 1u);
+    }
+}
+
+// Whether this invocation's loops still run to their end: lavapipe's loop limiter, once spent,
+// runs every later loop's body once, so a loop of two passes then makes one.
+fn canary() -> bool {
+    var n = 0u;
+    for (var k = 0u; k < params.two; k++) {
+        n++;
+    }
+    return n == params.two;
 }
 
 fn search(i: u32) {
@@ -295,7 +310,8 @@ fn search(i: u32) {
                     found = true;
                     depth = 0u;
                     running = true;
-                    set_st(frame_word(0u), i, prev | (fsm << 16u));
+                    cur = prev | (fsm << 16u);
+                    set_st(frame_word(0u), i, cur);
                     report_found(i, 0u);
                     break;
                 }
@@ -324,8 +340,7 @@ fn search(i: u32) {
             // Down: the first move left; up: the blank returns the way it came.
             let m = select((fr & 7u) ^ 1u, firstTrailingBit(left), down);
             // The frame with that move tried, written every step whatever follows: the slot at
-            // `depth` is the top's, unused until a push, and lavapipe writes a private array
-            // under a mask that differs across lanes with a branch per lane.
+            // `depth` is the top's, unused until a push, so the store needs no condition.
             set_st(frame_word(depth), i, fr & ~(1u << (m + 3u)));
             if (go && !down && depth == 0u) {
                 running = false;
@@ -395,6 +410,11 @@ fn search(i: u32) {
     for (var w = 0u; w < BOARD_WORDS; w++) {
         set_st(3u + w, i, word_in(tw_lo, tw_hi, w, WIDE));
     }
+    // A loop cut short anywhere above (the steps, handing out, the stores) leaves the state
+    // wrong: the canary, the last loop, says so.
+    if (!canary()) {
+        atomicAdd(&status[ST_CUT], 1u);
+    }
     if (expanded != 0u) {
         atomicAdd(&status[ST_EXPANDED], expanded);
     }
@@ -413,8 +433,8 @@ fn search(i: u32) {
 }
 
 // The goal is found at `depth` below this invocation's work item (frames 1..=depth and the
-// item's origin are in its state): the first invocation to find it writes which, and its
-// frames. (Done at once, where the goal is found:
+// item's origin are in its state): the first invocation to find it writes which, and the
+// depth. (Done at once, where the goal is found:
 // on lavapipe a value carried out of loops that some lanes leave early is not to be trusted.)
 fn report_found(i: u32, depth: u32) {
     if (atomicAdd(&status[ST_FOUND], 1u) == 0u) {

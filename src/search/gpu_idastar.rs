@@ -45,6 +45,9 @@ const TAIL_DIVISOR: u32 = 2;
 /// Most expansions per invocation in one round.
 const MAX_BUDGET: u32 = 1 << 20;
 
+/// Fewest expansions per invocation in one round.
+const MIN_BUDGET: u32 = 16;
+
 /// One iteration of GPU IDA* with threshold `dfs.bound`: see the module docs. `budget` is
 /// the expansions per invocation a round, carried from iteration to iteration.
 pub(super) fn iteration<H: Incremental>(
@@ -54,9 +57,25 @@ pub(super) fn iteration<H: Incremental>(
     limits: &Limits,
     budget: &mut u32,
 ) -> Result<Round, SearchError> {
+    loop {
+        if let Some(round) = attempt(dfs, h0, device, limits, budget)? {
+            return Ok(round);
+        }
+    }
+}
+
+/// [`iteration`] once: `None` when a round was cut short and the iteration must start again
+/// (with half the budget; an error once it is at [`MIN_BUDGET`]).
+fn attempt<H: Incremental>(
+    dfs: &mut Dfs<'_, H, Reporter<'_, '_, '_>>,
+    h0: u32,
+    device: &mut dyn IdaDevice,
+    limits: &Limits,
+    budget: &mut u32,
+) -> Result<Option<Round>, SearchError> {
     let mut trace = Trace::start();
     let (nodes, mut next) = match split_top(dfs, h0, device.frontier_target(), limits)? {
-        Top::Done(round) => return Ok(round),
+        Top::Done(round) => return Ok(Some(round)),
         Top::Split(nodes, next) => (nodes, next),
     };
     let bound = dfs.bound;
@@ -97,7 +116,7 @@ pub(super) fn iteration<H: Incremental>(
     loop {
         let due = dfs.watch.ctl.check()?;
         let round_budget = if tail {
-            (*budget / TAIL_DIVISOR).max(16)
+            (*budget / TAIL_DIVISOR).max(MIN_BUDGET)
         } else {
             *budget
         };
@@ -106,8 +125,14 @@ pub(super) fn iteration<H: Incremental>(
         if r.cut {
             // The device lost the iteration's state (see `RoundReport::cut`) and lowered its
             // cap: the iteration starts again, its counts from zero (`split_top` resets them).
-            *budget = (round_budget / 2).max(16);
-            return iteration(dfs, h0, device, limits, budget);
+            if round_budget <= MIN_BUDGET {
+                return Err(SearchError::Evaluator(format!(
+                    "the adapter cut rounds of {round_budget} expansions short (a software \
+                     adapter's loop limit)"
+                )));
+            }
+            *budget = (round_budget / 2).max(MIN_BUDGET);
+            return Ok(None);
         }
         dfs.tally.expanded += r.expanded;
         dfs.tally.generated += r.generated;
@@ -126,7 +151,7 @@ pub(super) fn iteration<H: Incremental>(
         // a budget takes.
         if !tail && r.busy_share > 0.5 && r.seconds > 0.0 {
             let scale = (ROUND_SECONDS / r.seconds).clamp(0.5, 4.0);
-            *budget = ((f64::from(*budget) * scale) as u32).clamp(16, MAX_BUDGET);
+            *budget = ((f64::from(*budget) * scale) as u32).clamp(MIN_BUDGET, MAX_BUDGET);
         }
         tail |= (r.busy as f64) < TAIL_BUSY * r.invocations as f64;
         if r.found {
@@ -142,10 +167,10 @@ pub(super) fn iteration<H: Incremental>(
                 .path
                 .clone();
             path.extend(below);
-            return Ok(Round::Found(path));
+            return Ok(Some(Round::Found(path)));
         }
         if r.exhausted {
-            return Ok(Round::Next(next));
+            return Ok(Some(Round::Next(next)));
         }
         if due || limits.histogram {
             dfs.watch.report(bound, dfs.tally, false, false);

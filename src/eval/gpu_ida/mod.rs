@@ -257,6 +257,17 @@ impl GpuIda {
         let item_words = board_words + 3 + PATH_WORDS;
         // Running, item, blank, board, frames, then the item's origin (path length, root, path).
         let state_words = 3 + board_words + MAX_DEPTH as usize + 2 + PATH_WORDS;
+        let state_bytes = state_words as u64 * u64::from(invocations) * 4;
+        let limits = device.limits();
+        let room = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        if state_bytes > room {
+            return Err(GpuError::Adapter(format!(
+                "{invocations} invocations need {state_bytes} bytes of stacks, more than this \
+                 adapter's storage-binding limit of {room} bytes"
+            )));
+        }
         let state = storage_buf(
             "stacks",
             state_words as u64 * u64::from(invocations) * 4,

@@ -166,7 +166,7 @@ impl IdaDevice for GpuIda {
             run.capacity,
             run.taken,
             run.share,
-            0,
+            2,
         ];
         let mut header = [0u32; 16];
         header[ST_WORK] = run.taken;
@@ -217,22 +217,27 @@ impl IdaDevice for GpuIda {
         run.min_f = st[ST_MIN_F];
         let found = st[ST_FOUND] != 0 && !cut;
 
-        if found && !cut {
+        if found {
             let depth = st[ST_FOUND_DEPTH] as usize;
             run.found = Some((st[ST_FOUND_INV], depth));
         }
         let exhausted = !cut && !found && busy == 0 && run.taken >= run.tail;
-        // The roots are all taken: the next round asks the busy invocations to share.
-        run.hungry = if std::env::var_os("XNODON").is_some() {
-            0
-        } else if run.taken >= run.available {
-            self.invocations - busy as u32
+        // The roots are all taken: the next round asks the busy invocations to share with the
+        // idle ones that the queue does not feed already.
+        run.hungry = if run.taken >= run.available {
+            (self.invocations - busy as u32).saturating_sub(run.tail - run.taken)
         } else {
             0
         };
         // Enough items from each busy invocation to feed every idle one (SHARE_MAX at most).
         run.share = run.hungry.div_ceil(busy.max(1) as u32).clamp(1, SHARE_MAX);
         run.available = run.tail;
+        // The counters count items over the iteration; slots are taken modulo the capacity, so
+        // whole turns of the ring come off (u32 counters would wrap in a long iteration).
+        let turns = run.taken / run.capacity * run.capacity;
+        run.taken -= turns;
+        run.available -= turns;
+        run.tail -= turns;
         let report = RoundReport {
             expanded,
             generated: u64::from(st[ST_GENERATED]),
@@ -259,6 +264,11 @@ impl IdaDevice for GpuIda {
         let Some((inv, depth)) = self.run.as_ref().and_then(|r| r.found) else {
             return Err(EvalError::Device("no goal was found".into()));
         };
+        if depth >= MAX_DEPTH as usize || inv >= self.invocations {
+            return Err(EvalError::Device(format!(
+                "the device reports the goal at depth {depth} of invocation {inv}"
+            )));
+        }
         // From the finder's state: its copy of the work item's origin (path length, root, the
         // moves from the root: 2 bits each), then the moves on its stack (frame d's low two
         // bits, d = 1..=depth).
@@ -279,6 +289,11 @@ impl IdaDevice for GpuIda {
             self.map_staging(words.len() as u64 * 4)?
         };
         let (len, root) = (got[0] as usize, got[1] as usize);
+        if len > 16 * PATH_WORDS {
+            return Err(EvalError::Device(format!(
+                "the device reports a path of {len} moves to its root"
+            )));
+        }
         let path = &got[2..2 + PATH_WORDS];
         let mut moves: Vec<Move> = (0..len)
             .map(|p| Move::from_index(((path[p / 16] >> ((p % 16) * 2)) & 3) as usize))
