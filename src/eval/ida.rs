@@ -35,6 +35,9 @@ pub struct RoundReport {
     pub busy: u64,
     /// Invocations on the device.
     pub invocations: u64,
+    /// Expansions an invocation was allowed in the round: the budget asked for, capped by the
+    /// device (`GpuIda`'s cap on a software adapter, its limit on the counts).
+    pub budget: u32,
     /// Expansions made over the most the round allowed (invocations × budget), 0..=1: the
     /// share of the device that had work.
     pub busy_share: f64,

@@ -121,7 +121,7 @@ fn attempt<H: Incremental>(
             *budget
         };
         let r = device.round(round_budget).map_err(device_error)?;
-        trace.round(bound, round_budget, tail, &r, nodes.len(), *budget);
+        trace.round(bound, r.budget, tail, &r, nodes.len(), *budget);
         if r.cut {
             // The device lost the iteration's state (see `RoundReport::cut`) and lowered its
             // cap: the iteration starts again, its counts from zero (`split_top` resets them).
@@ -149,7 +149,11 @@ fn attempt<H: Incremental>(
         }
         // Size the next round: only a round in which the device was mostly busy says how long
         // a budget takes.
-        if !tail && r.busy_share > 0.5 && r.seconds > 0.0 {
+        if r.budget < round_budget {
+            // The device capped the round: its cap is the budget from now on (so that tail
+            // rounds are shorter than it).
+            *budget = r.budget.max(MIN_BUDGET);
+        } else if !tail && r.busy_share > 0.5 && r.seconds > 0.0 {
             let scale = (ROUND_SECONDS / r.seconds).clamp(0.5, 4.0);
             *budget = ((f64::from(*budget) * scale) as u32).clamp(MIN_BUDGET, MAX_BUDGET);
         }

@@ -246,6 +246,7 @@ impl IdaDevice for GpuIda {
             finished: u64::from(st[ST_FINISHED]),
             busy,
             invocations: u64::from(self.invocations),
+            budget,
             busy_share: expanded as f64 / (f64::from(self.invocations) * f64::from(budget)),
             donated: u64::from(st[ST_GIVEN]),
             cut,
