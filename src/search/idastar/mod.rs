@@ -488,6 +488,7 @@ pub(super) fn split_top<H: Incremental, W: Watch>(
     limits: &Limits,
 ) -> Result<Top<H::State>, SearchError> {
     let mut depth = 1;
+    let mut widest = 0;
     let next = loop {
         dfs.split.clear();
         dfs.split_at = depth;
@@ -500,9 +501,17 @@ pub(super) fn split_top<H: Incremental, W: Watch>(
         dfs.split_at = u32::MAX;
         match probe {
             Ok(next) => {
-                if dfs.split.len() >= target || dfs.split.is_empty() || depth >= 64 {
+                let len = dfs.split.len();
+                // A tree that narrows before it reaches the target still splits where it has a
+                // sixteenth of it, rather than being searched to the end by the probes here.
+                if len >= target
+                    || len == 0
+                    || depth >= 64
+                    || (len < widest && len >= (target / 16).max(64))
+                {
                     break next;
                 }
+                widest = widest.max(len);
             }
             Err(Halt::Found) => return Ok(Top::Done(Round::Found(std::mem::take(&mut dfs.path)))),
             Err(halt) => return Err(halt.error(limits)),
