@@ -35,8 +35,8 @@ fn path_word(w: u32) -> u32 { return BOARD_WORDS + 3u + w; }
 override WORKGROUP: u32 = 64u;
 const NONE: u32 = 0xFFFFFFFFu;
 const NO_MOVE: u32 = 4u;
-// Most work items one invocation hands out in a round.
-const SHARE_MAX: u32 = 8u;
+// Most work items one invocation hands out in a round (set from the host's SHARE_MAX).
+override SHARE_MAX: u32 = 8u;
 
 // Status words.
 const ST_WORK: u32 = 0u;

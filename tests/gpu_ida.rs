@@ -99,6 +99,17 @@ struct Counting<'d> {
     cuts: u64,
 }
 
+impl<'d> Counting<'d> {
+    fn new(dev: &'d mut GpuIda) -> Counting<'d> {
+        Counting {
+            dev,
+            handed: 0,
+            most_handed: 0,
+            cuts: 0,
+        }
+    }
+}
+
 impl IdaDevice for Counting<'_> {
     fn describe(&self) -> String {
         self.dev.describe()
@@ -154,12 +165,7 @@ fn handed_out_work_items_reuse_their_slots() {
     dev.set_budget_cap(16);
     let mut korf = korf100();
     korf.sort_by_key(|k| k.2);
-    let mut counting = Counting {
-        dev: &mut dev,
-        handed: 0,
-        most_handed: 0,
-        cuts: 0,
-    };
+    let mut counting = Counting::new(&mut dev);
     for (id, tiles, optimal) in korf.iter().take(4) {
         let b = board(4, 4, tiles);
         let (_, len) = check(&mut counting, &h, &b, &g, &format!("Korf #{id}"));
@@ -189,12 +195,7 @@ fn a_round_the_adapter_cuts_short_is_searched_again() {
     dev.set_budget_cap(u32::MAX);
     let mut korf = korf100();
     korf.sort_by_key(|k| k.2);
-    let mut counting = Counting {
-        dev: &mut dev,
-        handed: 0,
-        most_handed: 0,
-        cuts: 0,
-    };
+    let mut counting = Counting::new(&mut dev);
     let (id, tiles, optimal) = &korf[0];
     let (_, len) = check(
         &mut counting,

@@ -42,7 +42,7 @@ pub const GPU_IDA_MAX_CELLS: usize = 32;
 pub const GPU_IDA_MAX_SIDE: usize = 8;
 /// Most moves an invocation goes below its root (frames on its stack).
 pub const MAX_DEPTH: u32 = 160;
-/// Most work items one invocation hands out in a round (the shader's SHARE_MAX).
+/// Most work items one invocation hands out in a round (passed to the shader).
 const SHARE_MAX: u32 = 8;
 /// Invocations on a software adapter (lavapipe): 128 per core, 256 to 4,096. Its cores run
 /// 8 invocations to a vector; more invocations than that only lengthen each iteration's tail,
@@ -378,6 +378,7 @@ impl GpuIda {
                 ("WG_BINS", if histogram { 4096.0 } else { 1.0 }),
                 ("WORKGROUP", f64::from(self.workgroup)),
                 ("FSM_BASE", self.const_words.len() as f64),
+                ("SHARE_MAX", f64::from(SHARE_MAX)),
             ];
             let p = self
                 .ctx
