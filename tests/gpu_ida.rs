@@ -45,8 +45,8 @@ fn check(
     check_with(dev, spec, start, g, what, Pruning::Fsm)
 }
 
-/// Solves `start` with GPU IDA* on `dev` and with the CPU IDA*, both pruning with `pruning`,
-/// and checks lengths, the solution's replay and every completed iteration's counts; returns
+/// Solves `start` with GPU IDA* on `dev` (the host on two threads) and with the CPU IDA*
+/// (one thread), both pruning with `pruning`, and checks lengths, the solution's replay and every completed iteration's counts; returns
 /// the GPU's rounds and solution length.
 fn check_with(
     dev: &mut dyn IdaDevice,
@@ -71,11 +71,17 @@ fn check_with(
         &limits,
         &mut |_| {},
     ));
+    // The host's top of the tree on two threads (levels of 2,048 nodes and more; the split
+    // must give the same nodes, in the same order, as one thread).
+    let two = Limits {
+        threads: 2,
+        ..limits.clone()
+    };
     let gpu = solved(solve_on_device(
         &problem,
         spec.clone(),
         dev,
-        &limits,
+        &two,
         &mut |_| {},
     ));
     assert_eq!(gpu.moves.len(), cpu.moves.len(), "{what}: length");

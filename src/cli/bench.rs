@@ -110,6 +110,10 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         limits.threads = super::jobs(Some(t));
     }
     let gpu_ida = a.opts.algorithm == Algorithm::GpuIdaStar;
+    if gpu_ida && a.threads.is_none() {
+        // GPU IDA*'s host searches the top of each iteration's tree on all cores.
+        limits.threads = super::jobs(None);
+    }
     // GPU IDA* runs one board at a time: the device is the parallel part.
     let jobs = if gpu_ida { 1 } else { super::jobs(a.jobs) };
     // The evaluator or device first: `auto` picks the strongest heuristic it takes.

@@ -157,9 +157,10 @@ struct BenchArgs {
     // A negative number is a bad value of --jobs, not an unknown argument.
     #[arg(long, short, allow_negative_numbers = true, value_parser = parse_threads)]
     jobs: Option<usize>,
-    /// Threads for each instance's IDA* (default 1). `--jobs 1 --threads 2` solves one
-    /// instance at a time on two cores: a set whose largest instance dominates (the
-    /// 24-puzzles) then keeps both cores busy to the end.
+    /// Threads for each instance's IDA* (default 1; with gpu-idastar, all cores, for the
+    /// host's top of each iteration's tree). `--jobs 1 --threads 2` solves one instance at a
+    /// time on two cores: a set whose largest instance dominates (the 24-puzzles) then keeps
+    /// both cores busy to the end.
     #[arg(long, allow_negative_numbers = true, value_parser = parse_threads)]
     threads: Option<usize>,
 }

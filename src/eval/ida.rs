@@ -78,8 +78,8 @@ pub trait IdaDevice {
     /// Parallel searches on the device (invocations).
     fn invocations(&self) -> usize;
 
-    /// Subtree roots worth handing over per iteration: enough to keep every invocation busy
-    /// many times over.
+    /// Subtree roots worth handing over per iteration: enough to give every invocation work
+    /// at the start (the device's own hand-out keeps them busy after that).
     fn frontier_target(&self) -> usize;
 
     /// The most moves an invocation may go below its root (its stack's depth).

@@ -1,5 +1,5 @@
 use super::{GoalTables, Heuristic, HeuristicKind, Incremental};
-use crate::puzzle::Goal;
+use crate::puzzle::{Goal, MAX_SIDE};
 
 /// Lines up to this length use a precomputed table indexed by the line's code; longer lines
 /// are rescanned after a move. `(L+1)^L` entries: 117,649 bytes for L = 6.
@@ -40,13 +40,15 @@ pub struct LinearConflict {
     col_table: Option<Vec<u8>>,
 }
 
-/// Per-board state: each line's code (table mode) and each line's `k − LIS`.
-#[derive(Clone, Debug)]
+/// Per-board state: each line's code (table mode) and each line's `k − LIS`, the first
+/// `rows` (`cols`) entries used. Fixed arrays, so that copying a state allocates nothing
+/// (the top of an IDA* iteration keeps one for each of tens of thousands of nodes).
+#[derive(Clone, Copy, Debug)]
 pub struct LcState {
-    row_code: Vec<u32>,
-    col_code: Vec<u32>,
-    row_lc: Vec<u8>,
-    col_lc: Vec<u8>,
+    row_code: [u32; MAX_SIDE],
+    col_code: [u32; MAX_SIDE],
+    row_lc: [u8; MAX_SIDE],
+    col_lc: [u8; MAX_SIDE],
 }
 
 impl LinearConflict {
@@ -128,8 +130,8 @@ impl Heuristic for LinearConflict {
         if let (Some(rt), Some(ct)) = (&self.row_table, &self.col_table) {
             // Table mode: one pass builds every line's code.
             let (rows, cols, n) = (self.t.rows, self.t.cols, self.t.n());
-            let mut row_code = [0u32; crate::puzzle::MAX_SIDE];
-            let mut col_code = [0u32; crate::puzzle::MAX_SIDE];
+            let mut row_code = [0u32; MAX_SIDE];
+            let mut col_code = [0u32; MAX_SIDE];
             let mut md = 0u32;
             for (cell, &tile) in tiles.iter().enumerate() {
                 let i = tile as usize * n + cell;
@@ -159,20 +161,26 @@ impl Incremental for LinearConflict {
 
     fn init(&self, tiles: &[u8]) -> (LcState, u32) {
         let (rows, cols, n) = (self.t.rows, self.t.cols, self.t.n());
-        let mut row_code = vec![0u32; rows];
-        let mut col_code = vec![0u32; cols];
+        let mut row_code = [0u32; MAX_SIDE];
+        let mut col_code = [0u32; MAX_SIDE];
         for (cell, &tile) in tiles.iter().enumerate() {
             row_code[cell / cols] += self.row_contrib[tile as usize * n + cell];
             col_code[cell % cols] += self.col_contrib[tile as usize * n + cell];
         }
-        let row_lc = match &self.row_table {
-            Some(t) => row_code.iter().map(|&c| t[c as usize]).collect(),
-            None => (0..rows).map(|r| self.row_lc(tiles, r)).collect(),
-        };
-        let col_lc = match &self.col_table {
-            Some(t) => col_code.iter().map(|&c| t[c as usize]).collect(),
-            None => (0..cols).map(|c| self.col_lc(tiles, c)).collect(),
-        };
+        let mut row_lc = [0u8; MAX_SIDE];
+        let mut col_lc = [0u8; MAX_SIDE];
+        for r in 0..rows {
+            row_lc[r] = match &self.row_table {
+                Some(t) => t[row_code[r] as usize],
+                None => self.row_lc(tiles, r),
+            };
+        }
+        for c in 0..cols {
+            col_lc[c] = match &self.col_table {
+                Some(t) => t[col_code[c] as usize],
+                None => self.col_lc(tiles, c),
+            };
+        }
         let st = LcState {
             row_code,
             col_code,

@@ -2,9 +2,9 @@
 //! ([`IdaDevice`], the GPU's being `eval::gpu_ida::GpuIda`) in resumable rounds.
 //!
 //! Each iteration (threshold T), the host searches the top of the tree with the CPU form of the
-//! heuristic down to the shallowest depth that gives the device's
-//! [`frontier_target`](IdaDevice::frontier_target) nodes (the same probe parallel IDA* makes
-//! for its threads), counting the nodes it expands and generates there. The nodes at that depth
+//! heuristic, a level at a time, down to the shallowest depth that gives the device's
+//! [`frontier_target`](IdaDevice::frontier_target) nodes (as parallel IDA* does for its
+//! threads), counting the nodes it expands and generates there. The nodes at that depth
 //! go to the device with their board, g, last move and state in the pruning automaton (and the
 //! host keeps their moves from the start). The device then runs rounds: each invocation takes roots from a work counter and
 //! advances its own depth-first search by at most `budget` expansions; the host reads a status
@@ -21,7 +21,7 @@
 //! CPU's counts exactly, in another order. The solution (the root's moves, then the device's) is replayed by
 //! `solve_on_device` before it is returned.
 
-use super::idastar::{Dfs, Reporter, Round, Top, split_top};
+use super::idastar::{Dfs, Reporter, Round, Shared, Top, split_top};
 use super::{Limits, SearchError};
 use crate::eval::ida::{HIST_H, IdaDevice, RoundReport, SubtreeRoot};
 use crate::heuristic::Incremental;
@@ -49,16 +49,21 @@ const MAX_BUDGET: u32 = 1 << 20;
 const MIN_BUDGET: u32 = 16;
 
 /// One iteration of GPU IDA* with threshold `dfs.bound`: see the module docs. `budget` is
-/// the expansions per invocation a round, carried from iteration to iteration.
-pub(super) fn iteration<H: Incremental>(
+/// the expansions per invocation a round, carried from iteration to iteration; `helpers` are
+/// the host's threads for the top of the tree (see `split_top`).
+pub(super) fn iteration<H: Incremental + Sync>(
     dfs: &mut Dfs<'_, H, Reporter<'_, '_, '_>>,
     h0: u32,
     device: &mut dyn IdaDevice,
     limits: &Limits,
     budget: &mut u32,
-) -> Result<Round, SearchError> {
+    helpers: (&Shared, usize),
+) -> Result<Round, SearchError>
+where
+    H::State: Send + Sync,
+{
     loop {
-        if let Some(round) = attempt(dfs, h0, device, limits, budget)? {
+        if let Some(round) = attempt(dfs, h0, device, limits, budget, helpers)? {
             return Ok(round);
         }
     }
@@ -66,18 +71,26 @@ pub(super) fn iteration<H: Incremental>(
 
 /// [`iteration`] once: `None` when a round was cut short and the iteration must start again
 /// (with half the budget; an error once it is at [`MIN_BUDGET`]).
-fn attempt<H: Incremental>(
+fn attempt<H: Incremental + Sync>(
     dfs: &mut Dfs<'_, H, Reporter<'_, '_, '_>>,
     h0: u32,
     device: &mut dyn IdaDevice,
     limits: &Limits,
     budget: &mut u32,
-) -> Result<Option<Round>, SearchError> {
+    helpers: (&Shared, usize),
+) -> Result<Option<Round>, SearchError>
+where
+    H::State: Send + Sync,
+{
     let mut trace = Trace::start();
-    let (nodes, mut next) = match split_top(dfs, h0, device.frontier_target(), limits)? {
-        Top::Done(round) => return Ok(Some(round)),
-        Top::Split(nodes, next) => (nodes, next),
-    };
+    let (nodes, mut next) =
+        match split_top(dfs, h0, device.frontier_target(), limits, Some(helpers))? {
+            Top::Done(round) => {
+                trace.host_only(dfs.bound, dfs.tally.expanded);
+                return Ok(Some(round));
+            }
+            Top::Split(nodes, next) => (nodes, next),
+        };
     let bound = dfs.bound;
     if bound > 255 {
         // Depths and h travel in bytes on the device.
@@ -86,21 +99,20 @@ fn attempt<H: Incremental>(
         )));
     }
     let depth = device.max_depth();
-    if let Some(n) = nodes.iter().find(|n| bound - n.g > depth) {
+    let g = nodes.depth();
+    if bound - g > depth {
         return Err(SearchError::Evaluator(format!(
-            "threshold {bound} is {} moves below a subtree root at depth {}; the device's stacks \
-             hold {depth}",
-            bound - n.g,
-            n.g
+            "threshold {bound} is {} moves below the subtree roots at depth {g}; the device's \
+             stacks hold {depth}",
+            bound - g,
         )));
     }
-    let roots: Vec<SubtreeRoot<'_>> = nodes
-        .iter()
-        .map(|n| SubtreeRoot {
-            tiles: &n.tiles,
-            g: n.g,
-            prev: n.path.last().copied(),
-            fsm: n.fsm,
+    let roots: Vec<SubtreeRoot<'_>> = (0..nodes.len())
+        .map(|i| SubtreeRoot {
+            tiles: nodes.tiles(i),
+            g,
+            prev: nodes.path(i).last().copied(),
+            fsm: nodes.fsm(i),
         })
         .collect();
     let device_error = |e: crate::eval::EvalError| SearchError::Evaluator(e.to_string());
@@ -112,7 +124,8 @@ fn attempt<H: Incremental>(
     // From the first round that ends with fewer than TAIL_BUSY of the invocations searching
     // (the iteration's tail) on, rounds are TAIL_DIVISOR times shorter, so that the busy
     // invocations hand work to the idle ones that much more often.
-    let mut tail = false;
+    // An iteration with fewer roots than that starts in its tail.
+    let mut tail = (nodes.len() as f64) < TAIL_BUSY * device.invocations() as f64;
     loop {
         let due = dfs.watch.ctl.check()?;
         let round_budget = if tail {
@@ -160,16 +173,13 @@ fn attempt<H: Incremental>(
         tail |= (r.busy as f64) < TAIL_BUSY * r.invocations as f64;
         if r.found {
             let (root, below) = device.solution().map_err(device_error)?;
-            let mut path = nodes
-                .get(root)
-                .ok_or_else(|| {
-                    SearchError::Evaluator(format!(
-                        "the device names root {root} of {}",
-                        nodes.len()
-                    ))
-                })?
-                .path
-                .clone();
+            if root >= nodes.len() {
+                return Err(SearchError::Evaluator(format!(
+                    "the device names root {root} of {}",
+                    nodes.len()
+                )));
+            }
+            let mut path = nodes.path(root).to_vec();
             path.extend(below);
             return Ok(Some(Round::Found(path)));
         }
@@ -182,8 +192,8 @@ fn attempt<H: Incremental>(
     }
 }
 
-/// `NPUZZLE_GPU_TRACE=1`: a line on stderr for each iteration that went to the device (its
-/// roots; milliseconds of the host's split, of `begin` and of the rounds, the tail's among
+/// `NPUZZLE_GPU_TRACE=1`: a line on stderr for each iteration (searched by the host alone, or
+/// sent to the device: its roots; milliseconds of the host's split, of `begin` and of the rounds, the tail's among
 /// them; the node rate of the rounds); `2`: a line for each round too. For measuring GPU IDA*
 /// on a new adapter.
 struct Trace {
@@ -217,6 +227,17 @@ impl Trace {
             tail_rounds: 0,
             tail_seconds: 0.0,
             expanded: 0,
+        }
+    }
+
+    /// The iteration ended in the host's split: its tree was too small for the device.
+    fn host_only(&self, bound: u32, expanded: u64) {
+        if self.level > 0 {
+            eprintln!(
+                "gpu-trace iteration: threshold {bound}, searched by the host alone in {:.1} ms, \
+                 {expanded} expanded",
+                self.started.elapsed().as_secs_f64() * 1e3
+            );
         }
     }
 

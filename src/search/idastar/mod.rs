@@ -35,11 +35,14 @@ use crate::puzzle::Move;
 
 mod moves;
 mod parallel;
+mod split;
 mod watch;
 
 use moves::{Moves, OFF_BOARD};
 pub use moves::{NEARER_FIRST_MAX_CELLS, move_order};
-use parallel::{Shared, parallel_iteration};
+pub(super) use parallel::Shared;
+use parallel::parallel_iteration;
+pub(super) use split::{SplitNodes, Top, split_top};
 pub(super) use watch::{Reporter, Watch};
 
 /// IDA* from the start to the goal with the given heuristic.
@@ -120,7 +123,7 @@ fn run_on<H: Incremental + Sync>(
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError>
 where
-    H::State: Sync,
+    H::State: Send + Sync,
 {
     let (rows, cols) = (problem.start.rows(), problem.start.cols());
     let n = rows * cols;
@@ -167,7 +170,7 @@ where
         tally: Tally::default(),
         countdown: CHECK_EVERY,
         split_at: u32::MAX,
-        split: Vec::new(),
+        split: SplitNodes::new(n),
         found: collect.map(Collector::new),
         watch: Reporter {
             ctl,
@@ -204,7 +207,14 @@ where
             hh.add(0, h0 as usize);
         }
         let round = if let Some(device) = device.as_deref_mut() {
-            super::gpu_idastar::iteration(&mut dfs, h0, device, &limits, &mut budget)
+            super::gpu_idastar::iteration(
+                &mut dfs,
+                h0,
+                device,
+                &limits,
+                &mut budget,
+                (&shared, threads),
+            )
         } else if threads == 1 {
             match dfs.dfs(0, h0, MoveFsm::ROOT, u32::MAX) {
                 Ok(next) => Ok(Round::Next(next)),
@@ -329,18 +339,6 @@ impl Tally {
     }
 }
 
-/// A node at the split depth: everything a thread needs to search below it.
-pub(super) struct SplitNode<S> {
-    pub(super) tiles: Vec<u8>,
-    blank: usize,
-    state: S,
-    pub(super) g: u32,
-    h: u32,
-    /// Its state in the pruning automaton.
-    pub(super) fsm: u16,
-    pub(super) path: Vec<Move>,
-}
-
 /// One depth-first search (the coordinator's or a worker thread's): the board, the
 /// heuristic's state and the path, all modified in place.
 pub(super) struct Dfs<'a, H: Incremental, W> {
@@ -358,13 +356,22 @@ pub(super) struct Dfs<'a, H: Incremental, W> {
     countdown: u32,
     /// Depth at which nodes are collected into `split` instead of searched.
     split_at: u32,
-    split: Vec<SplitNode<H::State>>,
+    split: SplitNodes<H::State>,
     /// Looking for all optimal solutions: the goals reached (the search goes on after each).
     found: Option<Collector>,
     pub(super) watch: W,
 }
 
 impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
+    /// Makes node `i` of `nodes` (its board, heuristic state and path) the current one.
+    fn load(&mut self, nodes: &SplitNodes<H::State>, i: usize) {
+        self.tiles.copy_from_slice(nodes.tiles(i));
+        self.blank = nodes.blank(i);
+        self.state.clone_from(&nodes.states[i]);
+        self.path.clear();
+        self.path.extend_from_slice(nodes.path(i));
+    }
+
     /// Depth-first search below the threshold from the current board (`g` moves from the
     /// start, heuristic `h`), in state `fsm` of the pruning automaton; `next` is the smallest
     /// f above the threshold seen so far in the iteration.
@@ -377,15 +384,8 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
             return Err(Halt::Found);
         }
         if g == self.split_at {
-            self.split.push(SplitNode {
-                tiles: self.tiles.clone(),
-                blank: self.blank,
-                state: self.state.clone(),
-                g,
-                h,
-                fsm,
-                path: self.path.clone(),
-            });
+            self.split
+                .push(&self.tiles, self.blank, &self.state, h, fsm, &self.path);
             return Ok(next);
         }
         self.tally.expanded += 1;
@@ -466,62 +466,4 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
         }
         Ok(next)
     }
-}
-
-/// The top of an iteration's tree, searched by the coordinator.
-pub(super) enum Top<S> {
-    /// The iteration ended there: the goal was reached above the split depth, or every node
-    /// was pruned before it.
-    Done(Round),
-    /// The nodes at the split depth (to be searched below), and the smallest f above the
-    /// threshold seen above them (`u32::MAX`: none).
-    Split(Vec<SplitNode<S>>, u32),
-}
-
-/// Searches the top of the tree to the shallowest depth that gives at least `target` nodes
-/// (or depth 64), collecting them; the counts are those of that last probe (the nodes at the
-/// split depth are generated there and expanded by whoever searches below them).
-pub(super) fn split_top<H: Incremental, W: Watch>(
-    dfs: &mut Dfs<'_, H, W>,
-    h0: u32,
-    target: usize,
-    limits: &Limits,
-) -> Result<Top<H::State>, SearchError> {
-    let mut depth = 1;
-    let mut widest = 0;
-    let next = loop {
-        dfs.split.clear();
-        dfs.split_at = depth;
-        dfs.tally = Tally::default();
-        dfs.watch.restart(h0);
-        if let Some(c) = &mut dfs.found {
-            c.clear();
-        }
-        let probe = dfs.dfs(0, h0, MoveFsm::ROOT, u32::MAX);
-        dfs.split_at = u32::MAX;
-        match probe {
-            Ok(next) => {
-                let len = dfs.split.len();
-                // A tree that narrows before it reaches the target still splits where it has a
-                // sixteenth of it, rather than being searched to the end by the probes here.
-                if len >= target
-                    || len == 0
-                    || depth >= 64
-                    || (len < widest && len >= (target / 16).max(64))
-                {
-                    break next;
-                }
-                widest = widest.max(len);
-            }
-            Err(Halt::Found) => return Ok(Top::Done(Round::Found(std::mem::take(&mut dfs.path)))),
-            Err(halt) => return Err(halt.error(limits)),
-        }
-        depth += 1;
-    };
-    let nodes = std::mem::take(&mut dfs.split);
-    if nodes.is_empty() {
-        // Everything below the split depth was pruned: the iteration is complete.
-        return Ok(Top::Done(Round::Next(next)));
-    }
-    Ok(Top::Split(nodes, next))
 }

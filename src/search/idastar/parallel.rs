@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::moves::Moves;
 use super::watch::{Reporter, Watch};
 use super::{
-    CHECK_EVERY, Dfs, Halt, Probe, Round, SPLIT_PER_THREAD, SplitNode, Tally, Top, split_top,
+    CHECK_EVERY, Dfs, Halt, Probe, Round, SPLIT_PER_THREAD, SplitNodes, Tally, Top, split_top,
 };
 use crate::heuristic::Incremental;
 use crate::puzzle::Move;
@@ -16,7 +16,7 @@ use crate::search::all::Collector;
 use crate::search::{Limits, SearchError};
 
 /// Limits as the worker threads see them.
-pub(super) struct Shared {
+pub(in crate::search) struct Shared {
     pub(super) cancel: Option<std::sync::Arc<AtomicBool>>,
     pub(super) deadline: Option<Instant>,
     /// Set when a thread found the goal or hit a limit: the others stop.
@@ -64,9 +64,15 @@ pub(super) fn parallel_iteration<H: Incremental + Sync>(
     limits: &Limits,
 ) -> Result<Round, SearchError>
 where
-    H::State: Sync,
+    H::State: Send + Sync,
 {
-    let (nodes, mut next) = match split_top(dfs, h0, SPLIT_PER_THREAD * threads, limits)? {
+    let (nodes, mut next) = match split_top(
+        dfs,
+        h0,
+        SPLIT_PER_THREAD * threads,
+        limits,
+        Some((shared, threads)),
+    )? {
         Top::Done(round) => return Ok(round),
         Top::Split(nodes, next) => (nodes, next),
     };
@@ -125,40 +131,20 @@ fn work<H: Incremental>(
     moves: Moves<'_>,
     goal: &[u8],
     bound: u32,
-    nodes: &[SplitNode<H::State>],
+    nodes: &SplitNodes<H::State>,
     cursor: &AtomicUsize,
     shared: &Shared,
     collect: Option<usize>,
 ) -> WorkerEnd {
-    let first = &nodes[0];
-    let mut w = Dfs {
-        h,
-        moves,
-        goal,
-        tiles: first.tiles.clone(),
-        blank: first.blank,
-        state: first.state.clone(),
-        path: Vec::new(),
-        bound,
-        tally: Tally::default(),
-        countdown: CHECK_EVERY,
-        split_at: u32::MAX,
-        split: Vec::new(),
-        found: collect.map(Collector::new),
-        watch: shared,
-    };
+    let mut w = worker(h, moves, goal, bound, nodes, shared, collect);
     let mut next = u32::MAX;
     let probe = loop {
         let i = cursor.fetch_add(1, Ordering::Relaxed);
         if i >= nodes.len() || shared.abort.load(Ordering::Relaxed) {
             break Ok(next);
         }
-        let node = &nodes[i];
-        w.tiles.copy_from_slice(&node.tiles);
-        w.blank = node.blank;
-        w.state = node.state.clone();
-        w.path.clone_from(&node.path);
-        match w.dfs(node.g, node.h, node.fsm, next) {
+        w.load(nodes, i);
+        match w.dfs(nodes.depth(), nodes.h(i), nodes.fsm(i), next) {
             Ok(n) => next = n,
             Err(halt) => {
                 if halt != Halt::Aborted {
@@ -174,4 +160,124 @@ fn work<H: Incremental>(
         all: w.found.take(),
         probe,
     }
+}
+
+/// A worker thread's depth-first search, its board the first of `nodes`.
+fn worker<'a, H: Incremental>(
+    h: &'a H,
+    moves: Moves<'a>,
+    goal: &'a [u8],
+    bound: u32,
+    nodes: &SplitNodes<H::State>,
+    shared: &'a Shared,
+    collect: Option<usize>,
+) -> Dfs<'a, H, &'a Shared> {
+    Dfs {
+        h,
+        moves,
+        goal,
+        tiles: nodes.tiles(0).to_vec(),
+        blank: nodes.blank(0),
+        state: nodes.states[0].clone(),
+        path: Vec::new(),
+        bound,
+        tally: Tally::default(),
+        countdown: CHECK_EVERY,
+        split_at: u32::MAX,
+        split: SplitNodes::new(goal.len()),
+        found: collect.map(Collector::new),
+        watch: shared,
+    }
+}
+
+/// Nodes of a level a worker thread takes at a time in [`expand_level`].
+const LEVEL_CHUNK: usize = 256;
+
+/// One level of the top of the tree (see [`super::split_top`]) on `threads` threads: every
+/// node of `level` searched one move deeper, in chunks of [`LEVEL_CHUNK`] taken in turn; the
+/// nodes one move deeper come back in `level`'s order, and the counts go to `dfs.tally`. The
+/// result is the smallest f above the threshold seen (from `next` on), or why it stopped (on
+/// [`Halt::Found`], `dfs.path` is the moves to the goal). Not for a search that collects all
+/// solutions or keeps the histogram: the threads do neither.
+pub(super) fn expand_level<H: Incremental + Sync, W>(
+    dfs: &mut Dfs<'_, H, W>,
+    level: &SplitNodes<H::State>,
+    threads: usize,
+    shared: &Shared,
+    next: u32,
+) -> (SplitNodes<H::State>, Probe)
+where
+    H::State: Send + Sync,
+{
+    let cursor = AtomicUsize::new(0);
+    shared.abort.store(false, Ordering::Relaxed);
+    let (h, moves, goal, bound) = (dfs.h, dfs.moves, dfs.goal, dfs.bound);
+    let depth = level.depth();
+    let chunks = level.len().div_ceil(LEVEL_CHUNK);
+    type Part<S> = (Tally, Probe, Option<Vec<Move>>, Vec<(usize, SplitNodes<S>)>);
+    let parts: Vec<Part<H::State>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.min(chunks))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut w = worker(h, moves, goal, bound, level, shared, None);
+                    w.split_at = depth + 1;
+                    let mut done = Vec::new();
+                    let mut next = next;
+                    let probe = 'chunks: loop {
+                        let c = cursor.fetch_add(1, Ordering::Relaxed);
+                        if c >= chunks || shared.abort.load(Ordering::Relaxed) {
+                            break Ok(next);
+                        }
+                        w.split.clear(depth + 1);
+                        for i in c * LEVEL_CHUNK..((c + 1) * LEVEL_CHUNK).min(level.len()) {
+                            w.load(level, i);
+                            match w.dfs(depth, level.h(i), level.fsm(i), next) {
+                                Ok(n) => next = n,
+                                Err(halt) => {
+                                    if halt != Halt::Aborted {
+                                        shared.abort.store(true, Ordering::Relaxed);
+                                    }
+                                    break 'chunks Err(halt);
+                                }
+                            }
+                        }
+                        let deeper = std::mem::replace(&mut w.split, SplitNodes::new(goal.len()));
+                        done.push((c, deeper));
+                    };
+                    let found = (probe == Err(Halt::Found)).then(|| w.path.clone());
+                    (w.tally, probe, found, done)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let mut pieces = Vec::with_capacity(chunks);
+    let (mut next, mut found, mut error) = (next, None, None);
+    for (tally, probe, path, done) in parts {
+        dfs.tally.add(tally);
+        pieces.extend(done);
+        match probe {
+            Ok(n) => next = next.min(n),
+            Err(Halt::Found) => found = found.or(path),
+            Err(Halt::Aborted) => {}
+            Err(halt) => error = error.or(Some(halt)),
+        }
+    }
+    let mut deeper = SplitNodes::new(goal.len());
+    deeper.clear(depth + 1);
+    if let Some(path) = found {
+        dfs.path = path;
+        return (deeper, Err(Halt::Found));
+    }
+    if let Some(halt) = error {
+        return (deeper, Err(halt));
+    }
+    pieces.sort_unstable_by_key(|&(c, _)| c);
+    for (_, piece) in &pieces {
+        deeper.append(piece);
+    }
+    (deeper, Ok(next))
 }
