@@ -94,7 +94,7 @@ impl Collector {
         self.count
     }
 
-    /// Forgets everything recorded (a probe restarts).
+    /// Forgets everything recorded (the top of an iteration is searched again).
     pub(crate) fn clear(&mut self) {
         self.count = 0;
         self.solutions.clear();

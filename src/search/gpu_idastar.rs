@@ -230,7 +230,8 @@ impl Trace {
         }
     }
 
-    /// The iteration ended in the host's split: its tree was too small for the device.
+    /// The iteration ended in the host's split: its tree was too small for the device, or the
+    /// goal was above the split depth.
     fn host_only(&self, bound: u32, expanded: u64) {
         if self.level > 0 {
             eprintln!(

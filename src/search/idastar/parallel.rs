@@ -1,6 +1,7 @@
 //! One IDA* iteration on several threads: the coordinator splits the top of the tree
 //! ([`super::split_top`]), and worker threads take the subtrees in turn from an atomic cursor,
-//! each with its own [`Dfs`], watched by [`Shared`] (limits and an abort flag).
+//! each with its own [`Dfs`], watched by [`Shared`] (limits and an abort flag). Also one level
+//! of that top on several threads ([`expand_level`]), for the large tops GPU IDA* asks for.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -214,7 +215,12 @@ where
     let (h, moves, goal, bound) = (dfs.h, dfs.moves, dfs.goal, dfs.bound);
     let depth = level.depth();
     let chunks = level.len().div_ceil(LEVEL_CHUNK);
-    type Part<S> = (Tally, Probe, Option<Vec<Move>>, Vec<(usize, SplitNodes<S>)>);
+    type Part<S> = (
+        Tally,
+        Probe,
+        Option<(usize, Vec<Move>)>,
+        Vec<(usize, SplitNodes<S>)>,
+    );
     let parts: Vec<Part<H::State>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads.min(chunks))
             .map(|_| {
@@ -223,8 +229,10 @@ where
                     w.split_at = depth + 1;
                     let mut done = Vec::new();
                     let mut next = next;
+                    // The chunk being searched.
+                    let mut c;
                     let probe = 'chunks: loop {
-                        let c = cursor.fetch_add(1, Ordering::Relaxed);
+                        c = cursor.fetch_add(1, Ordering::Relaxed);
                         if c >= chunks || shared.abort.load(Ordering::Relaxed) {
                             break Ok(next);
                         }
@@ -244,7 +252,7 @@ where
                         let deeper = std::mem::replace(&mut w.split, SplitNodes::new(goal.len()));
                         done.push((c, deeper));
                     };
-                    let found = (probe == Err(Halt::Found)).then(|| w.path.clone());
+                    let found = (probe == Err(Halt::Found)).then(|| (c, w.path.clone()));
                     (w.tally, probe, found, done)
                 })
             })
@@ -261,14 +269,21 @@ where
         pieces.extend(done);
         match probe {
             Ok(n) => next = next.min(n),
-            Err(Halt::Found) => found = found.or(path),
+            // The goal of the first chunk that found one (which goal depends on the timing:
+            // the other threads stop once one is found).
+            Err(Halt::Found) => {
+                found = found
+                    .into_iter()
+                    .chain(path)
+                    .min_by_key(|f: &(usize, Vec<Move>)| f.0)
+            }
             Err(Halt::Aborted) => {}
             Err(halt) => error = error.or(Some(halt)),
         }
     }
     let mut deeper = SplitNodes::new(goal.len());
     deeper.clear(depth + 1);
-    if let Some(path) = found {
+    if let Some((_, path)) = found {
         dfs.path = path;
         return (deeper, Err(Halt::Found));
     }

@@ -5,13 +5,13 @@
 use super::parallel::{Shared, expand_level};
 use super::watch::Watch;
 use super::{Dfs, Halt, Round, Tally};
-
-/// Fewest nodes in a level for [`split_top`] to search it on several threads.
-const PARALLEL_LEVEL: usize = 2048;
 use crate::heuristic::Incremental;
 use crate::puzzle::Move;
 use crate::search::move_fsm::MoveFsm;
 use crate::search::{Limits, SearchError};
+
+/// Fewest nodes in a level for [`split_top`] to search it on several threads.
+const PARALLEL_LEVEL: usize = 2048;
 
 /// The nodes of one depth of the tree (all `depth` moves from the start), stored flat: their
 /// boards (row-major, `0` = blank, `cells` each), their paths from the start (`depth` moves
@@ -24,6 +24,7 @@ pub(in crate::search) struct SplitNodes<S> {
     paths: Vec<Move>,
     /// Per node: the blank's cell, h, the automaton's state.
     meta: Vec<(u16, u32, u16)>,
+    /// Per node: the heuristic's state.
     pub(super) states: Vec<S>,
 }
 
@@ -181,14 +182,15 @@ where
                 Ok(n) => next = n,
                 Err(h) => halt = Some(h),
             }
-        }
-        for i in 0..if parallel.is_some() { 0 } else { level.len() } {
-            dfs.load(&level, i);
-            match dfs.dfs(depth, level.h(i), level.fsm(i), next) {
-                Ok(n) => next = n,
-                Err(h) => {
-                    halt = Some(h);
-                    break;
+        } else {
+            for i in 0..level.len() {
+                dfs.load(&level, i);
+                match dfs.dfs(depth, level.h(i), level.fsm(i), next) {
+                    Ok(n) => next = n,
+                    Err(h) => {
+                        halt = Some(h);
+                        break;
+                    }
                 }
             }
         }
@@ -222,4 +224,102 @@ where
         return Ok(Top::Done(Round::Next(next)));
     }
     Ok(Top::Split(level, next))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::super::moves::{Moves, OFF_BOARD};
+    use super::*;
+    use crate::heuristic::Manhattan;
+    use crate::puzzle::{Board, GoalSpec};
+    use crate::search::move_fsm::DEAD;
+
+    /// A level searched on several threads ([`expand_level`]) gives the nodes, in the order,
+    /// the counts and the next threshold of one thread, for several thresholds of Korf's #1
+    /// (levels of up to tens of thousands of nodes, cut at a target of 20,000).
+    #[test]
+    fn levels_on_several_threads_give_the_nodes_of_one_thread() {
+        let goal = GoalSpec::BlankFirst.resolve(4, 4).unwrap();
+        let start = Board::from_u8(
+            4,
+            4,
+            &[14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3],
+        )
+        .unwrap();
+        let h = Manhattan::new(&goal);
+        let nbr = Moves::neighbours(4, 4);
+        let machine = MoveFsm::shared(4, 4, 2, None);
+        let on_board = Moves::masks(&nbr, OFF_BOARD);
+        let live = Moves::masks(machine.table(), DEAD);
+        let closer = Moves::closer(&nbr, goal.board().tiles(), 4);
+        let moves = Moves {
+            nbr: &nbr,
+            on_board: &on_board,
+            fsm: machine.table(),
+            live: &live,
+            closer: &closer,
+            cells: 16,
+        };
+        let shared = Shared {
+            cancel: None,
+            deadline: None,
+            abort: AtomicBool::new(false),
+        };
+        let (state, h0) = h.init(start.tiles());
+        let limits = Limits::default();
+        let mut tops = Vec::new();
+        for helpers in [None, Some((&shared, 3))] {
+            let mut dfs = Dfs {
+                h: &h,
+                moves,
+                goal: goal.board().tiles(),
+                tiles: start.tiles().to_vec(),
+                blank: start.blank(),
+                state,
+                path: Vec::new(),
+                bound: h0,
+                tally: Tally::default(),
+                countdown: super::super::CHECK_EVERY,
+                split_at: u32::MAX,
+                split: SplitNodes::new(16),
+                found: None,
+                watch: &shared,
+            };
+            let mut runs = Vec::new();
+            for bound in (h0 + 6..=h0 + 14).step_by(2) {
+                dfs.bound = bound;
+                let top = split_top(&mut dfs, h0, 20_000, &limits, helpers);
+                let Ok(Top::Split(nodes, next)) = top else {
+                    panic!("threshold {bound}: no split");
+                };
+                // The board is the start again.
+                assert_eq!(dfs.tiles, start.tiles());
+                assert!(dfs.path.is_empty());
+                let listed: Vec<(Vec<u8>, Vec<Move>, u16, u32)> = (0..nodes.len())
+                    .map(|i| {
+                        let (t, p) = (nodes.tiles(i).to_vec(), nodes.path(i).to_vec());
+                        (t, p, nodes.fsm(i), nodes.h(i))
+                    })
+                    .collect();
+                let (e, g) = (dfs.tally.expanded, dfs.tally.generated);
+                runs.push((bound, nodes.depth(), listed, next, e, g));
+            }
+            tops.push(runs);
+        }
+        let widest = tops[0].iter().map(|r| r.2.len()).max().unwrap();
+        assert!(
+            widest >= 2 * PARALLEL_LEVEL,
+            "levels of {widest} nodes at most"
+        );
+        for (one, three) in tops[0].iter().zip(&tops[1]) {
+            assert_eq!(one.2.len(), three.2.len(), "threshold {}: nodes", one.0);
+            assert!(
+                one == three,
+                "threshold {}: nodes, counts or next differ",
+                one.0
+            );
+        }
+    }
 }
