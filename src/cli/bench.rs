@@ -353,10 +353,11 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
             s.instances, s.solved, s.unsolvable, s.optimal, s.unchecked, s.mismatches, s.limits
         ))?;
         super::emit(&format!(
-            "{} + {}, {} jobs: {:.3} s of search ({:.3} s wall), {} nodes expanded, {} generated, {:.2} M expanded/s",
+            "{} + {}, {} job{}: {:.3} s of search ({:.3} s wall), {} nodes expanded, {} generated, {:.2} M expanded/s",
             s.algorithm,
             s.heuristic,
             s.jobs,
+            if s.jobs == 1 { "" } else { "s" },
             s.seconds,
             s.wall_seconds,
             s.nodes,
