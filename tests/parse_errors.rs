@@ -298,11 +298,34 @@ fn error_tile_out_of_range() {
             },
             fields: 17,
             tiles: 16,
+            id: true,
         }
     );
     assert!(
         k.to_string()
             .ends_with("(the line has 17 fields, read as a bench line: an id, then 16 tiles)"),
+        "{k}"
+    );
+    // A bench line a tile short (an id and 15 tiles) reads as a board without an id: said so.
+    let text = "2 13 5 4 10 9 12 8 14 2 3 7 1 0 15 11";
+    let k = err_at(text, None, 1);
+    assert!(
+        matches!(
+            k,
+            ParseErrorKind::BenchBoard {
+                fields: 16,
+                tiles: 16,
+                id: false,
+                ..
+            }
+        ),
+        "{k:?}"
+    );
+    assert!(
+        k.to_string().ends_with(
+            "(the line has 16 fields, read as 16 tiles without an id; if the first is an id, \
+             the line is a tile short)"
+        ),
         "{k}"
     );
     // A token too large for usize is a number too large (it used to say "not a number").

@@ -83,12 +83,11 @@ pub enum ParseErrorKind {
     /// The tiles do not form a valid board.
     #[error("{0}")]
     Board(#[from] BoardError),
-    /// The tiles of a line read as an id and a board (a bench line without its optimal
-    /// length) do not form a valid board: said with how the line was read, as a board of one
-    /// number too many reads so.
-    #[error(
-        "{board} (the line has {fields} fields, read as a bench line: an id, then {tiles} tiles)"
-    )]
+    /// The tiles of a line whose fields can be read two ways do not form a valid board: said
+    /// with how the line was read. A line of one number more than a board is read as an id
+    /// and a board (a bench line without its optimal length); a line of exactly a board's
+    /// numbers as a board without an id (a bench line one tile short reads so).
+    #[error("{board} (the line has {fields} fields, {})", reading(*id, *tiles))]
     BenchBoard {
         /// What is wrong with the tiles.
         board: BoardError,
@@ -96,6 +95,8 @@ pub enum ParseErrorKind {
         fields: usize,
         /// Tiles read.
         tiles: usize,
+        /// Whether the first field was read as an id.
+        id: bool,
     },
     /// A size was given (for bench-style lines) but the board gives its own, another one.
     #[error("the board is {}×{} but the size given is {}×{}", .found.0, .found.1, .given.0, .given.1)]
@@ -559,11 +560,13 @@ impl Parser<'_> {
                 no.to_string()
             },
             board: Board::new(rows, cols, &tiles).map_err(|board| {
-                let kind = if has_id && !has_opt {
+                // Lines that could have been read the other way say how they were read.
+                let kind = if !has_opt {
                     ParseErrorKind::BenchBoard {
                         board,
                         fields: k,
                         tiles: n,
+                        id: has_id,
                     }
                 } else {
                     board.into()
@@ -574,6 +577,17 @@ impl Parser<'_> {
             goal,
             line: no,
         })
+    }
+}
+
+/// How a line of [`ParseErrorKind::BenchBoard`] was read.
+fn reading(id: bool, tiles: usize) -> String {
+    if id {
+        format!("read as a bench line: an id, then {tiles} tiles")
+    } else {
+        format!(
+            "read as {tiles} tiles without an id; if the first is an id, the line is a tile short"
+        )
     }
 }
 
