@@ -21,7 +21,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::all::Collector;
-use super::move_fsm::{DEAD, MoveFsm};
+use super::move_fsm::MoveFsm;
 use super::{
     Algorithm, CellSampler, Control, GhHistogram, Iteration, Limits, Problem, ProgressFn,
     SearchError, SearchStats, Solution,
@@ -38,7 +38,7 @@ mod parallel;
 mod split;
 mod watch;
 
-use moves::{Moves, OFF_BOARD};
+use moves::{MoveTables, Moves};
 pub use moves::{NEARER_FIRST_MAX_CELLS, move_order};
 pub(super) use parallel::Shared;
 use parallel::parallel_iteration;
@@ -127,26 +127,16 @@ where
 {
     let (rows, cols) = (problem.start.rows(), problem.start.cols());
     let n = rows * cols;
-    let nbr = Moves::neighbours(rows, cols);
     let limits = ctl.limits().clone();
     // All optimal solutions: the last iteration searched to the end (on the CPU).
     let collect = limits.all_solutions.filter(|_| device.is_none());
     let pruning = limits.ida_pruning();
     let machine = MoveFsm::shared(rows, cols, pruning.depth(n), limits.cache_dir.as_deref());
-    let on_board = Moves::masks(&nbr, OFF_BOARD);
-    let live = Moves::masks(machine.table(), DEAD);
-    let closer = Moves::closer(&nbr, problem.goal.board().tiles(), cols);
-    let moves = Moves {
-        nbr: &nbr,
-        on_board: &on_board,
-        fsm: machine.table(),
-        live: &live,
-        closer: &closer,
-        cells: n,
-    };
+    let tables = MoveTables::new(rows, cols, problem.goal.board().tiles(), machine);
+    let moves = tables.moves();
     // The device prunes with the same automaton as its host part.
     if let Some(d) = device.as_deref_mut() {
-        d.set_pruning(machine.table())
+        d.set_pruning(moves.fsm)
             .map_err(|e| SearchError::Evaluator(e.to_string()))?;
     }
     let threads = limits.threads.max(1);

@@ -2,12 +2,15 @@
 //! live moves, which moves bring their tile nearer its goal) and the move order
 //! ([`move_order`]) that the fast search and the stepper share.
 
+use std::sync::Arc;
+
 use crate::puzzle::{Board, Move, move_target};
+use crate::search::move_fsm::{DEAD, MoveFsm};
 
 /// No neighbour in that direction. Cells are `u8` (at most 256 of them), so a `u16` entry can
 /// hold every real cell and this value too: on a 16×16 board cell 255 is real, and a `u8`
 /// sentinel of 255 made IDA* treat the bottom-right cell as off the board (it never returned).
-pub(super) const OFF_BOARD: u16 = u16::MAX;
+const OFF_BOARD: u16 = u16::MAX;
 
 /// The move tables a depth-first search reads at every node.
 #[derive(Clone, Copy)]
@@ -27,10 +30,48 @@ pub(super) struct Moves<'a> {
     pub(super) cells: usize,
 }
 
+/// The tables behind [`Moves`], owned: built once per search for a `rows × cols` board, its
+/// goal and its pruning automaton.
+pub(super) struct MoveTables {
+    nbr: Vec<[u16; 4]>,
+    on_board: Vec<u8>,
+    live: Vec<u8>,
+    closer: Vec<u8>,
+    /// The pruning automaton.
+    machine: Arc<MoveFsm>,
+}
+
+impl MoveTables {
+    /// The tables for a `rows × cols` board whose goal is `goal` (row-major, `0` = blank),
+    /// pruned by `machine`.
+    pub(super) fn new(rows: usize, cols: usize, goal: &[u8], machine: Arc<MoveFsm>) -> Self {
+        let nbr = Moves::neighbours(rows, cols);
+        MoveTables {
+            on_board: Moves::masks(&nbr, OFF_BOARD),
+            live: Moves::masks(machine.table(), DEAD),
+            closer: Moves::closer(&nbr, goal, cols),
+            nbr,
+            machine,
+        }
+    }
+
+    /// The tables as the depth-first search reads them.
+    pub(super) fn moves(&self) -> Moves<'_> {
+        Moves {
+            nbr: &self.nbr,
+            on_board: &self.on_board,
+            fsm: self.machine.table(),
+            live: &self.live,
+            closer: &self.closer,
+            cells: self.nbr.len(),
+        }
+    }
+}
+
 impl Moves<'_> {
     /// [`Moves::nbr`]'s table for a `rows × cols` board: for each cell (row-major) and move
     /// index, the cell the blank goes to, [`OFF_BOARD`] off the board.
-    pub(super) fn neighbours(rows: usize, cols: usize) -> Vec<[u16; 4]> {
+    fn neighbours(rows: usize, cols: usize) -> Vec<[u16; 4]> {
         (0..rows * cols)
             .map(|cell| {
                 Move::ALL
@@ -41,7 +82,7 @@ impl Moves<'_> {
 
     /// [`Moves::closer`]'s table for the neighbours `nbr` of a board with `cols` columns whose
     /// goal is `goal` (row-major, `0` = blank).
-    pub(super) fn closer(nbr: &[[u16; 4]], goal: &[u8], cols: usize) -> Vec<u8> {
+    fn closer(nbr: &[[u16; 4]], goal: &[u8], cols: usize) -> Vec<u8> {
         let n = nbr.len();
         let mut home = vec![0usize; n];
         for (cell, &t) in goal.iter().enumerate() {
@@ -104,7 +145,7 @@ pub fn move_order(board: &Board, goal: &Board) -> Vec<Move> {
 
 impl Moves<'_> {
     /// For each row of `table`, the bit set of its entries other than `none`.
-    pub(super) fn masks(table: &[[u16; 4]], none: u16) -> Vec<u8> {
+    fn masks(table: &[[u16; 4]], none: u16) -> Vec<u8> {
         table
             .iter()
             .map(|row| (0..4).fold(0u8, |m, i| m | u8::from(row[i] != none) << i))

@@ -230,11 +230,10 @@ where
 mod tests {
     use std::sync::atomic::AtomicBool;
 
-    use super::super::moves::{Moves, OFF_BOARD};
+    use super::super::moves::MoveTables;
     use super::*;
     use crate::heuristic::Manhattan;
     use crate::puzzle::{Board, GoalSpec};
-    use crate::search::move_fsm::DEAD;
 
     /// A level searched on several threads ([`expand_level`]) gives the nodes, in the order,
     /// the counts and the next threshold of one thread, for several thresholds of Korf's #1
@@ -249,19 +248,8 @@ mod tests {
         )
         .unwrap();
         let h = Manhattan::new(&goal);
-        let nbr = Moves::neighbours(4, 4);
-        let machine = MoveFsm::shared(4, 4, 2, None);
-        let on_board = Moves::masks(&nbr, OFF_BOARD);
-        let live = Moves::masks(machine.table(), DEAD);
-        let closer = Moves::closer(&nbr, goal.board().tiles(), 4);
-        let moves = Moves {
-            nbr: &nbr,
-            on_board: &on_board,
-            fsm: machine.table(),
-            live: &live,
-            closer: &closer,
-            cells: 16,
-        };
+        let tables = MoveTables::new(4, 4, goal.board().tiles(), MoveFsm::shared(4, 4, 2, None));
+        let moves = tables.moves();
         let shared = Shared {
             cancel: None,
             deadline: None,
