@@ -22,6 +22,69 @@ const TMP_SUFFIX: &str = ".tmp";
 const LEGACY_PREFIX: &str = ".tmp";
 const LEGACY_AGE: Duration = Duration::from_secs(60);
 
+/// What a file that is not a regular file is, in words: `FIFO`, `socket`, `device`,
+/// `folder` or `special file`.
+pub fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "FIFO";
+        }
+        if t.is_socket() {
+            return "socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "device";
+        }
+    }
+    if t.is_dir() { "folder" } else { "special file" }
+}
+
+/// Reads the whole of `path` when it is a regular file of at most `max` bytes, without ever
+/// blocking on it: a FIFO, device or socket (also behind a link) is refused before it is read,
+/// and the file is opened non-blocking, so that a FIFO put in its place meanwhile does not
+/// hold the caller in `open`. For what a window's thread reads (board files, the app's lists).
+///
+/// # Errors
+/// [`std::io::ErrorKind::InvalidInput`] for anything but a regular file ("a FIFO, not a
+/// regular file"), [`std::io::ErrorKind::FileTooLarge`] past `max` bytes, and the I/O errors
+/// of opening and reading.
+pub fn read_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let not_regular = |t: &std::fs::FileType| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("a {}, not a regular file", kind_of(t)),
+        )
+    };
+    let before = std::fs::metadata(path)?;
+    if !before.is_file() {
+        return Err(not_regular(&before.file_type()));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let now = file.metadata()?;
+    if !now.is_file() {
+        return Err(not_regular(&now.file_type()));
+    }
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!("larger than {}", bytesize::ByteSize(max).display().iec()),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Writes `path` atomically, the contents produced by `fill` (given a buffered writer).
 ///
 /// # Errors
@@ -36,6 +99,8 @@ pub fn write_atomic_with(
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let mut tmp = locked_temporary(dir)?;
+    // Known while it exists, so that an orderly stop can remove it (see `remove_live`).
+    let _live = Live::register(tmp.path());
     // Temporary files are created 0600; the saved file is an ordinary one.
     #[cfg(unix)]
     {
@@ -52,6 +117,45 @@ pub fn write_atomic_with(
     // The lock goes with the file handle, after the rename.
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The temporary files this process is writing now (the saves in progress).
+static LIVE: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// A temporary file on the [`LIVE`] list while this guard lives.
+struct Live(PathBuf);
+
+impl Live {
+    fn register(path: &Path) -> Live {
+        let mut live = LIVE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        live.push(path.to_path_buf());
+        Live(path.to_path_buf())
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        let mut live = LIVE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        live.retain(|p| *p != self.0);
+    }
+}
+
+/// Removes the temporary files of the saves this process has in progress, for an orderly
+/// stop that will not wait for them (a signal, a window closed during a save): a save then
+/// leaves nothing behind, and its target keeps what it held before. Returns how many were
+/// removed. The saves themselves fail from then on (their rename finds no file), or, if one
+/// renamed first, its target is complete.
+pub fn remove_live() -> usize {
+    let live = LIVE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    live.iter()
+        .filter(|p| std::fs::remove_file(p).is_ok())
+        .count()
 }
 
 /// A new temporary file in `dir`, locked exclusively. A cleaner may take a file in the instant

@@ -11,6 +11,48 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
+/// The memory this process can still have, in bytes: the smallest of the available RAM
+/// (`MemAvailable` in `/proc/meminfo`), what its cgroup's limit leaves (cgroup v2
+/// `memory.max` less `memory.current`, or v1's `memory.limit_in_bytes` less its usage) and its
+/// address-space limit (`ulimit -v`) less what it has mapped. `None` where none of these can be read (other systems).
+pub fn available() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let read = |p: &str| std::fs::read_to_string(p).ok();
+        let number = |p: &str| read(p).and_then(|t| t.trim().parse::<u64>().ok());
+        let ram = read("/proc/meminfo").and_then(|t| {
+            let line = t.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            kib.checked_mul(1024)
+        });
+        let v2 = number("/sys/fs/cgroup/memory.max")
+            .map(|max| max.saturating_sub(number("/sys/fs/cgroup/memory.current").unwrap_or(0)));
+        let v1 = number("/sys/fs/cgroup/memory/memory.limit_in_bytes")
+            .filter(|&l| l < 1 << 60)
+            .map(|l| {
+                l.saturating_sub(number("/sys/fs/cgroup/memory/memory.usage_in_bytes").unwrap_or(0))
+            });
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the limit into the struct it is given and reads nothing else.
+        let address_space = (unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0
+            && limit.rlim_cur != libc::RLIM_INFINITY)
+            .then(|| {
+                // Less what the process has mapped already.
+                let mapped = read("/proc/self/status").and_then(|t| {
+                    let line = t.lines().find(|l| l.starts_with("VmSize:"))?;
+                    line.split_whitespace().nth(1)?.parse::<u64>().ok()
+                });
+                limit.rlim_cur.saturating_sub(mapped.unwrap_or(0).saturating_mul(1024))
+            });
+        [ram, v2, v1, address_space].into_iter().flatten().min()
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
+
 /// Allocations from this size (bytes) on are advised to live in huge pages.
 pub const HUGE_FROM: usize = 8 << 20;
 

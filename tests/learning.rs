@@ -473,6 +473,30 @@ fn enlarging_the_window_widens_the_side_panels() {
     );
 }
 
+/// A window squeezed to nothing (1×1, or 640×400) and enlarged again gets its side panels
+/// back: they were left at the width squeezing gave them (the right one about 85 points,
+/// its text a word a line).
+#[test]
+fn squeezing_the_window_and_enlarging_it_again_restores_the_side_panels() {
+    for squeezed in [egui::vec2(1.0, 1.0), egui::vec2(640.0, 400.0)] {
+        let mut h = harness(HARD8);
+        h.step();
+        h.step();
+        let first = h.state().st.central_width;
+        h.set_size(squeezed);
+        h.step();
+        h.step();
+        h.set_size(egui::vec2(1280.0, 800.0));
+        h.step();
+        h.step();
+        let again = h.state().st.central_width;
+        assert!(
+            (again - first).abs() <= 20.0,
+            "{squeezed:?}: central area {first} → {again} points wide"
+        );
+    }
+}
+
 #[test]
 fn next_layer_from_nothing_stops_at_the_layer_and_is_off_for_a_fast_search() {
     let mut h = harness(HARD8);

@@ -26,6 +26,25 @@ fn error_number_too_large_for_a_tile_is_not_called_not_a_number() {
     );
 }
 
+/// A board of rows alone, 2×6, with one tile wrong was read as two bench lines of a 2×2
+/// board ("tile 4 is out of range: a 2×2 board"): it gets the 2×6 board's own error.
+#[test]
+fn error_a_wide_board_of_rows_alone_with_one_bad_tile_is_read_as_that_board() {
+    let k = err_at("1 2 3 4 5 6\n7 8 9 10 11 12\n", None, 2);
+    assert_eq!(
+        k,
+        ParseErrorKind::Board(BoardError::OutOfRange {
+            tile: 12,
+            rows: 2,
+            cols: 6,
+            max: 11
+        })
+    );
+    // Two bench lines of a 2×2 board that do read stay bench lines.
+    let all = ok_all("a 1 2 3 0 5\nb 3 1 2 0 4\n", None);
+    assert_eq!(all.len(), 2);
+}
+
 #[test]
 fn error_unknown_goal_name_on_a_bench_line_is_not_a_size_problem() {
     let k = err_at(

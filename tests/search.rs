@@ -40,9 +40,14 @@ fn astar_stops_at_the_memory_cap() {
             &mut |_| {},
         );
         match r {
-            Err(SearchError::MemoryLimit { cap, expanded }) => {
+            Err(SearchError::MemoryLimit {
+                cap,
+                expanded,
+                refused,
+            }) => {
                 assert_eq!(cap, 1 << 20);
                 assert!(expanded > 0);
+                assert!(!refused, "{algo}: the cap, not the system, stopped it");
             }
             other => panic!("{algo}: expected the memory cap, got {other:?}"),
         }

@@ -72,7 +72,17 @@ pub fn launch(request: &GuiRequest) -> Result<(), LaunchError> {
 /// [`AppError`]: no display or adapter (the caller may fall back to the terminal), or a failed
 /// screenshot or solve in `--screenshot` mode.
 pub fn run(opts: GuiRequest) -> Result<(), AppError> {
-    window::run(opts)
+    let ran = window::run(opts);
+    // A table still being saved by a search's thread when the window closed: the process is
+    // about to end, so its temporary file goes now rather than being left in the cache.
+    let removed = crate::files::remove_live();
+    if removed > 0 {
+        crate::note!(
+            "npuzzle: closed during a save; removed {removed} unfinished temporary file{}",
+            if removed == 1 { "" } else { "s" }
+        );
+    }
+    ran
 }
 
 /// The state the window starts with.
@@ -88,6 +98,7 @@ fn initial_state(
         .is_some_and(|g| g.info.device_type != wgpu::DeviceType::Cpu);
     let mut st = AppState::new(opts.board.clone(), &opts.source, gpu, gpu_note);
     st.set_goal(opts.goal.clone());
+    st.set_stated_length(opts.stated);
     st.settings.algorithm = match opts.algorithm {
         Algorithm::Auto if hardware && opts.board.len() >= 16 => Algorithm::GpuIdaStar,
         Algorithm::Auto => Algorithm::BatchedAStar,
@@ -101,7 +112,11 @@ fn initial_state(
     }
     st.settings.batch_size = opts.batch_size;
     st.settings.pdb_cache = opts.cache_dir.clone();
-    st.recent = Recent::load();
+    let (recent, problem) = Recent::load();
+    st.recent = recent;
+    if let Some(why) = problem {
+        st.messages.note(why);
+    }
     if let Some(f) = &opts.file {
         st.recent
             .add(&f.canonicalize().unwrap_or_else(|_| f.clone()));

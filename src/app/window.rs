@@ -78,6 +78,22 @@ pub fn run(opts: GuiRequest) -> Result<(), AppError> {
     app.result
 }
 
+/// The window's first size in logical points: 1280×800, or less where the monitor is
+/// smaller in points (a scale factor of 2 on a 1280×800 screen): at most nine tenths of it
+/// each way, and never below 640×400. `monitor`: its size in pixels and its scale factor.
+fn first_size(monitor: Option<(u32, u32, f64)>) -> winit::dpi::LogicalSize<f64> {
+    let (mut w, mut h) = (1280.0f64, 800.0f64);
+    if let Some((pw, ph, scale)) = monitor
+        && pw > 0
+        && ph > 0
+        && scale > 0.0
+    {
+        w = w.min(f64::from(pw) / scale * 0.9).max(640.0);
+        h = h.min(f64::from(ph) / scale * 0.9).max(400.0);
+    }
+    winit::dpi::LogicalSize::new(w, h)
+}
+
 impl App {
     fn fail(&mut self, el: &ActiveEventLoop, e: AppError) {
         self.result = Err(e);
@@ -87,7 +103,10 @@ impl App {
     fn init(&mut self, el: &ActiveEventLoop) -> Result<(), AppError> {
         let attrs = Window::default_attributes()
             .with_title("npuzzle")
-            .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
+            .with_inner_size(first_size(el.primary_monitor().map(|m| {
+                let size = m.size();
+                (size.width, size.height, m.scale_factor())
+            })));
         let window = Arc::new(
             el.create_window(attrs)
                 .map_err(|e| AppError::Window(winit_message(&e)))?,

@@ -310,8 +310,19 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
     };
     let goal = &job.problem.goal;
     let name = job.heuristic.to_string();
-    // Entries of the finished patterns, and the current pattern with its size.
-    let built = std::sync::Mutex::new((0u64, usize::MAX, 0u64));
+    // Entries of each pattern of the partition, so that the bar covers the whole of it and
+    // never goes backwards when a larger pattern starts (pdb78: 7 tiles, then 8).
+    let sizes: Vec<u64> = match &job.heuristic {
+        HeuristicChoice::Pdb(spec) => spec
+            .patterns(goal)
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| crate::heuristic::pdb::cache::header_for(goal, p).entries)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
     let build_start = std::time::Instant::now();
     let resolved = resolve(
         &job.heuristic,
@@ -331,19 +342,7 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
                 })
                 .map(|ctx| ctx.max_table_bytes()),
             progress: &|pattern, patterns, step| {
-                let mut b = built
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                if pattern != b.1 {
-                    if b.1 != usize::MAX {
-                        b.0 += b.2;
-                    }
-                    *b = (b.0, pattern, step.total);
-                }
-                let before = b.0;
-                drop(b);
-                let left = step.total as f64 * patterns.saturating_sub(pattern) as f64;
-                let overall = (before + step.filled) as f64 / (before as f64 + left).max(1.0);
+                let overall = overall_share(&sizes, pattern, step.filled, step.total);
                 let _ = tx.send(WorkerMsg::Building(BuildStatus {
                     name: name.clone(),
                     pattern,
@@ -624,5 +623,50 @@ fn run_stepped(
                 }
             }
         }
+    }
+}
+
+/// The share of a partition's build done when pattern `pattern` (0-based) has `filled` of its
+/// `total` entries, `sizes` being every pattern's entries: the patterns before it count as
+/// done (built, or read from the cache). Never goes backwards as the build moves on. Without
+/// `sizes` (not a partition), the pattern's own share.
+fn overall_share(sizes: &[u64], pattern: usize, filled: u64, total: u64) -> f64 {
+    let all: u64 = sizes.iter().sum();
+    let share = if sizes.len() > pattern && all > 0 {
+        let before: u64 = sizes[..pattern].iter().sum();
+        (before + filled.min(sizes[pattern])) as f64 / all as f64
+    } else {
+        filled as f64 / total.max(1) as f64
+    };
+    share.clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::overall_share;
+
+    #[test]
+    fn a_partitions_bar_never_goes_back_when_a_larger_pattern_starts() {
+        // pdb78 on 4×4: 16!/9! entries for the 7 tiles, then 16!/8! for the 8.
+        let sizes = [57_657_600u64, 518_918_400];
+        let mut last = 0.0;
+        let steps = [
+            (0, 0),
+            (0, 30_000_000),
+            (0, 57_657_600),
+            (1, 0),
+            (1, 300_000_000),
+        ];
+        for (pattern, filled) in steps {
+            let s = overall_share(&sizes, pattern, filled, sizes[pattern]);
+            assert!(
+                s >= last,
+                "{s} after {last} at pattern {pattern}, {filled} filled"
+            );
+            last = s;
+        }
+        // The first pattern done is its share of the whole partition, not the whole bar.
+        assert!((overall_share(&sizes, 0, sizes[0], sizes[0]) - 0.1).abs() < 0.001);
+        assert_eq!(overall_share(&sizes, 1, sizes[1], sizes[1]), 1.0);
     }
 }

@@ -6,10 +6,10 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::{BenchArgs, CliError, Format, goal_spec};
+use super::{BenchArgs, CliError, Format, goal_flag, resolve_goal};
 use crate::heuristic::{HeuristicChoice, HeuristicSpec};
+use crate::puzzle::Goal;
 use crate::puzzle::parse::{Instance, parse_puzzles};
-use crate::puzzle::{Goal, GoalSpec};
 use crate::search::{
     Algorithm, Batch, Outcome, Problem, SearchError, solve, solve_batched, solve_on_device,
 };
@@ -98,12 +98,16 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
 
 /// The bench itself; sets `printed` once a row has gone to the output.
 fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, CliError> {
-    let (name, text) = super::read_input(&a.file)?;
+    // The input is read within the time limit too (a pipe that never ends).
+    let (name, text) = super::read_input_within(&a.file, a.opts.limits()?.time_limit)?;
     let instances = parse_puzzles(&text, &name, a.opts.size)?;
-    let default_goal = goal_spec(&a.opts.goal)?;
+    let flag = goal_flag(a.opts.goal.as_deref())?;
     let goals: Vec<Goal> = instances
         .iter()
-        .map(|i| resolve(i, &default_goal, &name))
+        .map(|i| {
+            let line = i.goal.as_ref().map(|g| (g, name.as_str(), i.line));
+            resolve_goal(flag.as_ref(), line, i.board.rows(), i.board.cols())
+        })
         .collect::<Result<_, _>>()?;
     let mut limits = a.opts.limits()?;
     if let Some(t) = a.threads {
@@ -314,7 +318,7 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     if rows.iter().any(|r| !r.solvable && r.optimal.is_some()) {
         crate::note!(
             "npuzzle: boards the file gives a length for are unsolvable towards the {} goal: is it the file's goal? (Korf's files use --goal blank-first)",
-            default_goal.name()
+            flag.as_ref().map_or("blank-last", |(_, g)| g.name())
         );
     }
     let limits_hit = rows.iter().filter(|r| r.error.is_some()).count();
@@ -396,12 +400,6 @@ fn per_size(rows: &[Row], instances: &[Instance], field: impl Fn(&Row) -> String
         .map(|(v, sizes)| format!("{v} ({})", sizes.join(", ")))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn resolve(inst: &Instance, default: &GoalSpec, name: &str) -> Result<Goal, CliError> {
-    let spec = inst.goal.as_ref().unwrap_or(default);
-    spec.resolve(inst.board.rows(), inst.board.cols())
-        .map_err(|e| CliError::Usage(format!("{name}:{}: goal: {e}", inst.line)))
 }
 
 fn format_row(r: &Row, json: bool) -> String {

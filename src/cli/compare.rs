@@ -10,20 +10,23 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use super::{CliError, Format, goal_spec, parse_memory, parse_size, read_board};
+use super::{
+    CliError, Format, StatedLength, goal_flag, parse_memory, parse_size, read_instance,
+    resolve_goal,
+};
 use crate::heuristic::{HeuristicChoice, comparable};
 use crate::puzzle::{Board, Goal, Solvability};
 use crate::report::group_digits;
 use crate::search::compare::{
     DepthRow, DepthTable, Measure, Method, TEXTBOOK_DEPTHS, depth_experiment, measure,
 };
-use crate::search::{Algorithm, DEFAULT_MAX_MEMORY, Limits, Problem};
+use crate::search::{Algorithm, Limits, Problem, default_max_memory};
 
 /// `npuzzle compare …`
 #[derive(Args, Debug)]
 pub(super) struct CompareArgs {
     /// Board file (or - for stdin). Omit it and give --size for the depth experiment.
-    file: Option<String>,
+    file: Option<std::path::PathBuf>,
     /// The search each heuristic runs: astar or idastar (bfs is listed among the heuristics).
     #[arg(long, default_value = "astar", value_parser = parse_algorithm)]
     algorithm: Algorithm,
@@ -40,12 +43,14 @@ pub(super) struct CompareArgs {
         allow_negative_numbers = true
     )]
     time_limit: f64,
-    /// Memory cap of each BFS and A* search, e.g. 1GiB.
-    #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(DEFAULT_MAX_MEMORY), value_parser = parse_memory)]
+    /// Memory cap of each BFS and A* search, e.g. 1GiB (default: half the memory available,
+    /// at most 4 GiB).
+    #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(default_max_memory()), value_parser = parse_memory)]
     max_memory: bytesize::ByteSize,
-    /// Goal: blank-last, blank-first, or a goal board file.
-    #[arg(long, default_value = "blank-last")]
-    goal: String,
+    /// Goal: blank-last, blank-first, or a goal board file [default: the goal the board's
+    /// bench line names, else blank-last].
+    #[arg(long)]
+    goal: Option<String>,
     /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
     #[arg(long, value_name = "DIR", value_parser = super::parse_cache_dir)]
     pub(super) cache_dir: Option<std::path::PathBuf>,
@@ -105,15 +110,19 @@ fn compare(a: &CompareArgs) -> Result<u8, CliError> {
         cache_dir: crate::heuristic::pdb::cache::PdbCache::folder(a.cache_dir.clone()),
         ..Limits::default()
     };
+    let flag = goal_flag(a.goal.as_deref())?;
     match (&a.file, a.size) {
         (Some(file), None) => {
-            let start = read_board(file, None)?;
-            let goal = resolve_goal(&a.goal, start.rows(), start.cols())?;
+            let (source, inst) = read_instance(file, None, None)?;
+            let line = inst.goal.as_ref().map(|g| (g, source.as_str(), inst.line));
+            let (rows, cols) = (inst.board.rows(), inst.board.cols());
+            let goal = resolve_goal(flag.as_ref(), line, rows, cols)?;
             let methods = methods(a, &goal)?;
-            one_board(a, &start, &goal, &methods, &limits)
+            let stated = StatedLength::of(&inst, &source);
+            one_board(a, &inst.board, &goal, &methods, &limits, stated.as_ref())
         }
         (None, Some((rows, cols))) => {
-            let goal = resolve_goal(&a.goal, rows, cols)?;
+            let goal = resolve_goal(flag.as_ref(), None, rows, cols)?;
             experiment(a, &goal, &limits)
         }
         (Some(_), Some(_)) => Err(CliError::Usage(
@@ -125,12 +134,6 @@ fn compare(a: &CompareArgs) -> Result<u8, CliError> {
                 .into(),
         )),
     }
-}
-
-fn resolve_goal(spec: &str, rows: usize, cols: usize) -> Result<Goal, CliError> {
-    goal_spec(spec)?
-        .resolve(rows, cols)
-        .map_err(|e| CliError::Usage(format!("--goal {spec}: {e}")))
 }
 
 /// The methods to compare: `--heuristics` (each loaded or built, `bfs` as BFS), or the default
@@ -227,6 +230,7 @@ fn one_board(
     goal: &Goal,
     methods: &[Method],
     limits: &Limits,
+    stated: Option<&StatedLength>,
 ) -> Result<u8, CliError> {
     let verdict = Solvability::of(start, goal);
     let problem = Problem {
@@ -243,7 +247,7 @@ fn one_board(
         ))?;
         if !verdict.solvable {
             super::emit(&verdict.no_solution())?;
-            return Ok(0);
+            return Ok(disagrees(stated, None));
         }
         super::emit(&header())?;
     }
@@ -286,7 +290,26 @@ fn one_board(
             super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
         }
     }
-    Ok(if agree { 0 } else { 1 })
+    if !agree {
+        return Ok(1);
+    }
+    Ok(match (verdict.solvable, moves) {
+        (true, Some(m)) => disagrees(stated, Some(m as usize)),
+        (false, _) => disagrees(stated, None),
+        (true, None) => 0,
+    })
+}
+
+/// Exit code 1, said on stderr, when the file states a length `found` contradicts (`None`:
+/// unsolvable); else 0.
+fn disagrees(stated: Option<&StatedLength>, found: Option<usize>) -> u8 {
+    match stated.and_then(|s| s.disagreement(found)) {
+        Some(why) => {
+            crate::note!("npuzzle: {why}");
+            1
+        }
+        None => 0,
+    }
 }
 
 fn header() -> String {

@@ -7,18 +7,22 @@ use std::str::FromStr;
 
 use clap::Args;
 
-use super::{CliError, Format, SearchOpts, evaluator, goal_spec, parse_batch, read_board, solve};
+use super::{
+    CliError, Format, SearchOpts, StatedLength, evaluator, goal_flag, parse_batch, read_instance,
+    resolve_goal, solve,
+};
 use crate::heuristic::{HeuristicChoice, HeuristicKind};
 use crate::puzzle::{Board, GoalSpec, Notation};
-use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY};
+use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, default_max_memory};
 
 #[derive(Args, Debug)]
 pub(super) struct GuiArgs {
     /// Board file (any format); the bundled default puzzle when absent.
-    file: Option<String>,
-    /// Goal: blank-last, blank-first, or a goal board file.
-    #[arg(long, default_value = "blank-last")]
-    goal: String,
+    file: Option<PathBuf>,
+    /// Goal: blank-last, blank-first, or a goal board file [default: the goal the board's
+    /// bench line names, else blank-last].
+    #[arg(long)]
+    goal: Option<String>,
     /// Algorithm: auto (GPU IDA* on a hardware GPU adapter for boards of 4×4 and up, else
     /// batched A*), bfs, astar, idastar, batched-astar, gpu-idastar.
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
@@ -55,7 +59,7 @@ impl Default for GuiArgs {
     fn default() -> Self {
         GuiArgs {
             file: None,
-            goal: "blank-last".into(),
+            goal: None,
             algorithm: None,
             heuristic: None,
             evaluator: evaluator::EvaluatorArg::Auto,
@@ -77,8 +81,11 @@ pub struct GuiRequest {
     pub source: String,
     /// The file it was read from, if any (not `-`).
     pub file: Option<PathBuf>,
-    /// The goal (resolves for the board's size).
+    /// The goal (resolves for the board's size): `--goal`, or the one the board's line names.
     pub goal: GoalSpec,
+    /// The optimal length the board's line states, if any (the app says when the answer
+    /// differs).
+    pub stated: Option<u32>,
     /// Algorithm (`Auto` = the app's default).
     pub algorithm: Algorithm,
     /// Heuristic: a plain one or a pattern database; never [`HeuristicChoice::Auto`] (the app
@@ -113,17 +120,25 @@ pub type Launcher = dyn Fn(&GuiRequest) -> Result<(), LaunchError>;
 /// Opens the app through `launcher`; without one, or when it finds no display or graphics
 /// adapter, solves the puzzle in the terminal instead and says so.
 pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliError> {
-    let (board, source) = match &a.file {
-        Some(f) => (read_board(f, None)?, f.clone()),
+    let (inst, source) = match &a.file {
+        Some(f) => {
+            let (name, inst) = read_instance(f, None, None)?;
+            (inst, name)
+        }
         None => (
-            crate::puzzle::parse::parse_board(crate::DEFAULT_PUZZLE, "assets/default.txt", None)?,
+            crate::puzzle::parse::parse_instance(
+                crate::DEFAULT_PUZZLE,
+                "assets/default.txt",
+                None,
+            )?,
             "assets/default.txt (bundled)".to_string(),
         ),
     };
-    let spec = goal_spec(&a.goal)?;
-    let goal = spec
-        .resolve(board.rows(), board.cols())
-        .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
+    let flag = goal_flag(a.goal.as_deref())?;
+    let line = inst.goal.as_ref().map(|g| (g, source.as_str(), inst.line));
+    let board = inst.board.clone();
+    let goal = resolve_goal(flag.as_ref(), line, board.rows(), board.cols())?;
+    let spec = GoalSpec::of_board(goal.board());
     let algorithm = a.algorithm.unwrap_or(Algorithm::Auto);
     let heuristic = match &a.heuristic {
         None | Some(HeuristicChoice::Auto) => HeuristicChoice::Kind(HeuristicKind::LinearConflict),
@@ -138,9 +153,10 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
         Some(launch) => {
             let request = GuiRequest {
                 board: board.clone(),
-                source,
-                file: a.file.as_ref().filter(|f| *f != "-").map(PathBuf::from),
+                source: source.clone(),
+                file: a.file.clone().filter(|f| f.as_os_str() != "-"),
                 goal: spec,
+                stated: inst.optimal,
                 algorithm,
                 heuristic: heuristic.clone(),
                 gpu: a.evaluator != evaluator::EvaluatorArg::Cpu,
@@ -180,7 +196,7 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
         },
         cache_dir: a.cache_dir.clone(),
         time_limit: None,
-        max_memory: bytesize::ByteSize(DEFAULT_MAX_MEMORY),
+        max_memory: bytesize::ByteSize(default_max_memory()),
         size: None,
         format: Format::Text,
         evaluator: a.evaluator,
@@ -189,7 +205,8 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
         pruning: Default::default(),
         threads: 1,
     };
-    solve::solve_and_print(board, goal, &opts, Notation::Blank, None)
+    let stated = StatedLength::of(&inst, &source);
+    solve::solve_and_print(board, goal, &opts, Notation::Blank, None, stated.as_ref())
 }
 
 /// Parses `--screenshot`: a `.png` path in a folder that exists, checked before the app opens

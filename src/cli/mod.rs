@@ -25,12 +25,13 @@ pub use gui::{GuiRequest, LaunchError, Launcher};
 use crate::heuristic::HeuristicChoice;
 use crate::heuristic::pdb::PdbError;
 use crate::puzzle::parse::{
-    GOAL_NAMES, ParseError, goal_name, parse_board, read_from, read_source,
+    GOAL_NAMES, Instance, ParseError, goal_name, parse_board, parse_instance, read_from,
+    read_source,
 };
-use crate::puzzle::{Board, GoalSpec, Notation};
+use crate::puzzle::{Goal, GoalSpec, Notation};
 use crate::search::{
-    Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY, DEFAULT_MAX_SOLUTIONS, Limits, Pruning,
-    SearchError,
+    Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_SOLUTIONS, Limits, Pruning, SearchError,
+    default_max_memory,
 };
 
 /// Optimal sliding-tile puzzle solver (8-, 15-, 24-puzzle, any rows×cols board).
@@ -67,9 +68,10 @@ enum Command {
 #[derive(Args, Debug, Clone)]
 struct SearchOpts {
     /// Goal: blank-last (1 2 … N-1 then blank), blank-first (blank then 1 2 …), or a file
-    /// holding a goal board of the same size.
-    #[arg(long, default_value = "blank-last")]
-    goal: String,
+    /// holding a goal board of the same size [default: the goal a bench line names, else
+    /// blank-last; a --goal that contradicts the line's is an error].
+    #[arg(long)]
+    goal: Option<String>,
     /// Search algorithm: auto (A* up to 3×3, IDA* above), bfs, astar, idastar, batched-astar
     /// (expands --batch-size nodes a round and evaluates their successors in one batch, on the
     /// GPU with --evaluator gpu), gpu-idastar (IDA* whose subtrees are searched on the GPU in
@@ -92,8 +94,10 @@ struct SearchOpts {
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// Memory cap for BFS and A* tables and for building pattern databases, e.g. 512MiB, 4GiB
-    /// (exit code 3 when reached).
-    #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(DEFAULT_MAX_MEMORY), value_parser = parse_memory)]
+    /// (exit code 3 when reached, or when the system refuses memory first). The default is
+    /// half the memory available (the smallest of free RAM, the cgroup's limit and ulimit -v),
+    /// at most 4 GiB.
+    #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(default_max_memory()), value_parser = parse_memory)]
     max_memory: bytesize::ByteSize,
     /// Where h is evaluated for batched-astar, and where gpu-idastar searches: auto (a GPU
     /// adapter if any, else the CPU), gpu, cpu.
@@ -127,7 +131,7 @@ struct SolveArgs {
     /// Board file (Princeton, rectangular, one-line, rows alone, or a one-line bench file), or
     /// - for stdin.
     #[arg(default_value = "-")]
-    file: String,
+    file: std::path::PathBuf,
     #[command(flatten)]
     opts: SearchOpts,
     /// Move letters: blank (where the blank goes) or tile (where the tile goes).
@@ -150,7 +154,7 @@ struct SolveArgs {
 #[derive(Args, Debug)]
 struct BenchArgs {
     /// Bench file: lines `id t0 t1 … tN-1 [optimal]`, `#` comments.
-    file: String,
+    file: std::path::PathBuf,
     #[command(flatten)]
     opts: SearchOpts,
     /// Instances solved in parallel (default: all cores).
@@ -342,12 +346,26 @@ pub enum CliError {
     /// Standard output was closed by its reader (e.g. `| head`): stop quietly (exit 0).
     #[error("output closed")]
     Closed,
+    /// The time limit ran out while the input was still being read (exit 3).
+    #[error(
+        "time limit of {seconds} s reached while reading {input}: the input has not ended \
+         (a terminal or a pipe still open; end it with Ctrl-D or close the pipe)"
+    )]
+    ReadLimit {
+        /// The input's name (`<stdin>` or the file).
+        input: String,
+        /// The limit, in seconds, as given.
+        seconds: f64,
+    },
 }
 
 /// A search error's message, a memory cap's with the options that change it on the command
 /// line.
 pub(super) fn limit_message(e: &SearchError) -> String {
     match e {
+        SearchError::MemoryLimit { refused: true, .. } => {
+            format!("{e} (--algorithm idastar, or give the process more memory)")
+        }
         SearchError::MemoryLimit { .. } => {
             format!("{e} (raise --max-memory, or --algorithm idastar)")
         }
@@ -356,11 +374,16 @@ pub(super) fn limit_message(e: &SearchError) -> String {
 }
 
 impl CliError {
+    /// Whether a limit (time, memory, cancel) was reached, as the JSON `limit` says.
+    pub(crate) fn is_limit(&self) -> bool {
+        matches!(self, CliError::Limit(_) | CliError::ReadLimit { .. })
+    }
+
     /// The process exit code for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Input(_) | CliError::Usage(_) => 2,
-            CliError::Limit(_) | CliError::Unavailable(_) => 3,
+            CliError::Limit(_) | CliError::Unavailable(_) | CliError::ReadLimit { .. } => 3,
             CliError::Other(_) => 1,
             CliError::Closed => 0,
         }
@@ -405,6 +428,8 @@ impl From<SearchError> for CliError {
 /// for `npuzzle gui` and `npuzzle` alone (the binary passes the app's; `None`: a build without
 /// the app, which solves in the terminal instead).
 pub fn main(launcher: Option<&Launcher>) -> ExitCode {
+    started();
+    stop_in_order_on_signals();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return refused(&e),
@@ -419,21 +444,61 @@ pub fn main(launcher: Option<&Launcher>) -> ExitCode {
     }
 }
 
+/// On SIGINT or SIGTERM, removes the temporary files of the saves in progress (a table
+/// being written) and exits at once, with 128 + the signal's number (130, 143), as a shell
+/// reports a process it stopped. Without this the default action kills the process mid-save
+/// and leaves the temporary file behind. A signal that arrives while another is handled
+/// finds the process exiting already.
+fn stop_in_order_on_signals() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+            return; // the default action stays: the next command's build removes leftovers
+        };
+        let _ = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                if let Some(signal) = signals.forever().next() {
+                    let removed = crate::files::remove_live();
+                    if removed > 0 {
+                        crate::note!(
+                            "npuzzle: stopped; removed {removed} unfinished temporary file{}",
+                            if removed == 1 { "" } else { "s" }
+                        );
+                    }
+                    std::process::exit(128 + signal);
+                }
+            });
+    }
+}
+
 /// A command line clap refused (or `--help`, `--version`): its message, and with
 /// `--format json` the failure object (`error`, `exit_code`) on standard output, as every later
 /// failure prints one; a file given where a command belongs gets the commands that take it.
 fn refused(e: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     let code = e.exit_code();
-    let _ = e.print();
     if matches!(
         e.kind(),
         ErrorKind::DisplayHelp
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
+        // Help and the version go to standard output: one that cannot take them is a
+        // failure, not a silent success.
+        if e.use_stderr() {
+            let _ = e.print();
+        } else if let Some(why) = stdout_unwritable() {
+            crate::note!("npuzzle: writing output: {why}");
+            return ExitCode::from(1);
+        } else if let Err(err) = print_clap(e) {
+            crate::note!("npuzzle: writing output: {err}");
+            return ExitCode::from(1);
+        }
         return ExitCode::from(u8::try_from(code).unwrap_or(2));
     }
+    let _ = e.print();
     // Lossy: an argument that is not UTF-8 is clap's to report, not a reason to panic here.
     let args: Vec<String> = std::env::args_os()
         .skip(1)
@@ -473,6 +538,17 @@ fn refused(e: &clap::Error) -> ExitCode {
     ExitCode::from(u8::try_from(code).unwrap_or(2))
 }
 
+/// Writes clap's help or version text to standard output, reporting a failed write (clap's
+/// own `print` drops it).
+fn print_clap(e: &clap::Error) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match write!(out, "{}", e.render()).and_then(|()| out.flush()) {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
+}
+
 /// Runs a parsed command line (the app through `launcher`, as in [`main`]); returns the exit
 /// code on success.
 ///
@@ -499,11 +575,8 @@ pub fn run(cli: Cli, launcher: Option<&Launcher>) -> Result<u8, CliError> {
 /// would otherwise take silently.
 pub(crate) fn emit(line: &str) -> Result<(), CliError> {
     use std::io::Write;
-    static CLOSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if *CLOSED.get_or_init(stdout_was_closed) {
-        return Err(CliError::Other(
-            "writing output: standard output is closed".into(),
-        ));
+    if let Some(why) = stdout_unwritable() {
+        return Err(CliError::Other(format!("writing output: {why}")));
     }
     writeln!(std::io::stdout().lock(), "{line}").map_err(|e| {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
@@ -514,15 +587,23 @@ pub(crate) fn emit(line: &str) -> Result<(), CliError> {
     })
 }
 
-/// Whether standard output was closed when the program started (`>&-`). Rust's runtime then
-/// puts `/dev/null`, opened for reading and writing, in its place, and writes "succeed"; a
-/// shell's `>/dev/null` opens it for writing only, so that stays a quiet success.
+/// Why standard output cannot take what the program writes, checked once: closed when the
+/// program started (`>&-`), or open for reading only (`1</etc/hostname`). The standard
+/// library takes writes to either silently: it puts `/dev/null`, opened for reading and
+/// writing, in place of a closed descriptor, and treats a write that fails with `EBADF` as
+/// done. (A shell's `>/dev/null` opens it for writing only, so that stays a quiet success.)
+fn stdout_unwritable() -> Option<&'static str> {
+    static WHY: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
+    *WHY.get_or_init(stdout_check)
+}
+
 #[cfg(target_os = "linux")]
-fn stdout_was_closed() -> bool {
+fn stdout_check() -> Option<&'static str> {
     use std::os::fd::{AsFd, AsRawFd};
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    const CLOSED: &str = "standard output is closed";
     let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
-        return true;
+        return Some(CLOSED);
     };
     let file = std::fs::File::from(fd);
     let is_null = match (file.metadata(), std::fs::metadata("/dev/null")) {
@@ -531,12 +612,19 @@ fn stdout_was_closed() -> bool {
     };
     // SAFETY: F_GETFL only reads the flags of a descriptor that `file` owns and keeps open.
     let flags = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GETFL) };
-    is_null && flags >= 0 && flags & libc::O_ACCMODE == libc::O_RDWR
+    if flags < 0 {
+        return Some(CLOSED);
+    }
+    match flags & libc::O_ACCMODE {
+        libc::O_RDWR if is_null => Some(CLOSED),
+        libc::O_RDONLY => Some("standard output is open for reading only"),
+        _ => None,
+    }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn stdout_was_closed() -> bool {
-    false
+fn stdout_check() -> Option<&'static str> {
+    None
 }
 
 /// Resolves a `--goal` value: a goal name or a board file.
@@ -553,14 +641,96 @@ fn goal_spec(s: &str) -> Result<GoalSpec, CliError> {
             names.join(", ")
         )));
     }
-    let (name, text) = read_input(s)?;
+    let (name, text) = read_input(std::path::Path::new(s))?;
     Ok(GoalSpec::Board(parse_board(&text, &name, None)?))
+}
+
+/// The goal a command solves towards, the one place `--goal` meets the goal a bench line
+/// names: the line's goal where it names one, else `--goal` (`flag`, already read by
+/// [`goal_spec`]; `None` when not given), else blank-last. Resolved for a `rows`×`cols`
+/// board.
+///
+/// # Errors
+/// [`CliError::Usage`] when `--goal` was given and names another goal than the line (both
+/// are said, with `source:line`), or when the goal does not fit the board.
+pub(super) fn resolve_goal(
+    flag: Option<&(&str, GoalSpec)>,
+    line: Option<(&GoalSpec, &str, usize)>,
+    rows: usize,
+    cols: usize,
+) -> Result<Goal, CliError> {
+    let from_flag = |(text, spec): &(&str, GoalSpec)| {
+        spec.resolve(rows, cols)
+            .map_err(|e| CliError::Usage(format!("--goal {text}: {e}")))
+    };
+    match (flag, line) {
+        (flag, Some((spec, source, no))) => {
+            let goal = spec
+                .resolve(rows, cols)
+                .map_err(|e| CliError::Usage(format!("{source}:{no}: goal: {e}")))?;
+            if let Some(flag) = flag {
+                let asked = from_flag(flag)?;
+                if asked.board() != goal.board() {
+                    return Err(CliError::Usage(format!(
+                        "{source}:{no}: the line names the {} goal but --goal {} was given: \
+                         leave --goal out to use the line's",
+                        goal.name(),
+                        flag.0,
+                    )));
+                }
+            }
+            Ok(goal)
+        }
+        (Some(flag), None) => from_flag(flag),
+        (None, None) => from_flag(&("blank-last", GoalSpec::BlankLast)),
+    }
+}
+
+/// `--goal`'s value read (a name or a goal file), with its text; `None` when not given.
+fn goal_flag(flag: Option<&str>) -> Result<Option<(&str, GoalSpec)>, CliError> {
+    flag.map(|f| Ok((f, goal_spec(f)?))).transpose()
+}
+
+/// The optimal length a file states for its one puzzle (a bench line's last number), and
+/// where: what `solve`, `compare` and the terminal `gui` check their answer against.
+#[derive(Clone, Debug)]
+pub(super) struct StatedLength {
+    moves: usize,
+    /// `source:line`.
+    place: String,
+}
+
+impl StatedLength {
+    /// The length `inst` states, read from `source`; `None` when its line gives none.
+    pub(super) fn of(inst: &Instance, source: &str) -> Option<Self> {
+        Some(StatedLength {
+            moves: inst.optimal? as usize,
+            place: format!("{source}:{}", inst.line),
+        })
+    }
+
+    /// What to report when the answer disagrees with the stated length: `found` is the
+    /// optimal length found, `None` for a board proven unsolvable. `None` when they agree.
+    pub(super) fn disagreement(&self, found: Option<usize>) -> Option<String> {
+        let place = &self.place;
+        let stated = self.moves;
+        match found {
+            Some(m) if m == stated => None,
+            Some(m) => Some(format!(
+                "{place}: the file states {stated} moves, but the optimal solution has {m}"
+            )),
+            None => Some(format!(
+                "{place}: the file states {stated} moves, but the board is unsolvable towards \
+                 this goal"
+            )),
+        }
+    }
 }
 
 /// Reads a whole input: a file path, or `-` for standard input (the one place the command line
 /// reads the terminal; `puzzle` itself only reads what it is given).
-fn read_input(path: &str) -> Result<(String, String), ParseError> {
-    if path == "-" {
+fn read_input(path: &std::path::Path) -> Result<(String, String), ParseError> {
+    if path.as_os_str() == "-" {
         use std::io::IsTerminal;
         if std::io::stdin().is_terminal() {
             // Not a hang: the FILE left out (or `-`) is the terminal.
@@ -574,10 +744,61 @@ fn read_input(path: &str) -> Result<(String, String), ParseError> {
     }
 }
 
-/// Reads one board from a file or `-`.
-fn read_board(path: &str, size: Option<(usize, usize)>) -> Result<Board, CliError> {
-    let (name, text) = read_input(path)?;
-    Ok(parse_board(&text, &name, size)?)
+/// When the command started (the first call): a `--time-limit` counts from here, reading the
+/// input included.
+pub(crate) fn started() -> std::time::Instant {
+    static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *STARTED.get_or_init(std::time::Instant::now)
+}
+
+/// Reads a whole input as [`read_input`] does, giving up when `limit` (counted from
+/// [`started`]) runs out first: a pipe or terminal that never ends, or a FIFO nobody writes.
+/// The reading thread is left blocked; the command ends with the error.
+///
+/// # Errors
+/// [`CliError::ReadLimit`] when the limit ran out; the reading's own errors.
+fn read_input_within(
+    path: &std::path::Path,
+    limit: Option<std::time::Duration>,
+) -> Result<(String, String), CliError> {
+    let Some(limit) = limit else {
+        return Ok(read_input(path)?);
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owned = path.to_path_buf();
+    std::thread::Builder::new()
+        .name("read input".into())
+        .spawn(move || {
+            let _ = tx.send(read_input(&owned));
+        })
+        .map_err(|e| {
+            let path = path.display();
+            CliError::Other(format!("cannot start a thread to read {path}: {e}"))
+        })?;
+    match rx.recv_timeout(limit.saturating_sub(started().elapsed())) {
+        Ok(read) => Ok(read?),
+        Err(_) => Err(CliError::ReadLimit {
+            input: if path.as_os_str() == "-" {
+                "<stdin>".to_string()
+            } else {
+                path.to_string_lossy().into_owned()
+            },
+            seconds: limit.as_secs_f64(),
+        }),
+    }
+}
+
+/// Reads one puzzle from a file or `-` within `limit` ([`read_input_within`]): its board,
+/// and the goal and length its line may give. Returns the source's name (as errors name it)
+/// and the puzzle.
+fn read_instance(
+    path: &std::path::Path,
+    size: Option<(usize, usize)>,
+    limit: Option<std::time::Duration>,
+) -> Result<(String, Instance), CliError> {
+    let (name, text) = read_input_within(path, limit)?;
+    let inst = parse_instance(&text, &name, size)?;
+    Ok((name, inst))
 }
 
 impl SearchOpts {

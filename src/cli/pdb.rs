@@ -36,8 +36,9 @@ enum PdbCommand {
         /// Goal: blank-last, blank-first or a goal board file.
         #[arg(long, default_value = "blank-last")]
         goal: String,
-        /// Memory cap for the build, e.g. 2GiB.
-        #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(crate::search::DEFAULT_MAX_MEMORY), value_parser = super::parse_memory)]
+        /// Memory cap for the build, e.g. 2GiB (default: half the memory available, at most
+        /// 4 GiB).
+        #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(crate::search::default_max_memory()), value_parser = super::parse_memory)]
         max_memory: bytesize::ByteSize,
     },
     /// List the cached tables.
@@ -129,11 +130,22 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             crate::note!("npuzzle: cache {}", cache.dir().display());
             // Building is for the cache: a table that could not be saved is a failure.
             if !is_cached(&cache, &g, &spec) {
-                // A file-system failure (the warning above said which): exit 1, not a limit.
-                return Err(CliError::Other(format!(
-                    "the tables could not be saved in {}",
-                    cache.dir().display()
-                )));
+                // A file-system failure (the warning above said which), or tables saved and
+                // removed since by another command: exit 1, not a limit. Said as it is on disk.
+                let missing = missing_tables(&cache, &g, &spec);
+                let gone = missing
+                    .iter()
+                    .filter(|p| resolved.built.contains(p))
+                    .count();
+                let dir = cache.dir().display();
+                return Err(CliError::Other(if gone > 0 {
+                    format!(
+                        "{gone} of the tables saved are no longer in {dir} (another command, \
+                         such as `npuzzle pdb clear`, removed them since): build again"
+                    )
+                } else {
+                    format!("the tables could not be saved in {dir}")
+                }));
             }
             Ok(0)
         }
@@ -305,7 +317,11 @@ pub(super) fn resolve(
         crate::note!("npuzzle: {n}");
     }
     if !resolved.built.is_empty() {
-        let dir = PdbCache::new(cache_dir)
+        let cache = PdbCache::new(cache_dir).ok();
+        if let Some(n) = cache.as_ref().and_then(PdbCache::location_note) {
+            crate::note!("npuzzle: {n}");
+        }
+        let dir = cache
             .map(|c| c.dir().display().to_string())
             .unwrap_or_default();
         for p in &resolved.built {
@@ -317,6 +333,19 @@ pub(super) fn resolve(
         }
     }
     Ok(resolved)
+}
+
+/// The patterns of `spec` for `goal` whose tables are not in `cache` (missing, or another
+/// table under their name).
+fn missing_tables(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> Vec<Vec<u8>> {
+    let patterns = spec.patterns(goal).unwrap_or_default();
+    patterns
+        .into_iter()
+        .filter(|p| {
+            !crate::heuristic::pdb::cache::read_header(&cache.path_for(goal, p))
+                .is_ok_and(|h| h.same_table(&header_for(goal, p)))
+        })
+        .collect()
 }
 
 /// What a cached table is for, in the words `--goal` and `--heuristic` use: its goal

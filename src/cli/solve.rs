@@ -6,7 +6,9 @@ use serde::Serialize;
 
 use super::evaluator::EvaluatorArg;
 use super::evaluator::Evaluators;
-use super::{CliError, Format, SearchOpts, SolveArgs, goal_spec, read_board};
+use super::{
+    CliError, Format, SearchOpts, SolveArgs, StatedLength, goal_flag, read_instance, resolve_goal,
+};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal, Notation, Solvability};
@@ -18,11 +20,15 @@ use crate::search::{
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     // Limits are checked with the input, so that a bad one gets its JSON object too.
-    let read = read_board(&a.file, a.opts.size).and_then(|start| {
-        a.opts.limits()?;
-        Ok((resolve_goal(&a.opts.goal, &start)?, start))
+    let read = a.opts.limits().and_then(|limits| {
+        let (source, inst) = read_instance(&a.file, a.opts.size, limits.time_limit)?;
+        let flag = goal_flag(a.opts.goal.as_deref())?;
+        let line = inst.goal.as_ref().map(|g| (g, source.as_str(), inst.line));
+        let (rows, cols) = (inst.board.rows(), inst.board.cols());
+        let goal = resolve_goal(flag.as_ref(), line, rows, cols)?;
+        Ok((goal, StatedLength::of(&inst, &source), inst.board))
     });
-    let (goal, start) = match read {
+    let (goal, stated, start) = match read {
         Err(e) if a.opts.format == Format::Json => {
             return fail_json(e, None);
         }
@@ -31,7 +37,7 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     let mut opts = a.opts.clone();
     opts.threads = super::jobs(a.jobs);
     let all = a.all.then_some(a.max_solutions);
-    solve_and_print(start, goal, &opts, a.notation.into(), all)
+    solve_and_print(start, goal, &opts, a.notation.into(), all, stated.as_ref())
 }
 
 /// What `solve --format json` prints when there is no answer, so that scripts reading JSON
@@ -63,7 +69,7 @@ fn failure_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> 
         moves: None,
         error: e.to_string(),
         exit_code: e.exit_code(),
-        limit: matches!(e, CliError::Limit(_)),
+        limit: e.is_limit(),
         algorithm: run.as_ref().map(|r| r.1.name()),
         heuristic: run.as_ref().map(|r| r.2.clone()),
         start: run.as_ref().map(|r| r.3.to_string()),
@@ -72,12 +78,6 @@ fn failure_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> 
         Ok(()) => e,
         Err(printing) => printing,
     }
-}
-
-pub(super) fn resolve_goal(spec: &str, start: &Board) -> Result<Goal, CliError> {
-    goal_spec(spec)?
-        .resolve(start.rows(), start.cols())
-        .map_err(|e| CliError::Usage(format!("--goal {spec}: {e}")))
 }
 
 /// The algorithm and heuristic to use for `start` towards `goal`, saying on stderr what
@@ -121,12 +121,14 @@ pub(super) fn solve_and_print(
     opts: &SearchOpts,
     notation: Notation,
     all: Option<usize>,
+    stated: Option<&StatedLength>,
 ) -> Result<u8, CliError> {
     let parity = Solvability::of(&start, &goal);
     // --time-limit covers building pattern databases and the search together.
     let mut limits = opts.limits()?;
     limits.all_solutions = all;
-    let began = std::time::Instant::now();
+    // Counted from the command's start: reading the input is within the limit.
+    let began = super::started();
     let deadline = limits
         .time_limit
         .and_then(|t| Some((began.checked_add(t)?, t.as_secs_f64())));
@@ -150,7 +152,7 @@ pub(super) fn solve_and_print(
                 );
                 let mut cpu = opts.clone();
                 cpu.algorithm = Algorithm::IdaStar;
-                return solve_and_print(start, goal, &cpu, notation, all);
+                return solve_and_print(start, goal, &cpu, notation, all, stated);
             }
             _ => {}
         }
@@ -365,6 +367,16 @@ pub(super) fn solve_and_print(
         }
     }
     super::emit(out.trim_end_matches('\n'))?;
+    // A length the file states that the answer contradicts: the answer stands (it is
+    // optimal), the file or its goal is wrong, and the exit code says so (as `bench`'s).
+    let found = match &outcome {
+        Outcome::Solved(sol) => Some(sol.moves.len()),
+        Outcome::Unsolvable(_) => None,
+    };
+    if let Some(why) = stated.and_then(|s| s.disagreement(found)) {
+        crate::note!("npuzzle: {why}");
+        return Ok(1);
+    }
     // A limit that cut the count of all solutions short: the answer stands, the count is a
     // lower bound, and the exit code says a limit was reached.
     if let Outcome::Solved(sol) = &outcome

@@ -35,6 +35,18 @@ pub enum BoardError {
         /// Tiles given.
         found: usize,
     },
+    /// A goal board of another shape than the puzzle's (a 3×2 goal for a 2×3 board).
+    #[error("the goal board is {goal_rows}×{goal_cols} but the puzzle is {rows}×{cols}")]
+    GoalShape {
+        /// Rows of the puzzle.
+        rows: usize,
+        /// Columns of the puzzle.
+        cols: usize,
+        /// Rows of the goal board.
+        goal_rows: usize,
+        /// Columns of the goal board.
+        goal_cols: usize,
+    },
     /// A tile number is `≥ rows × cols`.
     #[error(
         "tile {tile} is out of range: a {rows}×{cols} board holds tiles 0 to {max} (0 = blank)"

@@ -37,8 +37,8 @@ impl GoalSpec {
     /// The goal board for a `rows × cols` puzzle.
     ///
     /// # Errors
-    /// [`BoardError::BadSize`] if the size is out of range, or if a custom goal has another size
-    /// ([`BoardError::WrongCount`]).
+    /// [`BoardError::BadSize`] if the size is out of range, [`BoardError::GoalShape`] if a
+    /// custom goal has another shape.
     pub fn resolve(&self, rows: usize, cols: usize) -> Result<Goal, BoardError> {
         check_size(rows, cols)?;
         let n = rows * cols;
@@ -50,11 +50,11 @@ impl GoalSpec {
             GoalSpec::BlankFirst => Board::new(rows, cols, &(0..n).collect::<Vec<_>>())?,
             GoalSpec::Board(b) => {
                 if b.rows() != rows || b.cols() != cols {
-                    return Err(BoardError::WrongCount {
+                    return Err(BoardError::GoalShape {
                         rows,
                         cols,
-                        expected: n,
-                        found: b.len(),
+                        goal_rows: b.rows(),
+                        goal_cols: b.cols(),
                     });
                 }
                 b.clone()

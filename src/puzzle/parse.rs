@@ -13,6 +13,7 @@
 
 use std::fmt;
 use std::io::Read;
+use std::path::Path;
 
 use super::board::{Board, BoardError, MAX_CELLS, MAX_SIDE, MIN_SIDE, check_size};
 use super::goal::GoalSpec;
@@ -148,18 +149,45 @@ pub struct Instance {
     pub line: usize,
 }
 
-/// Reads a whole file. Returns the name to use in messages (the path as given) and the text.
+/// Reads a whole file. Returns the name to use in messages (the path as given, lossily as
+/// text where it is not UTF-8) and the text. A FIFO or device is read as a stream (a shell's
+/// `<(…)`); [`read_regular_source`] refuses them.
 ///
 /// # Errors
 /// [`ParseErrorKind::Io`] if it cannot be read, [`ParseErrorKind::TooLarge`] above
 /// [`MAX_INPUT_BYTES`], [`ParseErrorKind::NotUtf8`] for binary input.
-pub fn read_source(path: &str) -> Result<(String, String), ParseError> {
+pub fn read_source(path: impl AsRef<Path>) -> Result<(String, String), ParseError> {
+    let path = path.as_ref();
+    let name = path.to_string_lossy();
     let f = std::fs::File::open(path).map_err(|e| ParseError {
-        source: path.to_string(),
+        source: name.to_string(),
         line: None,
         kind: ParseErrorKind::Io(e.to_string()),
     })?;
-    read_from(path, f)
+    read_from(&name, f)
+}
+
+/// Reads a whole board file as [`read_source`] does, but only a regular file, and without
+/// blocking: a FIFO, device or socket is refused ([`crate::files::read_regular`]). For a
+/// window, whose thread must never wait on a file.
+///
+/// # Errors
+/// As [`read_source`]; [`ParseErrorKind::Io`] for a file that is not a regular one.
+pub fn read_regular_source(path: &Path) -> Result<(String, String), ParseError> {
+    let name = path.to_string_lossy().into_owned();
+    match crate::files::read_regular(path, MAX_INPUT_BYTES) {
+        Ok(bytes) => decode(name, bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => Err(ParseError {
+            source: name,
+            line: None,
+            kind: ParseErrorKind::TooLarge,
+        }),
+        Err(e) => Err(ParseError {
+            source: name,
+            line: None,
+            kind: ParseErrorKind::Io(e.to_string()),
+        }),
+    }
 }
 
 /// Reads a whole input from `reader` (a file, or standard input opened by the caller), at most
@@ -169,17 +197,26 @@ pub fn read_source(path: &str) -> Result<(String, String), ParseError> {
 /// # Errors
 /// As [`read_source`].
 pub fn read_from(name: &str, reader: impl Read) -> Result<(String, String), ParseError> {
-    let name = name.to_string();
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ParseError {
+            source: name.to_string(),
+            line: None,
+            kind: ParseErrorKind::Io(e.to_string()),
+        })?;
+    decode(name.to_string(), bytes)
+}
+
+/// The text of an input's `bytes`: at most [`MAX_INPUT_BYTES`], UTF-8, without a leading
+/// byte-order mark.
+fn decode(name: String, bytes: Vec<u8>) -> Result<(String, String), ParseError> {
     let err = |kind| ParseError {
         source: name.clone(),
         line: None,
         kind,
     };
-    let mut bytes = Vec::new();
-    reader
-        .take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| err(ParseErrorKind::Io(e.to_string())))?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(err(ParseErrorKind::TooLarge));
     }
@@ -204,6 +241,19 @@ pub fn parse_board(
     source: &str,
     size: Option<(usize, usize)>,
 ) -> Result<Board, ParseError> {
+    parse_instance(text, source, size).map(|i| i.board)
+}
+
+/// Parses exactly one puzzle in any format, keeping what a bench line says besides its board:
+/// the goal it names and the optimal length it states.
+///
+/// # Errors
+/// As [`parse_board`].
+pub fn parse_instance(
+    text: &str,
+    source: &str,
+    size: Option<(usize, usize)>,
+) -> Result<Instance, ParseError> {
     let mut all = parse_puzzles(text, source, size)?;
     if all.len() > 1 {
         return Err(ParseError {
@@ -212,7 +262,7 @@ pub fn parse_board(
             kind: ParseErrorKind::SeveralPuzzles(all.len()),
         });
     }
-    Ok(all.remove(0).board)
+    Ok(all.remove(0))
 }
 
 /// Parses one or more puzzles: a board file (one instance, id `1`), a file of one-line boards,
@@ -303,11 +353,46 @@ fn puzzles(
             p.block_board(first_no, &lines[1..], rows, cols)
                 .map(|b| vec![b])
         }
-        _ => lines
-            .iter()
-            .map(|&(no, l)| p.bench_line(no, l, size))
-            .collect(),
+        _ => {
+            let bench: Result<Vec<Instance>, ParseError> = lines
+                .iter()
+                .map(|&(no, l)| p.bench_line(no, l, size))
+                .collect();
+            match bench {
+                // Not bench lines, but a board of rows alone with one tile wrong: its error.
+                Err(e) => match near_grid(lines) {
+                    Some((rows, cols)) => match p.block_board(first_no, lines, rows, cols) {
+                        Ok(board) => Ok(vec![board]),
+                        Err(grid) => Err(grid),
+                    },
+                    None => Err(e),
+                },
+                ok => ok,
+            }
+        }
     }
+}
+
+/// The shape of lines that read as a board of rows alone with one tile wrong (a duplicate or
+/// one out of range), where [`bare_grid`] wants every tile right: at least two lines of the
+/// same number of fields, all numbers, a supported size, and all but one of the tiles
+/// `0 … rows·cols − 1` among them. Bench lines that failed to read are reported as such
+/// unless this holds.
+fn near_grid(lines: &[(usize, &str)]) -> Option<(usize, usize)> {
+    let rows = lines.len();
+    let cols = lines[0].1.split_whitespace().count();
+    if rows < 2 || lines.iter().any(|l| l.1.split_whitespace().count() != cols) {
+        return None;
+    }
+    check_size(rows, cols).ok()?;
+    let mut seen = vec![false; rows * cols];
+    for t in lines.iter().flat_map(|l| l.1.split_whitespace()) {
+        let tile = t.parse::<usize>().ok()?;
+        if let Some(s) = seen.get_mut(tile) {
+            *s = true;
+        }
+    }
+    (seen.iter().filter(|s| !**s).count() <= 1).then_some((rows, cols))
 }
 
 /// The shape of a board given as its rows alone, without a size line: at least two lines of

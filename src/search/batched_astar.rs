@@ -201,7 +201,9 @@ fn rounds<K: Key>(
             )));
         }
         for ((key, g), &h) in pending.drain(..).zip(&hs) {
-            bf.push(key, g, h);
+            if bf.push(key, g, h).is_err() {
+                return Err(ctl.out_of_memory(bf.stats.expanded));
+            }
         }
         bf.note_peak();
         if ctl.check()? {

@@ -135,15 +135,25 @@ impl<K: Key> BestFirst<K> {
                 closed: false,
             },
         );
-        self.push(key, 0, h0);
+        // One entry on an empty list: a refusal here would refuse everything after it.
+        let _ = self.push(key, 0, h0);
     }
 
     /// Pushes a board reached with cost `g` and heuristic `h` on the open list.
-    pub(crate) fn push(&mut self, key: K, g: u32, h: u32) {
+    ///
+    /// # Errors
+    /// When the system refuses the memory to grow the open list (nothing is pushed).
+    pub(crate) fn push(
+        &mut self,
+        key: K,
+        g: u32,
+        h: u32,
+    ) -> Result<(), std::collections::TryReserveError> {
+        self.open.push(g + h, g, key)?;
         if let Some(hh) = &mut self.hist {
             hh.add(g as usize, h as usize);
         }
-        self.open.push(g + h, g, key);
+        Ok(())
     }
 
     /// Pops the entry with the lowest f (ties: highest g), unless the open list is empty or
@@ -241,13 +251,20 @@ impl<K: Key> BestFirst<K> {
                 if projected > ctl.limits().max_memory {
                     return Err(ctl.memory_error(self.stats.expanded));
                 }
+                // The system may refuse before the cap (a `ulimit -v`, a cgroup): a clean
+                // stop, not an abort.
+                if self.map.try_reserve(self.map.capacity().max(16)).is_err() {
+                    return Err(ctl.out_of_memory(self.stats.expanded));
+                }
             }
             if self.relax(&child, g2, m) {
                 if let Some(c) = &mut self.cells {
                     c.offer(tiles);
                 }
                 match on_child(&child, tiles, g2) {
-                    Some(h) => self.push(child, g2, h),
+                    Some(h) => self
+                        .push(child, g2, h)
+                        .map_err(|_| ctl.out_of_memory(self.stats.expanded))?,
                     None => pending += 1,
                 }
             }
@@ -336,7 +353,7 @@ mod tests {
         assert!(bf.relax(&7, 5, Move::Up), "new board");
         assert!(!bf.relax(&7, 5, Move::Down), "same cost");
         assert!(!bf.relax(&7, 6, Move::Down), "dearer");
-        bf.push(7, 5, 1);
+        bf.push(7, 5, 1).expect("memory for a test");
         let node = bf.pop(None).unwrap();
         assert_eq!(
             bf.close(&node),
@@ -355,7 +372,7 @@ mod tests {
         let limits = Limits::default();
         let ctl = Control::new(&limits);
         let mut bf = BestFirst::<u64>::new(&problem("1 2 3/4 5 6/7 0 8"), &ctl, 1);
-        bf.push(1, 2, 3);
+        bf.push(1, 2, 3).expect("memory for a test");
         assert!(bf.pop(Some(5)).is_none());
         assert_eq!(bf.min_f(), Some(5));
         assert_eq!(bf.pop(Some(6)).map(|o| o.key), Some(1));

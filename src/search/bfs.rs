@@ -75,6 +75,17 @@ fn run<K: Key>(
                     });
                     return Err(ctl.memory_error(stats.expanded));
                 }
+                // The system may refuse before the cap: a clean stop, not an abort.
+                if parent.try_reserve(parent.capacity().max(16)).is_err() {
+                    progress(&Progress {
+                        finished: true,
+                        ..snapshot(ctl, &stats, queue.len(), parent.len(), depth)
+                    });
+                    return Err(ctl.out_of_memory(stats.expanded));
+                }
+            }
+            if queue.len() == queue.capacity() && queue.try_reserve(queue.len().max(16)).is_err() {
+                return Err(ctl.out_of_memory(stats.expanded));
             }
             let is_goal = child == goal_key;
             parent.insert(child.clone(), m as u8);

@@ -37,8 +37,24 @@ pub use progress::{GhHistogram, Progress, ProgressFn};
 use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal, Move, Solvability};
 
-/// Default memory cap for searches that store nodes: 4 GiB.
+/// The largest default memory cap for searches that store nodes: 4 GiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+
+/// The smallest default memory cap: 64 MiB.
+const MIN_DEFAULT_MEMORY: u64 = 64 << 20;
+
+/// The default memory cap for searches that store nodes (BFS, A*) and for building pattern
+/// databases, in bytes: half the memory this process can still have
+/// ([`crate::memory::available`]: free RAM, the cgroup's limit, `ulimit -v`), at least 64 MiB
+/// and at most [`DEFAULT_MAX_MEMORY`]. Read once per process.
+pub fn default_max_memory() -> u64 {
+    static CAP: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *CAP.get_or_init(|| {
+        crate::memory::available()
+            .map_or(DEFAULT_MAX_MEMORY, |a| a / 2)
+            .clamp(MIN_DEFAULT_MEMORY, DEFAULT_MAX_MEMORY)
+    })
+}
 
 pub use all::{AllSolutions, DEFAULT_MAX_SOLUTIONS};
 pub use batched_astar::DEFAULT_BATCH_SIZE;
@@ -163,7 +179,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             time_limit: None,
-            max_memory: DEFAULT_MAX_MEMORY,
+            max_memory: default_max_memory(),
             cancel: None,
             histogram: false,
             progress_interval: Duration::from_millis(100),
@@ -188,8 +204,15 @@ pub enum SearchError {
     /// IDA* needs almost no memory; the CLI's solve and bench and the app's search add how to
     /// raise the cap or change the algorithm there.)
     #[error(
-        "memory cap of {} reached after {} expansion{}; IDA* needs almost no memory",
-        bytesize::ByteSize(*cap).display().iec(),
+        "{} after {} expansion{}; IDA* needs almost no memory",
+        if *refused {
+            format!(
+                "memory ran out below the memory cap of {} (the system refused more)",
+                bytesize::ByteSize(*cap).display().iec()
+            )
+        } else {
+            format!("memory cap of {} reached", bytesize::ByteSize(*cap).display().iec())
+        },
         crate::report::group_digits(*expanded),
         if *expanded == 1 { "" } else { "s" }
     )]
@@ -198,6 +221,9 @@ pub enum SearchError {
         cap: u64,
         /// Nodes expanded before stopping.
         expanded: u64,
+        /// Whether the system refused an allocation before the cap was reached (a
+        /// `ulimit -v`, a cgroup's limit, strict overcommit): the same clean stop.
+        refused: bool,
     },
     /// Start and goal have different sizes.
     #[error("start is {0}×{1} but the goal is {2}×{3}")]
@@ -575,6 +601,17 @@ impl<'a> Control<'a> {
         SearchError::MemoryLimit {
             cap: self.limits.max_memory,
             expanded,
+            refused: false,
+        }
+    }
+
+    /// The error of an allocation the system refused below the cap, after `expanded`
+    /// expansions.
+    pub(crate) fn out_of_memory(&self, expanded: u64) -> SearchError {
+        SearchError::MemoryLimit {
+            cap: self.limits.max_memory,
+            expanded,
+            refused: true,
         }
     }
 }

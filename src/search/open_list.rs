@@ -63,7 +63,16 @@ impl<K> OpenList<K> {
         self.bytes + self.by_f.capacity() * std::mem::size_of::<Layer<K>>()
     }
 
-    pub(crate) fn push(&mut self, f: u32, g: u32, key: K) {
+    /// Pushes `key` with `f` and `g`.
+    ///
+    /// # Errors
+    /// When the system refuses the memory to grow a stack (nothing is pushed then).
+    pub(crate) fn push(
+        &mut self,
+        f: u32,
+        g: u32,
+        key: K,
+    ) -> Result<(), std::collections::TryReserveError> {
         let (fi, gi) = (f as usize, g as usize);
         if self.by_f.len() <= fi {
             self.by_f.resize_with(fi + 1, Layer::default);
@@ -76,12 +85,18 @@ impl<K> OpenList<K> {
         }
         let stack = &mut layer.by_g[gi];
         let old = stack.capacity();
+        if stack.len() == old {
+            // The stacks of a large search reach gigabytes: a refused doubling is a clean
+            // stop, not an abort.
+            stack.try_reserve(old.max(4))?;
+        }
         stack.push(key);
         self.bytes += (stack.capacity() - old) * std::mem::size_of::<K>();
         layer.len += 1;
         layer.top_g = layer.top_g.max(gi);
         self.min_f = self.min_f.min(fi);
         self.len += 1;
+        Ok(())
     }
 
     /// The lowest f of any entry.
@@ -175,7 +190,7 @@ mod tests {
     fn pops_lowest_f_then_highest_g_and_respects_the_limit() {
         let mut open = OpenList::new();
         for (f, g, k) in [(5, 1, 1u64), (4, 0, 2), (4, 3, 3), (6, 6, 4), (4, 3, 5)] {
-            open.push(f, g, k);
+            open.push(f, g, k).expect("memory for a test");
         }
         assert_eq!(open.len(), 5);
         assert_eq!(open.min_f(), Some(4));
@@ -190,7 +205,7 @@ mod tests {
         assert_eq!(listed[4], (6, 6, 4));
         assert_eq!(open.min_f(), Some(6), "at the limit: stays");
         // A push below the current lowest f (batched A*'s rounds are not in f order).
-        open.push(2, 1, 9);
+        open.push(2, 1, 9).expect("memory for a test");
         assert_eq!(open.pop(None).map(|o| (o.f, o.key)), Some((2, 9)));
         assert_eq!(open.pop(None).map(|o| (o.f, o.key)), Some((6, 4)));
         assert!(open.pop(None).is_none());
@@ -201,12 +216,12 @@ mod tests {
     fn memory_is_counted_and_given_back() {
         let mut open = OpenList::new();
         for i in 0..1000u64 {
-            open.push(10, 3, i);
+            open.push(10, 3, i).expect("memory for a test");
         }
         let full = open.bytes();
         assert!(full >= 1000 * 8, "{full}");
         while open.pop(None).is_some() {}
-        open.push(11, 0, 0);
+        open.push(11, 0, 0).expect("memory for a test");
         open.pop(None);
         assert!(open.bytes() < full / 2, "{} of {full}", open.bytes());
     }

@@ -44,11 +44,17 @@ impl Dialogs for NativeDialogs {
 /// The side panels' ids, as [`egui::Panel`] makes them in `ui`.
 const SIDE_PANELS: [&str; 2] = ["controls", "results"];
 
-/// When the window's width changed since the last frame, scales the side panels' widths (as
-/// egui keeps them, dragged or not) by as much, so that a window opened small and then
-/// enlarged does not keep its cramped panels, nor a large one shrunk its wide ones; shrunk,
-/// a panel keeps at least its `default` width for the new window, or its own if narrower
-/// (egui fits a panel to contents that want less than its width).
+/// The narrowest window whose panels' widths are taken as the user's (below it egui squeezes
+/// them to fit).
+const MIN_SHARE_WIDTH: f32 = 640.0;
+
+/// Keeps each side panel at the share of the window the user gave it. Each frame at a steady
+/// window width of at least [`MIN_SHARE_WIDTH`], a panel's width (as egui keeps it, dragged
+/// or not) is its share; when the window's width changes, the panel is set to that share of
+/// the new width, so that a window opened small and then enlarged does not keep its cramped
+/// panels, nor a large one shrunk its wide ones, and a window squeezed to nothing (1×1) and
+/// enlarged again gets its panels back. Shrunk, a panel keeps at least its `default` width for
+/// the new window, or its own if narrower (egui fits a panel to contents that want less).
 fn scale_side_panels(ui: &egui::Ui, width: f32, default: [f32; 2]) {
     let key = ui
         .scope_id()
@@ -58,17 +64,27 @@ fn scale_side_panels(ui: &egui::Ui, width: f32, default: [f32; 2]) {
         d.insert_temp(key, width);
         before
     });
-    let Some(before) = before.filter(|&b| b > 0.0 && (b - width).abs() >= 0.5) else {
-        return;
-    };
+    let changed = before.is_some_and(|b| b > 0.0 && (b - width).abs() >= 0.5);
     for (salt, default) in SIDE_PANELS.into_iter().zip(default) {
         let id = ui.scope_id().with_salt(egui::IdSalt::new(salt));
-        if let Some(mut state) = egui::PanelState::load(ui.ctx(), id) {
-            let old = state.outer_rect.width();
-            let w = (old * width / before).max(default.min(old));
-            state.outer_rect.set_width(w);
-            ui.ctx().data_mut(|d| d.insert_persisted(id, state));
+        let share_key = id.with("share of the window");
+        let Some(mut state) = egui::PanelState::load(ui.ctx(), id) else {
+            continue;
+        };
+        let old = state.outer_rect.width();
+        let share = ui.ctx().data(|d| d.get_temp::<f32>(share_key));
+        if !changed {
+            if width >= MIN_SHARE_WIDTH && old > 0.0 {
+                ui.ctx().data_mut(|d| d.insert_temp(share_key, old / width));
+            }
+            continue;
         }
+        let Some(share) = share.or_else(|| before.map(|b| old / b)) else {
+            continue;
+        };
+        let w = (share * width).max(default.min(old));
+        state.outer_rect.set_width(w);
+        ui.ctx().data_mut(|d| d.insert_persisted(id, state));
     }
 }
 
@@ -255,10 +271,20 @@ fn status_bar(ui: &mut egui::Ui, st: &AppState) {
                 ("no solution possible".to_string(), Color32::LIGHT_RED)
             }
             (RunState::Done, _) => match st.run.solution() {
-                Some(s) => (
-                    format!("solved: {} moves (optimal)", s.moves.len()),
-                    Color32::LIGHT_GREEN,
-                ),
+                // The file's length contradicted: the answer stands, the file is wrong.
+                Some(s) => match st.stated_length() {
+                    Some(m) if m as usize != s.moves.len() => (
+                        format!(
+                            "solved: {} moves (optimal); the file states {m}",
+                            s.moves.len()
+                        ),
+                        Color32::YELLOW,
+                    ),
+                    _ => (
+                        format!("solved: {} moves (optimal)", s.moves.len()),
+                        Color32::LIGHT_GREEN,
+                    ),
+                },
                 None => ("done".to_string(), Color32::GRAY),
             },
             (RunState::Stopped, _) => ("stopped".to_string(), Color32::GRAY),

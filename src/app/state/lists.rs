@@ -116,15 +116,42 @@ pub struct Recent(Vec<PathBuf>);
 /// Files kept in the list.
 const MAX_RECENT: usize = 8;
 
+/// The largest list file read, in bytes (eight paths take a few hundred).
+const MAX_LIST_BYTES: u64 = 64 << 10;
+
 impl Recent {
-    /// The list saved in the config folder (an unreadable or corrupt list gives an empty one).
-    pub fn load() -> Recent {
-        Recent(
-            recent_path()
-                .and_then(|p| std::fs::read_to_string(p).ok())
-                .and_then(|t| serde_json::from_str::<Vec<PathBuf>>(&t).ok())
-                .unwrap_or_default(),
-        )
+    /// The list saved in the config folder, and a message when a file there could not be
+    /// used: an unreadable, corrupt or foreign list (or a FIFO, a device, a file past 64 KiB,
+    /// none of which is read) gives an empty one; no file, an empty list and no message.
+    pub fn load() -> (Recent, Option<String>) {
+        match recent_path() {
+            Some(p) => Recent::load_from(&p),
+            None => (Recent::default(), None),
+        }
+    }
+
+    /// [`Recent::load`] from the file `path`.
+    pub fn load_from(path: &Path) -> (Recent, Option<String>) {
+        let ignored = |why: String| {
+            let shown = path.display();
+            (
+                Recent::default(),
+                Some(format!(
+                    "{shown}: {why}; the recent files list starts empty"
+                )),
+            )
+        };
+        match crate::files::read_regular(path, MAX_LIST_BYTES) {
+            Ok(bytes) => match serde_json::from_slice::<Vec<PathBuf>>(&bytes) {
+                Ok(mut list) => {
+                    list.truncate(MAX_RECENT);
+                    (Recent(list), None)
+                }
+                Err(e) => ignored(format!("not a list of files ({e})")),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Recent::default(), None),
+            Err(e) => ignored(e.to_string()),
+        }
     }
 
     /// Saves the list to the config folder (best effort, atomically).

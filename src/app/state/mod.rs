@@ -36,7 +36,7 @@ use super::worker::Job;
 use crate::eval::gpu::GpuContext;
 use crate::heuristic::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
-use crate::puzzle::parse::{parse_board, read_source};
+use crate::puzzle::parse::{parse_instance, read_regular_source};
 use crate::puzzle::{Board, Goal, GoalSpec, Move, Notation, Solvability};
 use crate::report::{SolveJson, solution_text};
 
@@ -48,6 +48,8 @@ pub struct AppState {
     source: String,
     /// The goal choice.
     goal_spec: GoalSpec,
+    /// The optimal length the puzzle's file states (a bench line's last number), if any.
+    stated: Option<u32>,
     /// The GPU, when there is one.
     gpu: Option<Arc<GpuContext>>,
     /// One line on the evaluator: the adapter, or why there is none.
@@ -116,6 +118,7 @@ impl AppState {
             board,
             source: source.to_string(),
             goal_spec: GoalSpec::BlankLast,
+            stated: None,
             gpu,
             gpu_note,
             settings,
@@ -151,6 +154,17 @@ impl AppState {
     /// The goal choice.
     pub fn goal_spec(&self) -> &GoalSpec {
         &self.goal_spec
+    }
+
+    /// The optimal length the puzzle's file states, if it states one.
+    pub fn stated_length(&self) -> Option<u32> {
+        self.stated
+    }
+
+    /// Sets the length the puzzle's file states (after [`AppState::set_board`], which clears
+    /// it).
+    pub fn set_stated_length(&mut self, moves: Option<u32>) {
+        self.stated = moves;
     }
 
     /// Sets the goal (stopping any search and clearing its results).
@@ -262,6 +276,7 @@ impl AppState {
         self.editor.paste_error = None;
         self.board = board;
         self.source = source.to_string();
+        self.stated = None;
         self.scramble.size = (self.board.rows(), self.board.cols());
         self.clear_results();
         if let GoalSpec::Board(g) = &self.goal_spec
@@ -293,10 +308,22 @@ impl AppState {
 
     /// Loads a board from text; on error keeps the current puzzle and shows the message
     /// (naming `name`, the line and the problem). Returns whether it loaded.
+    /// A bench line that names its goal sets that goal; the length it states is kept
+    /// ([`AppState::stated_length`]).
     pub fn load_text(&mut self, text: &str, name: &str) -> bool {
-        match parse_board(text, name, None) {
-            Ok(b) => {
-                self.set_board(b, name);
+        match parse_instance(text, name, None) {
+            Ok(inst) => {
+                let named = inst.goal.filter(|g| *g != self.goal_spec);
+                if let Some(g) = named {
+                    self.messages.note(format!(
+                        "{name}:{}: the line names the {} goal: goal set to it",
+                        inst.line,
+                        g.name()
+                    ));
+                    self.goal_spec = g;
+                }
+                self.set_board(inst.board, name);
+                self.stated = inst.optimal;
                 true
             }
             Err(e) => {
@@ -322,7 +349,8 @@ impl AppState {
 
     /// Loads a board file; on error keeps the current puzzle. Returns whether it loaded.
     pub fn load_file(&mut self, path: &Path) -> bool {
-        match read_source(&path.to_string_lossy()) {
+        // Never a FIFO or device: the window's thread would wait on it.
+        match read_regular_source(path) {
             Ok((name, text)) => {
                 let ok = self.load_text(&text, &name);
                 if ok {

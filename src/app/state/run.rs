@@ -397,6 +397,9 @@ impl Run {
                 Ok(Outcome::Unsolvable(v)) => self.answer_unsolvable(v),
                 Err(e) => {
                     let m = match e {
+                        SearchError::MemoryLimit { refused: true, .. } => {
+                            format!("{e} (pick IDA*, or close other programs)")
+                        }
                         SearchError::MemoryLimit { .. } => {
                             format!("{e} (raise the Memory cap in the Solver panel, or pick IDA*)")
                         }

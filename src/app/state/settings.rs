@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::heuristic::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
-use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_MEMORY};
+use crate::search::{Algorithm, DEFAULT_BATCH_SIZE};
 
 /// Which batch evaluator the app asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ impl Default for Settings {
             heuristic: HeuristicChoice::Kind(HeuristicKind::LinearConflict),
             evaluator: EvaluatorChoice::Gpu,
             batch_size: DEFAULT_BATCH_SIZE,
-            max_memory_mib: DEFAULT_MAX_MEMORY >> 20,
+            max_memory_mib: crate::search::default_max_memory() >> 20,
             pdb_cache: None,
             all_solutions: false,
         }

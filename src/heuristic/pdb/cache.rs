@@ -55,6 +55,8 @@ impl Header {
 #[derive(Clone, Debug)]
 pub struct PdbCache {
     dir: PathBuf,
+    /// Why the folder is the system's default where the environment might suggest another.
+    note: Option<String>,
 }
 
 /// Where a table came from.
@@ -80,13 +82,28 @@ impl PdbCache {
         let given = dir
             .or_else(|| std::env::var_os(CACHE_ENV).map(PathBuf::from))
             .filter(|d| !d.as_os_str().is_empty());
-        let dir = match given {
-            Some(d) => d,
-            None => directories::ProjectDirs::from("", "", "npuzzle")
-                .map(|d| d.cache_dir().join("pdb"))
-                .ok_or(PdbError::NoCacheDir)?,
+        let (dir, note) = match given {
+            Some(d) => (d, None),
+            None => (
+                directories::ProjectDirs::from("", "", "npuzzle")
+                    .map(|d| d.cache_dir().join("pdb"))
+                    .ok_or(PdbError::NoCacheDir)?,
+                default_folder_note(),
+            ),
         };
-        Ok(PdbCache { dir })
+        Ok(PdbCache { dir, note })
+    }
+
+    /// Where the tables are written, said when the environment might lead a user to look
+    /// elsewhere (`HOME` not set, a relative `XDG_CACHE_HOME`, which the XDG specification
+    /// says to ignore): e.g. "XDG_CACHE_HOME (cache) is not an absolute path and is ignored:
+    /// tables are written to /root/.cache/npuzzle/pdb". `None` otherwise.
+    pub fn location_note(&self) -> Option<String> {
+        let why = self.note.as_ref()?;
+        Some(format!(
+            "{why}: tables are written to {}",
+            self.dir.display()
+        ))
     }
 
     /// The cache folder.
@@ -293,21 +310,51 @@ impl PdbCache {
     /// # Errors
     /// The first I/O error.
     pub fn clear(&self) -> std::io::Result<(usize, usize, usize)> {
-        let mut removed = [0usize; 2];
-        for (kind, paths) in [self.entries("pdb"), self.entries("fsm")]
-            .into_iter()
-            .enumerate()
-        {
-            for p in paths {
-                if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
-                    continue; // a folder named like a table is not ours to delete
-                }
-                std::fs::remove_file(&p)?;
-                removed[kind] += 1;
-            }
-        }
+        let tables = remove_listed(&self.entries("pdb"))?;
+        let automata = remove_listed(&self.entries("fsm"))?;
         let leftovers = crate::files::remove_stale_temporaries(&self.dir)?;
-        Ok((removed[0], removed[1], leftovers.len()))
+        Ok((tables, automata, leftovers.len()))
+    }
+}
+
+/// Deletes the files `paths` (a listing of the cache), skipping folders; returns how many this
+/// call removed. A file already gone (another `pdb clear` took it since the listing) is what
+/// was asked for, not an error.
+///
+/// # Errors
+/// The first other I/O error.
+fn remove_listed(paths: &[PathBuf]) -> std::io::Result<usize> {
+    let mut removed = 0;
+    for p in paths {
+        if std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()) {
+            continue; // a folder named like a table is not ours to delete
+        }
+        match std::fs::remove_file(p) {
+            Ok(()) => removed += 1,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(removed)
+}
+
+/// Why the user's default cache folder may not be where the environment suggests, on
+/// systems that read `HOME` and `XDG_CACHE_HOME`.
+fn default_folder_note() -> Option<String> {
+    if !cfg!(unix) || cfg!(target_os = "macos") {
+        return None;
+    }
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty())
+        && !Path::new(&x).is_absolute()
+    {
+        let x = Path::new(&x).display().to_string();
+        return Some(format!(
+            "XDG_CACHE_HOME ({x}) is not an absolute path and is ignored"
+        ));
+    }
+    match std::env::var_os("HOME") {
+        Some(h) if !h.is_empty() => None,
+        _ => Some("HOME is not set (the home folder is the user database's)".to_string()),
     }
 }
 
@@ -346,7 +393,7 @@ fn read_head(path: &Path) -> Result<(std::fs::File, Header, Vec<u8>), PdbError> 
         Ok(m) if !m.is_file() => {
             return Err(bad(&format!(
                 "not a regular file (a {}), so not a table",
-                kind_of(&m.file_type())
+                crate::files::kind_of(&m.file_type())
             )));
         }
         _ => {}
@@ -468,24 +515,6 @@ pub fn verify_file(path: &Path) -> Result<Header, PdbError> {
     read_file(path).map(|(h, _)| h)
 }
 
-/// What a file that is not a regular file is, in words.
-fn kind_of(t: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "FIFO";
-        }
-        if t.is_socket() {
-            return "socket";
-        }
-        if t.is_block_device() || t.is_char_device() {
-            return "device";
-        }
-    }
-    if t.is_dir() { "folder" } else { "special file" }
-}
-
 /// The errors of reading the file at `path`: from the system's, and from a reason.
 fn file_errors(
     path: &Path,
@@ -502,4 +531,21 @@ fn file_errors(
         why: why.to_string(),
     };
     (io, bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::remove_listed;
+
+    /// Four `pdb clear` at once: a file another one removed since the listing was an error
+    /// ("No such file or directory", exit 1).
+    #[test]
+    fn a_file_already_removed_by_another_clear_is_not_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let here = dir.path().join("4x4-00000000-1_2.pdb");
+        std::fs::write(&here, b"table").unwrap();
+        let gone = dir.path().join("4x4-00000000-3_4.pdb");
+        assert_eq!(remove_listed(&[gone, here.clone()]).unwrap(), 1);
+        assert!(!here.exists());
+    }
 }

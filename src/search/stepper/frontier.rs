@@ -215,7 +215,13 @@ impl Stepper {
             };
             if matches!(fate, Fate::Pushed | Fate::BetterPath { .. }) {
                 self.open_live += 1;
-                open.push(g2 + ch, g2, ck);
+                if open.push(g2 + ch, g2, ck).is_err() {
+                    return Err(SearchError::MemoryLimit {
+                        cap: self.max_memory,
+                        expanded: self.expanded,
+                        refused: true,
+                    });
+                }
                 self.hist.add(g2 as usize, ch as usize);
             }
             successors.push(Successor {

@@ -282,7 +282,8 @@ impl Stepper {
                 let mut map = KeyMap::default();
                 map.insert(key.clone(), root);
                 let mut open = OpenList::new();
-                open.push(h0, 0, key);
+                // One entry on an empty list: a refusal here would refuse every step after.
+                let _ = open.push(h0, 0, key);
                 State::AStar { open, map }
             }
             _ => State::IdaStar {
@@ -575,6 +576,7 @@ impl Stepper {
             return Err(SearchError::MemoryLimit {
                 cap: self.max_memory,
                 expanded: self.expanded,
+                refused: false,
             });
         }
         Ok(())

@@ -19,14 +19,19 @@ impl<const B: u32> Lanes<B> {
     pub(super) const PER_WORD: usize = 64 / B as usize;
     pub(super) const LANE: u64 = u64::MAX >> (64 - B);
 
-    pub(super) fn new(len: usize) -> Self {
+    /// `len` lanes, all unseen.
+    ///
+    /// # Errors
+    /// When the system refuses the memory (a `ulimit -v`, a cgroup's limit).
+    pub(super) fn new(len: usize) -> Result<Self, std::collections::TryReserveError> {
         let word = (0..Self::PER_WORD).fold(0u64, |w, i| w | u64::from(UNSEEN) << (i as u32 * B));
         let n = len.div_ceil(Self::PER_WORD);
-        let mut words: Vec<AtomicU64> = Vec::with_capacity(n);
+        let mut words: Vec<AtomicU64> = Vec::new();
+        words.try_reserve_exact(n)?;
         crate::memory::advise_huge_pages(words.as_ptr().cast(), n * 8);
         // In parallel: the first touch of each page also zeroes it, in the kernel.
         words.par_extend((0..n).into_par_iter().map(|_| AtomicU64::new(word)));
-        Lanes { words }
+        Ok(Lanes { words })
     }
 
     #[inline(always)]

@@ -144,10 +144,34 @@ pub fn build_table(
             cap: max_memory,
         });
     }
+    // The system may have less than the cap (a `ulimit -v`, a cgroup): refused up front, as
+    // the build's working memory is not all fallible. A quarter more and 64 MiB of room for
+    // what the estimate leaves out (threads, the allocator's arenas, the saving).
+    if let Some(available) = crate::memory::available()
+        && need + need / 4 + (64 << 20) > available
+    {
+        return Err(PdbError::Memory(std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            format!(
+                "the build needs {} and room besides, but the system leaves this process {}",
+                bytesize::ByteSize(need).display().iec(),
+                bytesize::ByteSize(available).display().iec()
+            ),
+        )));
+    }
+    let refused = |e: std::collections::TryReserveError| {
+        PdbError::Memory(std::io::Error::new(std::io::ErrorKind::OutOfMemory, e))
+    };
     let (table, regions) = match lane_bits(n, k) {
-        16 => Builder::<16>::new(goal, tiles).run(pattern, progress),
-        32 => Builder::<32>::new(goal, tiles).run(pattern, progress),
-        _ => Builder::<64>::new(goal, tiles).run(pattern, progress),
+        16 => Builder::<16>::new(goal, tiles)
+            .map_err(refused)?
+            .run(pattern, progress),
+        32 => Builder::<32>::new(goal, tiles)
+            .map_err(refused)?
+            .run(pattern, progress),
+        _ => Builder::<64>::new(goal, tiles)
+            .map_err(refused)?
+            .run(pattern, progress),
     }
     .ok_or(PdbError::Cancelled)?
     .map_err(PdbError::Memory)?;
@@ -231,7 +255,9 @@ struct Builder<const B: u32> {
 }
 
 impl<const B: u32> Builder<B> {
-    fn new(goal: &Goal, tiles: &[u8]) -> Self {
+    /// # Errors
+    /// When the system refuses the memory of the lanes or the flags.
+    fn new(goal: &Goal, tiles: &[u8]) -> Result<Self, std::collections::TryReserveError> {
         let b = goal.board();
         let (rows, cols, n) = (b.rows(), b.cols(), b.len());
         let k = tiles.len();
@@ -265,7 +291,7 @@ impl<const B: u32> Builder<B> {
             prefix: k / 2,
             nbr_bits,
             all: if n == 32 { u32::MAX } else { (1u32 << n) - 1 },
-            lanes: Lanes::new(total),
+            lanes: Lanes::new(total)?,
             free: (n - k) as u64,
             wide,
             pull_always: false,
@@ -274,13 +300,18 @@ impl<const B: u32> Builder<B> {
             start_blank: b.blank(),
             isa: Isa::detect(),
             sym: None,
-            flags: (0..total.div_ceil(4)).map(|_| AtomicU8::new(0)).collect(),
+            flags: {
+                let mut flags = Vec::new();
+                flags.try_reserve_exact(total.div_ceil(4))?;
+                flags.extend((0..total.div_ceil(4)).map(|_| AtomicU8::new(0)));
+                flags
+            },
             flood_cells: Flood::new(rows, cols),
         };
         let occ = builder.start.iter().fold(0u32, |m, &c| m | 1 << c);
         let region = builder.flood(occ, builder.start_blank as u32);
         builder.sym = Sym::find(rows, cols, &builder.start, region);
-        builder
+        Ok(builder)
     }
 }
 
@@ -336,7 +367,7 @@ mod tests {
         for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
             let goal = spec.resolve(rows, cols).unwrap();
             let build = |tune: &dyn Fn(&mut Builder<B>)| {
-                let mut b = Builder::<B>::new(&goal, tiles);
+                let mut b = Builder::<B>::new(&goal, tiles).expect("memory for a test table");
                 assert_eq!(lane_bits(rows * cols, tiles.len()), B);
                 tune(&mut b);
                 let (table, flagged) = b.run(0, &|_| true).unwrap().unwrap();
@@ -373,7 +404,11 @@ mod tests {
                 default,
                 "{rows}×{cols} {tiles:?} no lists"
             );
-            if Builder::<B>::new(&goal, tiles).sym.is_some() {
+            if Builder::<B>::new(&goal, tiles)
+                .expect("memory for a test table")
+                .sym
+                .is_some()
+            {
                 symmetric += 1;
                 assert_eq!(
                     build(&|b| b.sym = None),
