@@ -150,12 +150,30 @@ impl Drop for Live {
 /// removed. The saves themselves fail from then on (their rename finds no file), or, if one
 /// renamed first, its target is complete.
 pub fn remove_live() -> usize {
+    remove_live_in(None)
+}
+
+/// [`remove_live`] for the saves into `dir` only (all with `None`).
+fn remove_live_in(dir: Option<&Path>) -> usize {
     let live = LIVE
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     live.iter()
+        .filter(|p| dir.is_none_or(|d| p.parent() == Some(d)))
         .filter(|p| std::fs::remove_file(p).is_ok())
         .count()
+}
+
+/// [`remove_live`], saying on stderr how many were removed when any were, after `what`
+/// happened ("stopped", "closed during a save").
+pub fn remove_live_saying(what: &str) {
+    let removed = remove_live();
+    if removed > 0 {
+        crate::note!(
+            "npuzzle: {what}; removed {removed} unfinished temporary file{}",
+            if removed == 1 { "" } else { "s" }
+        );
+    }
 }
 
 /// A new temporary file in `dir`, locked exclusively. A cleaner may take a file in the instant
@@ -330,6 +348,44 @@ mod tests {
             "a live writer's file is never touched"
         );
         assert!(dir.path().join("table.pdb").exists());
+    }
+
+    /// An orderly stop during a save (a signal, the window closed) removes its temporary
+    /// file: a killed `pdb build` left 2–4 MiB, a closed window 254 MB.
+    #[test]
+    fn a_save_in_progress_is_removed_by_remove_live() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("table.pdb");
+        let (started, hold) = (std::sync::mpsc::channel(), std::sync::mpsc::channel::<()>());
+        let (started_tx, started_rx) = started;
+        let (hold_tx, hold_rx) = hold;
+        let t = target.clone();
+        let writer = std::thread::spawn(move || {
+            write_atomic_with(&t, |w| {
+                w.write_all(b"half")?;
+                w.flush()?;
+                started_tx.send(()).unwrap();
+                hold_rx.recv().unwrap();
+                w.write_all(b" and the rest")
+            })
+        });
+        started_rx.recv().unwrap();
+        let tmp_count = || {
+            std::fs::read_dir(dir.path())
+                .unwrap()
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(TMP_SUFFIX))
+                .count()
+        };
+        assert_eq!(tmp_count(), 1);
+        // (Only this test's folder: the process's other tests may be saving too.)
+        assert_eq!(remove_live_in(Some(dir.path())), 1);
+        assert_eq!(tmp_count(), 0);
+        hold_tx.send(()).unwrap();
+        // The save fails (its file is gone) and leaves nothing: no target, no temporary.
+        assert!(writer.join().unwrap().is_err());
+        assert!(!target.exists());
+        assert_eq!(tmp_count(), 0);
     }
 
     #[test]

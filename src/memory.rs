@@ -13,7 +13,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 
 /// The memory this process can still have, in bytes: the smallest of the available RAM
 /// (`MemAvailable` in `/proc/meminfo`), what its cgroup's limit leaves (cgroup v2
-/// `memory.max` less `memory.current`, or v1's `memory.limit_in_bytes` less its usage) and its
+/// `memory.max` less `memory.current`, in its own group and every ancestor, or v1's `memory.limit_in_bytes` less its usage) and its
 /// address-space limit (`ulimit -v`) less what it has mapped. `None` where none of these can be read (other systems).
 pub fn available() -> Option<u64> {
     #[cfg(target_os = "linux")]
@@ -25,13 +25,40 @@ pub fn available() -> Option<u64> {
             let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
             kib.checked_mul(1024)
         });
-        let v2 = number("/sys/fs/cgroup/memory.max")
-            .map(|max| max.saturating_sub(number("/sys/fs/cgroup/memory.current").unwrap_or(0)));
-        let v1 = number("/sys/fs/cgroup/memory/memory.limit_in_bytes")
-            .filter(|&l| l < 1 << 60)
-            .map(|l| {
-                l.saturating_sub(number("/sys/fs/cgroup/memory/memory.usage_in_bytes").unwrap_or(0))
-            });
+        // cgroup v2: the process's own group and its ancestors (a limit may sit on any).
+        let v2 = read("/proc/self/cgroup").and_then(|t| {
+            let own = t
+                .lines()
+                .find_map(|l| l.strip_prefix("0::"))?
+                .trim()
+                .to_string();
+            let mut dir =
+                std::path::PathBuf::from("/sys/fs/cgroup").join(own.trim_start_matches('/'));
+            let mut least: Option<u64> = None;
+            loop {
+                let at = |f: &str| number(&dir.join(f).to_string_lossy());
+                if let Some(max) = at("memory.max") {
+                    let left = max.saturating_sub(at("memory.current").unwrap_or(0));
+                    least = Some(least.map_or(left, |l| l.min(left)));
+                }
+                if dir.as_os_str() == "/sys/fs/cgroup" || !dir.pop() {
+                    break;
+                }
+            }
+            least
+        });
+        // cgroup v1: the memory controller's group of the process.
+        let v1 = read("/proc/self/cgroup").and_then(|t| {
+            let own = t.lines().find_map(|l| {
+                let (_, rest) = l.split_once(':')?;
+                rest.strip_prefix("memory:")
+            })?;
+            let dir = std::path::PathBuf::from("/sys/fs/cgroup/memory")
+                .join(own.trim().trim_start_matches('/'));
+            let at = |f: &str| number(&dir.join(f).to_string_lossy());
+            let limit = at("memory.limit_in_bytes").filter(|&l| l < 1 << 60)?;
+            Some(limit.saturating_sub(at("memory.usage_in_bytes").unwrap_or(0)))
+        });
         let mut limit = libc::rlimit {
             rlim_cur: 0,
             rlim_max: 0,
@@ -45,7 +72,9 @@ pub fn available() -> Option<u64> {
                     let line = t.lines().find(|l| l.starts_with("VmSize:"))?;
                     line.split_whitespace().nth(1)?.parse::<u64>().ok()
                 });
-                limit.rlim_cur.saturating_sub(mapped.unwrap_or(0).saturating_mul(1024))
+                limit
+                    .rlim_cur
+                    .saturating_sub(mapped.unwrap_or(0).saturating_mul(1024))
             });
         [ram, v2, v1, address_space].into_iter().flatten().min()
     }

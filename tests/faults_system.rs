@@ -101,6 +101,7 @@ fn under_ulimit(kib: u64, args: &[&str]) -> common::bin::Output {
 /// A* and BFS under an address-space limit: they aborted (exit 134, no message, no JSON) when
 /// the allocator failed before the 4 GiB cap. The default cap now follows the memory the
 /// process can have, and a refusal below an explicit cap ends the same clean way.
+#[cfg(target_os = "linux")]
 #[test]
 fn memory_that_runs_out_before_the_cap_is_a_clean_stop() {
     let board = temp_file("11 14 13 1/2 3 12 4/15 7 9 5/10 6 8 0\n");
@@ -169,6 +170,7 @@ fn memory_that_runs_out_before_the_cap_is_a_clean_stop() {
 
 /// With standard output open for reading only, every write failed with EBADF, which the
 /// standard library takes as written: the commands exited 0 having printed nothing.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_standard_output_open_for_reading_is_exit_1() {
     let board = temp_file(EASY8);
@@ -244,36 +246,49 @@ fn the_time_limit_covers_a_pipe_that_never_ends() {
     );
 }
 
-/// SIGTERM and SIGINT end a command in order: the shell's code for the signal, and no
-/// temporary file of a save left in the cache (a killed `pdb build` left 2–4 MiB).
+/// SIGTERM and SIGINT end a command in order: no temporary file of a save left in the cache
+/// (a killed `pdb build` left 2–4 MiB), and the process still ends by the signal, as a shell
+/// expects. (That a save in progress is removed is `files`' unit test: here the signal may
+/// come between saves.)
+#[cfg(unix)]
 #[test]
 fn a_signal_during_a_build_leaves_no_temporary_file() {
-    for (signal, code) in [("TERM", 143), ("INT", 130)] {
+    use std::os::unix::process::ExitStatusExt;
+    for (signal, number) in [("TERM", 15), ("INT", 2)] {
         let dir = tempfile::tempdir().expect("temp dir");
         let d = dir.path().to_str().expect("utf-8");
         let mut child = command()
             .args(["pdb", "build", "pdb663", "--cache-dir", d])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::null())
             .spawn()
             .expect("spawn npuzzle");
-        // Signalled as soon as the first save has begun (or the build has ended).
+        // Signalled once the first save has begun (or as the build ends).
         let deadline = Instant::now() + Duration::from_secs(120);
-        while child.try_wait().expect("wait").is_none()
-            && !std::fs::read_dir(dir.path())
+        let mut ended = None;
+        while ended.is_none() {
+            let saving = std::fs::read_dir(dir.path())
                 .expect("cache dir")
                 .flatten()
-                .any(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
-        {
+                .any(|e| e.file_name().to_string_lossy().ends_with(".tmp"));
+            if saving {
+                break;
+            }
             assert!(Instant::now() < deadline, "no save began in 120 s");
-            std::thread::yield_now();
+            std::thread::sleep(Duration::from_millis(1));
+            ended = child.try_wait().expect("wait");
         }
-        let pid = child.id().to_string();
-        let _ = std::process::Command::new("kill")
-            .args([&format!("-{signal}"), &pid])
-            .status();
-        let status = child.wait().expect("wait");
+        let status = match ended {
+            Some(s) => s,
+            None => {
+                let pid = child.id().to_string();
+                let _ = std::process::Command::new("kill")
+                    .args([&format!("-{signal}"), &pid])
+                    .status();
+                child.wait().expect("wait")
+            }
+        };
         let left: Vec<String> = std::fs::read_dir(dir.path())
             .expect("cache dir")
             .flatten()
@@ -281,9 +296,9 @@ fn a_signal_during_a_build_leaves_no_temporary_file() {
             .filter(|n| n.ends_with(".tmp"))
             .collect();
         assert!(left.is_empty(), "SIG{signal} left {left:?}");
-        // Exit 0 when the build had ended before the signal came.
+        // Ended by the signal, or (the build over before it came) a success.
         assert!(
-            matches!(status.code(), Some(c) if c == code || c == 0),
+            status.signal() == Some(number) || status.code() == Some(0),
             "SIG{signal}: {status:?}"
         );
     }
@@ -327,6 +342,7 @@ fn a_goal_of_another_shape_names_both_shapes() {
 
 /// A relative `XDG_CACHE_HOME` is ignored (as the XDG specification says): where the tables
 /// went instead is said.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_relative_cache_home_says_where_tables_go() {
     let home = tempfile::tempdir().expect("temp dir");

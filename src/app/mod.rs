@@ -75,13 +75,7 @@ pub fn run(opts: GuiRequest) -> Result<(), AppError> {
     let ran = window::run(opts);
     // A table still being saved by a search's thread when the window closed: the process is
     // about to end, so its temporary file goes now rather than being left in the cache.
-    let removed = crate::files::remove_live();
-    if removed > 0 {
-        crate::note!(
-            "npuzzle: closed during a save; removed {removed} unfinished temporary file{}",
-            if removed == 1 { "" } else { "s" }
-        );
-    }
+    crate::files::remove_live_saying("closed during a save");
     ran
 }
 

@@ -103,10 +103,15 @@ impl App {
     fn init(&mut self, el: &ActiveEventLoop) -> Result<(), AppError> {
         let attrs = Window::default_attributes()
             .with_title("npuzzle")
-            .with_inner_size(first_size(el.primary_monitor().map(|m| {
-                let size = m.size();
-                (size.width, size.height, m.scale_factor())
-            })));
+            .with_inner_size(first_size(
+                // Wayland has no primary monitor: the first one known.
+                el.primary_monitor()
+                    .or_else(|| el.available_monitors().next())
+                    .map(|m| {
+                        let size = m.size();
+                        (size.width, size.height, m.scale_factor())
+                    }),
+            ));
         let window = Arc::new(
             el.create_window(attrs)
                 .map_err(|e| AppError::Window(winit_message(&e)))?,

@@ -247,7 +247,7 @@ fn one_board(
         ))?;
         if !verdict.solvable {
             super::emit(&verdict.no_solution())?;
-            return Ok(disagrees(stated, None));
+            return Ok(StatedLength::check(stated, None));
         }
         super::emit(&header())?;
     }
@@ -294,22 +294,10 @@ fn one_board(
         return Ok(1);
     }
     Ok(match (verdict.solvable, moves) {
-        (true, Some(m)) => disagrees(stated, Some(m as usize)),
-        (false, _) => disagrees(stated, None),
+        (true, Some(m)) => StatedLength::check(stated, Some(m as usize)),
+        (false, _) => StatedLength::check(stated, None),
         (true, None) => 0,
     })
-}
-
-/// Exit code 1, said on stderr, when the file states a length `found` contradicts (`None`:
-/// unsolvable); else 0.
-fn disagrees(stated: Option<&StatedLength>, found: Option<usize>) -> u8 {
-    match stated.and_then(|s| s.disagreement(found)) {
-        Some(why) => {
-            crate::note!("npuzzle: {why}");
-            1
-        }
-        None => 0,
-    }
 }
 
 fn header() -> String {

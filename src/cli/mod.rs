@@ -445,10 +445,9 @@ pub fn main(launcher: Option<&Launcher>) -> ExitCode {
 }
 
 /// On SIGINT or SIGTERM, removes the temporary files of the saves in progress (a table
-/// being written) and exits at once, with 128 + the signal's number (130, 143), as a shell
-/// reports a process it stopped. Without this the default action kills the process mid-save
-/// and leaves the temporary file behind. A signal that arrives while another is handled
-/// finds the process exiting already.
+/// being written), then ends the process by the signal's default action, so that a shell
+/// sees it stopped by the signal (a loop of commands stops on Ctrl-C). Without this the
+/// default action kills the process mid-save and leaves the temporary file behind.
 fn stop_in_order_on_signals() {
     #[cfg(unix)]
     {
@@ -460,13 +459,8 @@ fn stop_in_order_on_signals() {
             .name("signals".into())
             .spawn(move || {
                 if let Some(signal) = signals.forever().next() {
-                    let removed = crate::files::remove_live();
-                    if removed > 0 {
-                        crate::note!(
-                            "npuzzle: stopped; removed {removed} unfinished temporary file{}",
-                            if removed == 1 { "" } else { "s" }
-                        );
-                    }
+                    crate::files::remove_live_saying("stopped");
+                    let _ = signal_hook::low_level::emulate_default_handler(signal);
                     std::process::exit(128 + signal);
                 }
             });
@@ -543,7 +537,14 @@ fn refused(e: &clap::Error) -> ExitCode {
 fn print_clap(e: &clap::Error) -> std::io::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    match write!(out, "{}", e.render()).and_then(|()| out.flush()) {
+    use std::io::IsTerminal;
+    let text = e.render();
+    let written = if out.is_terminal() {
+        write!(out, "{}", text.ansi())
+    } else {
+        write!(out, "{text}")
+    };
+    match written.and_then(|()| out.flush()) {
         Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => r,
     }
@@ -721,8 +722,20 @@ impl StatedLength {
             )),
             None => Some(format!(
                 "{place}: the file states {stated} moves, but the board is unsolvable towards \
-                 this goal"
+                 this goal: is it the file's goal? (Korf's files use --goal blank-first)"
             )),
+        }
+    }
+
+    /// The exit code for an answer (`found`, as [`StatedLength::disagreement`] takes it) to a
+    /// puzzle that may state a length: 1 when they disagree, said on stderr; else 0.
+    pub(super) fn check(stated: Option<&Self>, found: Option<usize>) -> u8 {
+        match stated.and_then(|s| s.disagreement(found)) {
+            Some(why) => {
+                crate::note!("npuzzle: {why}");
+                1
+            }
+            None => 0,
         }
     }
 }

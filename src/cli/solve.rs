@@ -20,8 +20,11 @@ use crate::search::{
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     // Limits are checked with the input, so that a bad one gets its JSON object too.
-    let read = a.opts.limits().and_then(|limits| {
-        let (source, inst) = read_instance(&a.file, a.opts.size, limits.time_limit)?;
+    // The input is read within --time-limit; a bad limit is reported after the input's own
+    // errors, as before the limit covered reading.
+    let limit = a.opts.limits().ok().and_then(|l| l.time_limit);
+    let read = read_instance(&a.file, a.opts.size, limit).and_then(|(source, inst)| {
+        a.opts.limits()?;
         let flag = goal_flag(a.opts.goal.as_deref())?;
         let line = inst.goal.as_ref().map(|g| (g, source.as_str(), inst.line));
         let (rows, cols) = (inst.board.rows(), inst.board.cols());
@@ -373,8 +376,7 @@ pub(super) fn solve_and_print(
         Outcome::Solved(sol) => Some(sol.moves.len()),
         Outcome::Unsolvable(_) => None,
     };
-    if let Some(why) = stated.and_then(|s| s.disagreement(found)) {
-        crate::note!("npuzzle: {why}");
+    if StatedLength::check(stated, found) != 0 {
         return Ok(1);
     }
     // A limit that cut the count of all solutions short: the answer stands, the count is a

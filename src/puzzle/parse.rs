@@ -360,7 +360,7 @@ fn puzzles(
                 .collect();
             match bench {
                 // Not bench lines, but a board of rows alone with one tile wrong: its error.
-                Err(e) => match near_grid(lines) {
+                Err(e) => match near_grid(lines).filter(|_| size.is_none()) {
                     Some((rows, cols)) => match p.block_board(first_no, lines, rows, cols) {
                         Ok(board) => Ok(vec![board]),
                         Err(grid) => Err(grid),

@@ -85,6 +85,10 @@ fn run<K: Key>(
                 }
             }
             if queue.len() == queue.capacity() && queue.try_reserve(queue.len().max(16)).is_err() {
+                progress(&Progress {
+                    finished: true,
+                    ..snapshot(ctl, &stats, queue.len(), parent.len(), depth)
+                });
                 return Err(ctl.out_of_memory(stats.expanded));
             }
             let is_goal = child == goal_key;

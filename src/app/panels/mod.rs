@@ -64,7 +64,8 @@ fn scale_side_panels(ui: &egui::Ui, width: f32, default: [f32; 2]) {
         d.insert_temp(key, width);
         before
     });
-    let changed = before.is_some_and(|b| b > 0.0 && (b - width).abs() >= 0.5);
+    // (A window squeezed to nothing leaves no width at all: that is a change too.)
+    let changed = before.is_some_and(|b| (b - width).abs() >= 0.5);
     for (salt, default) in SIDE_PANELS.into_iter().zip(default) {
         let id = ui.scope_id().with_salt(egui::IdSalt::new(salt));
         let share_key = id.with("share of the window");
@@ -79,7 +80,7 @@ fn scale_side_panels(ui: &egui::Ui, width: f32, default: [f32; 2]) {
             }
             continue;
         }
-        let Some(share) = share.or_else(|| before.map(|b| old / b)) else {
+        let Some(share) = share.or_else(|| before.filter(|&b| b > 0.0).map(|b| old / b)) else {
             continue;
         };
         let w = (share * width).max(default.min(old));

@@ -168,8 +168,13 @@ impl AppState {
     }
 
     /// Sets the goal (stopping any search and clearing its results).
+    /// A length the puzzle's file stated is for the goal it was loaded with: it is dropped
+    /// when the goal changes.
     pub fn set_goal(&mut self, spec: GoalSpec) {
         self.reset();
+        if spec != self.goal_spec {
+            self.stated = None;
+        }
         self.goal_spec = spec;
         self.reset_play();
     }
