@@ -114,9 +114,25 @@ pub fn write_atomic_with(
         w.flush()?;
     }
     tmp.as_file().sync_all()?;
+    hold_before_rename();
     // The lock goes with the file handle, after the rename.
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The environment variable that holds every save this many milliseconds before its rename:
+/// for the tests that stop a process mid-save (a save of a few milliseconds cannot be caught
+/// otherwise). Unset in normal use.
+pub const HOLD_SAVES_ENV: &str = "NPUZZLE_TEST_HOLD_SAVES_MS";
+
+/// Waits as [`HOLD_SAVES_ENV`] says (not at all when it is unset or not a number).
+fn hold_before_rename() {
+    let held = std::env::var(HOLD_SAVES_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok());
+    if let Some(ms) = held {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
 }
 
 /// The temporary files this process is writing now (the saves in progress).

@@ -30,9 +30,19 @@ fn a_fifo_is_refused_without_blocking_the_window() {
     let path = fifo(dir.path(), "board.txt");
     let mut h = harness("8 6 7/2 5 4/3 0 1");
     let before = h.state().st.board().clone();
+    // A blocked open never returns: a watchdog fails the test (the whole process) instead of
+    // letting it hang.
+    let (done, watched) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        if watched.recv_timeout(Duration::from_secs(30)).is_err() {
+            eprintln!("load_file blocked on a FIFO for 30 s");
+            std::process::exit(101);
+        }
+    });
     let t = Instant::now();
     let loaded = h.state_mut().st.load_file(&path);
-    // A blocked open never returns; a refusal returns at once (the bound is generous).
+    let _ = done.send(());
+    // A refusal returns at once (the bound is generous).
     assert!(t.elapsed() < Duration::from_secs(5));
     assert!(!loaded);
     assert_eq!(*h.state().st.board(), before);

@@ -246,61 +246,52 @@ fn the_time_limit_covers_a_pipe_that_never_ends() {
     );
 }
 
-/// SIGTERM and SIGINT end a command in order: no temporary file of a save left in the cache
-/// (a killed `pdb build` left 2–4 MiB), and the process still ends by the signal, as a shell
-/// expects. (That a save in progress is removed is `files`' unit test: here the signal may
-/// come between saves.)
+/// SIGTERM and SIGINT during a save end the command in order: no temporary file left in the
+/// cache (a killed `pdb build` left 2–4 MiB), and the process still ends by the signal, as a
+/// shell expects. The saves are held before their rename, so the signal comes mid-save.
 #[cfg(unix)]
 #[test]
-fn a_signal_during_a_build_leaves_no_temporary_file() {
+fn a_signal_during_a_save_leaves_no_temporary_file() {
     use std::os::unix::process::ExitStatusExt;
     for (signal, number) in [("TERM", 15), ("INT", 2)] {
         let dir = tempfile::tempdir().expect("temp dir");
         let d = dir.path().to_str().expect("utf-8");
         let mut child = command()
-            .args(["pdb", "build", "pdb663", "--cache-dir", d])
+            .args(["pdb", "build", "pdb:4,4", "--size", "3x3", "--cache-dir", d])
+            .env(npuzzle::files::HOLD_SAVES_ENV, "60000")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect("spawn npuzzle");
-        // Signalled once the first save has begun (or as the build ends).
-        let deadline = Instant::now() + Duration::from_secs(120);
-        let mut ended = None;
-        while ended.is_none() {
-            let saving = std::fs::read_dir(dir.path())
+        let temporaries = || -> Vec<String> {
+            std::fs::read_dir(dir.path())
                 .expect("cache dir")
                 .flatten()
-                .any(|e| e.file_name().to_string_lossy().ends_with(".tmp"));
-            if saving {
-                break;
-            }
-            assert!(Instant::now() < deadline, "no save began in 120 s");
-            std::thread::sleep(Duration::from_millis(1));
-            ended = child.try_wait().expect("wait");
-        }
-        let status = match ended {
-            Some(s) => s,
-            None => {
-                let pid = child.id().to_string();
-                let _ = std::process::Command::new("kill")
-                    .args([&format!("-{signal}"), &pid])
-                    .status();
-                child.wait().expect("wait")
-            }
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".tmp"))
+                .collect()
         };
-        let left: Vec<String> = std::fs::read_dir(dir.path())
-            .expect("cache dir")
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".tmp"))
-            .collect();
+        // The first save, held for a minute: waited for by polling, never by a fixed sleep.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while temporaries().is_empty() {
+            assert!(
+                child.try_wait().expect("wait").is_none(),
+                "ended before saving"
+            );
+            assert!(Instant::now() < deadline, "no save began in 60 s");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let pid = child.id().to_string();
+        let sent = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &pid])
+            .status()
+            .expect("run kill");
+        assert!(sent.success());
+        let status = child.wait().expect("wait");
+        assert_eq!(status.signal(), Some(number), "SIG{signal}: {status:?}");
+        let left = temporaries();
         assert!(left.is_empty(), "SIG{signal} left {left:?}");
-        // Ended by the signal, or (the build over before it came) a success.
-        assert!(
-            status.signal() == Some(number) || status.code() == Some(0),
-            "SIG{signal}: {status:?}"
-        );
     }
 }
 

@@ -35,7 +35,8 @@ pub(super) struct CompareArgs {
     /// that are cached or quick to build).
     #[arg(long, value_name = "LIST")]
     heuristics: Option<String>,
-    /// Seconds each search may take (a stopped one shows its counts at the stop).
+    /// Seconds each search may take (a stopped one shows its counts at the stop); reading the
+    /// board from a pipe or terminal may take as long.
     #[arg(
         long,
         value_name = "SECONDS",
@@ -113,7 +114,9 @@ fn compare(a: &CompareArgs) -> Result<u8, CliError> {
     let flag = goal_flag(a.goal.as_deref())?;
     match (&a.file, a.size) {
         (Some(file), None) => {
-            let (source, inst) = read_instance(file, None, None)?;
+            // Read within the time limit too (a pipe that never ends).
+            let limit = Duration::from_secs_f64(a.time_limit);
+            let (source, inst) = read_instance(file, None, Some(limit))?;
             let line = inst.goal.as_ref().map(|g| (g, source.as_str(), inst.line));
             let (rows, cols) = (inst.board.rows(), inst.board.cols());
             let goal = resolve_goal(flag.as_ref(), line, rows, cols)?;
