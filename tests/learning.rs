@@ -491,7 +491,7 @@ fn squeezing_the_window_and_enlarging_it_again_restores_the_side_panels() {
         h.step();
         let again = h.state().st.central_width;
         assert!(
-            (again - first).abs() <= 20.0,
+            (again - first).abs() <= 2.0,
             "{squeezed:?}: central area {first} → {again} points wide"
         );
     }

@@ -72,10 +72,15 @@ fn scale_side_panels(ui: &egui::Ui, width: f32, default: [f32; 2]) {
         let Some(mut state) = egui::PanelState::load(ui.ctx(), id) else {
             continue;
         };
+        let set_key = id.with("width set for the window");
         let old = state.outer_rect.width();
         let share = ui.ctx().data(|d| d.get_temp::<f32>(share_key));
         if !changed {
-            if width >= MIN_SHARE_WIDTH && old > 0.0 {
+            // The width set at the last resize is the share's, floored or capped: only a
+            // width the user (or the contents) gave it is a new share.
+            let set = ui.ctx().data(|d| d.get_temp::<f32>(set_key));
+            let own = set.is_none_or(|w| (w - old).abs() >= 1.0);
+            if own && width >= MIN_SHARE_WIDTH && old > 0.0 {
                 ui.ctx().data_mut(|d| d.insert_temp(share_key, old / width));
             }
             continue;
@@ -85,7 +90,10 @@ fn scale_side_panels(ui: &egui::Ui, width: f32, default: [f32; 2]) {
         };
         let w = (share * width).max(default.min(old));
         state.outer_rect.set_width(w);
-        ui.ctx().data_mut(|d| d.insert_persisted(id, state));
+        ui.ctx().data_mut(|d| {
+            d.insert_persisted(id, state);
+            d.insert_temp(set_key, w);
+        });
     }
 }
 
