@@ -148,6 +148,50 @@ pub(super) const IDA_INCREMENTAL_PATTERNS: usize = 4;
 /// Words of [`ida_meta_words`] (a multiple of 4: the uniform is an array of `vec4<u32>`).
 pub(super) const IDA_META_WORDS: usize = IDA_META_TILES + 32;
 
+/// Reading WGSL declarations in tests, to check them against the host's constants.
+#[cfg(test)]
+pub(super) mod wgsl {
+    /// The value of `const NAME: u32 = …u;` in `wgsl`.
+    pub(crate) fn const_in(wgsl: &str, name: &str) -> u32 {
+        let decl = format!("const {name}: u32 = ");
+        let at = wgsl
+            .find(&decl)
+            .unwrap_or_else(|| panic!("no `{decl}` in the shader"));
+        let rest = &wgsl[at + decl.len()..];
+        rest[..rest.find(';').unwrap()]
+            .trim()
+            .trim_end_matches('u')
+            .parse()
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// The value of the one-line function `fn NAME(ARG: u32) -> u32 { return A + B + …; }` in
+    /// `wgsl` at `arg`, its terms being `u32` literals, `ARG` and the names `known` gives
+    /// values for (constants and overrides).
+    pub(crate) fn sum_fn_in(wgsl: &str, name: &str, arg: u32, known: &[(&str, u32)]) -> u32 {
+        let decl = format!("fn {name}(");
+        let at = wgsl
+            .find(&decl)
+            .unwrap_or_else(|| panic!("no `{decl}` in the shader"));
+        let rest = &wgsl[at + decl.len()..];
+        let param = rest[..rest.find(':').unwrap()].trim();
+        let body = &rest[rest.find("return").unwrap() + "return".len()..];
+        body[..body.find(';').unwrap()]
+            .split('+')
+            .map(str::trim)
+            .map(|term| match term {
+                t if t == param => arg,
+                t => known
+                    .iter()
+                    .find(|(n, _)| *n == t)
+                    .map(|(_, v)| *v)
+                    .or_else(|| t.trim_end_matches('u').parse().ok())
+                    .unwrap_or_else(|| panic!("{name}: unknown term {t:?}")),
+            })
+            .sum()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,19 +206,7 @@ mod tests {
         const_in(HEURISTIC, name)
     }
 
-    /// The value of `const NAME: u32 = …u;` in `wgsl`.
-    fn const_in(wgsl: &str, name: &str) -> u32 {
-        let decl = format!("const {name}: u32 = ");
-        let at = wgsl
-            .find(&decl)
-            .unwrap_or_else(|| panic!("no `{decl}` in the shader"));
-        let rest = &wgsl[at + decl.len()..];
-        rest[..rest.find(';').unwrap()]
-            .trim()
-            .trim_end_matches('u')
-            .parse()
-            .unwrap_or_else(|e| panic!("{name}: {e}"))
-    }
+    use super::wgsl::const_in;
 
     /// The fields of `struct NAME` in the shader, with their byte offsets and the struct's
     /// size (runtime-sized arrays count as zero), for fields of `u32`, `array<u32, N>` and

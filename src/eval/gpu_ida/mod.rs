@@ -81,6 +81,24 @@ const ST_CUT: usize = 9;
 const ST_FOUND_DEPTH: usize = 10;
 const ST_GIVEN: usize = 11;
 const ST_FOUND_INV: usize = 12;
+/// Word `w` of a work item's path (after its board words, info, root and automaton state):
+/// the shader's `path_word`.
+const fn path_word(board_words: usize, w: usize) -> usize {
+    board_words + 3 + w
+}
+
+/// Word of an invocation's state that holds frame `d` (after running, item, blank and the
+/// board words): the shader's `frame_word`.
+const fn frame_word(board_words: usize, d: usize) -> usize {
+    3 + board_words + d
+}
+
+/// Word `k` of the work item's origin an invocation keeps in its state (after the frames):
+/// path length, root, then the path. The shader's `origin_word`.
+const fn origin_word(board_words: usize, k: usize) -> usize {
+    3 + board_words + MAX_DEPTH as usize + k
+}
+
 /// Storage buffers the shader binds (items, stacks, status, consts and the tables).
 const STORAGE_BUFFERS: u32 = 4 + TABLE_BINDINGS as u32;
 
@@ -254,9 +272,9 @@ impl GpuIda {
 
         let board_words = n.div_ceil(4);
         // Board, info, root, automaton state, path.
-        let item_words = board_words + 3 + PATH_WORDS;
+        let item_words = path_word(board_words, PATH_WORDS);
         // Running, item, blank, board, frames, then the item's origin (path length, root, path).
-        let state_words = 3 + board_words + MAX_DEPTH as usize + 2 + PATH_WORDS;
+        let state_words = origin_word(board_words, 2 + PATH_WORDS);
         let state_bytes = state_words as u64 * u64::from(invocations) * 4;
         let limits = device.limits();
         let room = limits
@@ -575,4 +593,70 @@ fn consts(goal: &Goal, spec: &HeuristicSpec) -> Vec<u32> {
     }
     out.extend_from_slice(&pattern);
     out
+}
+
+/// The layout the host and `shaders/idastar.wgsl` share, written on both sides: checked here
+/// word by word, since a mismatch corrupts results on the GPU only.
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+    use crate::eval::gpu_layout::wgsl::{const_in, sum_fn_in};
+
+    #[test]
+    fn the_status_block_and_the_depth_limit_agree_with_the_shader() {
+        let host = [
+            ("ST_WORK", ST_WORK),
+            ("ST_TAIL", ST_TAIL),
+            ("ST_EXPANDED", ST_EXPANDED),
+            ("ST_GENERATED", ST_GENERATED),
+            ("ST_MIN_F", ST_MIN_F),
+            ("ST_FOUND", ST_FOUND),
+            ("ST_FINISHED", ST_FINISHED),
+            ("ST_BUSY", ST_BUSY),
+            ("ST_CUT", ST_CUT),
+            ("ST_FOUND_DEPTH", ST_FOUND_DEPTH),
+            ("ST_GIVEN", ST_GIVEN),
+            ("ST_FOUND_INV", ST_FOUND_INV),
+            // The histogram starts where the host's header ends.
+            ("ST_HIST", ST_HEADER),
+            ("HIST_G", HIST_G),
+            ("HIST_H", HIST_H),
+            ("MAX_DEPTH", MAX_DEPTH as usize),
+            ("PATH_WORDS", PATH_WORDS),
+        ];
+        for (name, value) in host {
+            assert_eq!(const_in(IDASTAR_WGSL, name) as usize, value, "{name}");
+        }
+        // Every status word the shader names (the host reads only some) fits in the header
+        // the host clears and reads back.
+        for decl in IDASTAR_WGSL.split("const ST_").skip(1) {
+            let name = format!("ST_{}", &decl[..decl.find(':').unwrap()]);
+            let word = const_in(IDASTAR_WGSL, &name) as usize;
+            assert!(name == "ST_HIST" || word < ST_HEADER, "{name} = {word}");
+        }
+    }
+
+    #[test]
+    fn the_item_and_stack_offsets_agree_with_the_shader() {
+        for board_words in [3usize, 4, 7, 8] {
+            let known = [
+                ("BOARD_WORDS", board_words as u32),
+                ("MAX_DEPTH", const_in(IDASTAR_WGSL, "MAX_DEPTH")),
+            ];
+            for k in [0usize, 1, 5, 12] {
+                let shader = |f| sum_fn_in(IDASTAR_WGSL, f, k as u32, &known) as usize;
+                assert_eq!(shader("path_word"), path_word(board_words, k), "path_word");
+                assert_eq!(
+                    shader("frame_word"),
+                    frame_word(board_words, k),
+                    "frame_word"
+                );
+                assert_eq!(
+                    shader("origin_word"),
+                    origin_word(board_words, k),
+                    "origin_word"
+                );
+            }
+        }
+    }
 }

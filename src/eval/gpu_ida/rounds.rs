@@ -9,7 +9,7 @@ use wgpu::util::DeviceExt;
 use super::{
     GpuIda, MAX_DEPTH, PATH_WORDS, Run, SHARE_MAX, ST_BUSY, ST_CUT, ST_EXPANDED, ST_FINISHED,
     ST_FOUND, ST_FOUND_DEPTH, ST_FOUND_INV, ST_GENERATED, ST_GIVEN, ST_HEADER, ST_MIN_F, ST_TAIL,
-    ST_WORK,
+    ST_WORK, frame_word, origin_word,
 };
 use crate::eval::EvalError;
 use crate::eval::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
@@ -281,9 +281,9 @@ impl IdaDevice for GpuIda {
         // From the finder's state: its copy of the work item's origin (path length, root, the
         // moves from the root: 2 bits each), then the moves on its stack (frame d's low two
         // bits, d = 1..=depth).
-        let origin = 3 + self.board_words + MAX_DEPTH as usize;
+        let origin = origin_word(self.board_words, 0);
         let words: Vec<usize> = (origin..origin + 2 + PATH_WORDS)
-            .chain((1..=depth).map(|d| 3 + self.board_words + d))
+            .chain((1..=depth).map(|d| frame_word(self.board_words, d)))
             .collect();
         let got = {
             let ctx = &self.ctx;
