@@ -3,14 +3,12 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{CliError, GenerateArgs, goal_spec};
+use super::{CliError, GenerateArgs, flag_goal};
 use crate::puzzle::random::{random_solvable, random_walk};
 
 pub(super) fn run(a: &GenerateArgs) -> Result<u8, CliError> {
     let (rows, cols) = a.size;
-    let goal = goal_spec(&a.goal)?
-        .resolve(rows, cols)
-        .map_err(|e| CliError::Usage(format!("--goal {}: {e}", a.goal)))?;
+    let goal = flag_goal(&a.goal, rows, cols)?;
     let seed = a.seed.unwrap_or_else(|| {
         let seed = rand::random();
         // So that the boards can be made again.

@@ -687,6 +687,15 @@ pub(super) fn resolve_goal(
     }
 }
 
+/// The goal `--goal TEXT` gives a `rows`×`cols` board where no bench line names one
+/// (`generate`, `pdb build`): [`resolve_goal`] with the flag alone.
+///
+/// # Errors
+/// As [`goal_spec`] and [`resolve_goal`].
+pub(super) fn flag_goal(text: &str, rows: usize, cols: usize) -> Result<Goal, CliError> {
+    resolve_goal(Some(&(text, goal_spec(text)?)), None, rows, cols)
+}
+
 /// `--goal`'s value read (a name or a goal file), with its text; `None` when not given.
 fn goal_flag(flag: Option<&str>) -> Result<Option<(&str, GoalSpec)>, CliError> {
     flag.map(|f| Ok((f, goal_spec(f)?))).transpose()

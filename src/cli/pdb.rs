@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
-use super::{CliError, goal_spec, parse_size};
+use super::{CliError, flag_goal, parse_size};
 use crate::heuristic::pdb::cache::{PdbCache, header_for, verify_file};
 use crate::heuristic::pdb::{NAMED, PartitionSpec};
 use crate::heuristic::{
@@ -74,9 +74,7 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
                     ));
                 }
             };
-            let g = goal_spec(goal)?
-                .resolve(r, c)
-                .map_err(|e| CliError::Usage(format!("--goal {goal}: {e}")))?;
+            let g = flag_goal(goal, r, c)?;
             let t = std::time::Instant::now();
             let choice = HeuristicChoice::Pdb(spec.clone());
             let resolved = resolve(

@@ -230,14 +230,12 @@ impl Board {
         Move::ALL.into_iter().filter(|&m| self.can_move(m))
     }
 
-    /// Slides the tile `tile` into the blank if they are orthogonal neighbours; returns the
-    /// blank's move, or `None` (board unchanged) otherwise.
-    pub fn slide_tile(&mut self, tile: u8) -> Option<Move> {
-        let m = Move::ALL
+    /// The blank's move that slides the tile in `cell` into the blank: `Some` when `cell` is
+    /// an orthogonal neighbour of the blank (a click on that tile), else `None`.
+    pub fn move_sliding(&self, cell: usize) -> Option<Move> {
+        Move::ALL
             .into_iter()
-            .find(|&m| self.target(m).is_some_and(|c| self.tiles[c] == tile))?;
-        self.apply(m);
-        Some(m)
+            .find(|&m| self.target(m) == Some(cell))
     }
 
     /// Writes the board in the Princeton client's layout: a size line (`n` for a square
@@ -318,5 +316,24 @@ impl FromStr for Board {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         super::parse::parse_board(s, "<string>", None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Board, Move};
+
+    /// A click on a tile beside the blank slides it: the blank moves onto its cell; any other
+    /// cell (the blank's own, a corner away from it) moves nothing.
+    #[test]
+    fn the_move_sliding_a_cell_is_the_blanks_move_onto_it() {
+        let b: Board = "1 2 3/4 0 5/6 7 8".parse().unwrap();
+        assert_eq!(b.move_sliding(1), Some(Move::Up));
+        assert_eq!(b.move_sliding(7), Some(Move::Down));
+        assert_eq!(b.move_sliding(3), Some(Move::Left));
+        assert_eq!(b.move_sliding(5), Some(Move::Right));
+        assert_eq!(b.move_sliding(4), None);
+        assert_eq!(b.move_sliding(0), None);
+        assert_eq!(b.move_sliding(9), None);
     }
 }

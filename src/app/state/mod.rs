@@ -454,13 +454,7 @@ impl AppState {
             }
             EditClick::Off => {}
         }
-        if self.board.tiles()[cell] == 0 {
-            return;
-        }
-        if let Some(m) = Move::ALL
-            .into_iter()
-            .find(|&m| self.board.target(m) == Some(cell))
-        {
+        if let Some(m) = self.board.move_sliding(cell) {
             self.move_blank(m);
         }
     }
