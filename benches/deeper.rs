@@ -4,7 +4,7 @@
 //! blank-first`; skipped with a line otherwise, as building them takes minutes), IDA* on one
 //! thread on an 80-move 15-puzzle and on the easiest of Korf & Felner's 24-puzzles. Whole
 //! sets: `npuzzle bench assets/bench/hard15.txt --goal blank-last --heuristic pdb78 --jobs 1`
-//! and the README's benchmark table.
+//! and the benchmark table in docs/benchmarks.md.
 
 use std::sync::Arc;
 

@@ -9,7 +9,7 @@
 # Boards: Korf's 15-puzzles (assets/bench/korf100.txt, blank first), a subset a heuristic
 # solves in seconds: manhattan ids 2 5 6 8 9 12 13 16 18 19 20; linear-conflict ids 1-20 but
 # 3, 15 and 17; pdb555, pdb663 and pdb78 ids 1-20. Both prune with "never undo" (as the
-# ratios in the README were first measured), so both search the same trees. Uses target/release/npuzzle (built if
+# ratios in docs/benchmarks.md were first measured), so both search the same trees. Uses target/release/npuzzle (built if
 # missing); pattern tables come from the usual cache (built on first use).
 set -euo pipefail
 cd "$(dirname "$0")/.."
