@@ -9,12 +9,13 @@ use std::time::Duration;
 
 use rand::SeedableRng;
 
-use crate::heuristic::{HeuristicChoice, HeuristicKind, HeuristicSpec, comparable};
+use crate::heuristic::{HeuristicChoice, HeuristicSpec};
 use crate::puzzle::{Board, Goal};
 use crate::search::compare::{
-    DepthRow, DepthTable, Measure, Method, TEXTBOOK_DEPTHS, depth_experiment, measure,
+    DepthRow, DepthTable, Measure, Method, TEXTBOOK_DEPTHS, default_methods, depth_experiment,
+    measure,
 };
-use crate::search::{Algorithm, Limits, Problem, bfs};
+use crate::search::{Algorithm, Limits, Problem};
 
 /// Boards per depth in the app's textbook experiment.
 pub const SAMPLES: usize = 20;
@@ -115,14 +116,11 @@ fn methods(
     tx: &Sender<CompareMsg>,
 ) -> Result<Vec<Method>, String> {
     let mut out = Vec::new();
-    if goal.board().len() <= bfs::MAX_TABLE_CELLS {
-        out.push(Method {
-            algorithm: Algorithm::Bfs,
-            heuristic: HeuristicSpec::Kind(HeuristicKind::Manhattan),
-            name: "none".into(),
-        });
-    }
-    for choice in comparable(goal, cache_dir.clone()) {
+    for choice in default_methods(goal, cache_dir.clone()) {
+        let Some(choice) = choice else {
+            out.push(Method::bfs());
+            continue;
+        };
         if cancel.load(Ordering::Relaxed) {
             return Err("cancelled".into());
         }

@@ -14,11 +14,12 @@ use super::{
     CliError, Format, StatedLength, goal_flag, parse_memory, parse_size, read_instance,
     resolve_goal,
 };
-use crate::heuristic::{HeuristicChoice, comparable};
+use crate::heuristic::HeuristicChoice;
 use crate::puzzle::{Board, Goal, Solvability};
 use crate::report::group_digits;
 use crate::search::compare::{
-    DepthRow, DepthTable, Measure, Method, TEXTBOOK_DEPTHS, depth_experiment, measure,
+    DepthRow, DepthTable, Measure, Method, TEXTBOOK_DEPTHS, default_methods, depth_experiment,
+    measure,
 };
 use crate::search::{Algorithm, Limits, Problem, default_max_memory};
 
@@ -142,21 +143,12 @@ fn compare(a: &CompareArgs) -> Result<u8, CliError> {
 /// The methods to compare: `--heuristics` (each loaded or built, `bfs` as BFS), or the default
 /// list for the board.
 fn methods(a: &CompareArgs, goal: &Goal) -> Result<Vec<Method>, CliError> {
-    let cells = goal.board().len();
     let names: Vec<String> = match &a.heuristics {
         Some(list) => split_list(list),
-        None => {
-            let mut v: Vec<String> = Vec::new();
-            if cells <= crate::search::bfs::MAX_TABLE_CELLS {
-                v.push("bfs".into());
-            }
-            v.extend(
-                comparable(goal, a.cache_dir.clone())
-                    .iter()
-                    .map(ToString::to_string),
-            );
-            v
-        }
+        None => default_methods(goal, a.cache_dir.clone())
+            .into_iter()
+            .map(|m| m.map_or_else(|| "bfs".to_string(), |c| c.to_string()))
+            .collect(),
     };
     if names.is_empty() {
         return Err(CliError::Usage("--heuristics is empty".into()));
@@ -164,13 +156,7 @@ fn methods(a: &CompareArgs, goal: &Goal) -> Result<Vec<Method>, CliError> {
     let mut out = Vec::new();
     for name in names {
         if name.eq_ignore_ascii_case("bfs") {
-            out.push(Method {
-                algorithm: Algorithm::Bfs,
-                heuristic: crate::heuristic::HeuristicSpec::Kind(
-                    crate::heuristic::HeuristicKind::Manhattan,
-                ),
-                name: "none".into(),
-            });
+            out.push(Method::bfs());
             continue;
         }
         let choice: HeuristicChoice = name

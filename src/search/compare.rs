@@ -27,6 +27,36 @@ pub struct Method {
     pub name: String,
 }
 
+impl Method {
+    /// Breadth-first search, named `none` (it has no heuristic; its spec is never read).
+    pub fn bfs() -> Method {
+        Method {
+            algorithm: Algorithm::Bfs,
+            heuristic: HeuristicSpec::Kind(crate::heuristic::HeuristicKind::Manhattan),
+            name: "none".into(),
+        }
+    }
+}
+
+/// What a comparison runs by default on `goal`'s board, in order: BFS (`None`) on boards of
+/// at most [`MAX_TABLE_CELLS`](super::bfs::MAX_TABLE_CELLS) cells, then every heuristic
+/// [`comparable`](crate::heuristic::comparable) gives (pattern databases that are cached or
+/// quick to build, in `cache_dir`). The one list `npuzzle compare` and the app's Compare view
+/// both run.
+pub fn default_methods(
+    goal: &Goal,
+    cache_dir: Option<std::path::PathBuf>,
+) -> Vec<Option<crate::heuristic::HeuristicChoice>> {
+    let bfs = (goal.board().len() <= super::bfs::MAX_TABLE_CELLS).then_some(None);
+    bfs.into_iter()
+        .chain(
+            crate::heuristic::comparable(goal, cache_dir)
+                .into_iter()
+                .map(Some),
+        )
+        .collect()
+}
+
 /// What one search of one board did.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Measure {
