@@ -10,8 +10,8 @@
 //!   slides the opposite way.
 //! - Distances, `g`, `h` and `f` are counted in moves; times in seconds; memory in bytes.
 //!
-//! Layers (see `ARCHITECTURE.md`), each using only those before it: [`puzzle`] (model, parsing,
-//! parity) → [`heuristic`] (incl. pattern databases) → [`eval`] (batch evaluation, CPU and
+//! Layers (see `ARCHITECTURE.md`), each using only those before it: [`text`] (numbers for
+//! people) → [`puzzle`] (model, parsing, parity) → [`heuristic`] (incl. pattern databases) → [`eval`] (batch evaluation, CPU and
 //! feature `gpu`) → [`search`] → [`report`] (solution text and JSON) → [`cli`]. The desktop app
 //! (`app`, feature `gui`) uses them all, and nothing in the library uses it: the binary hands it
 //! to [`cli::main`] as the launcher. `puzzle`, `heuristic` and `search` do no terminal I/O and
@@ -37,6 +37,7 @@ pub mod memory;
 pub mod puzzle;
 pub mod report;
 pub mod search;
+pub mod text;
 
 /// The bundled default puzzle (a 15-puzzle, rectangular-format text), shown on first launch.
 pub const DEFAULT_PUZZLE: &str = include_str!("../assets/default.txt");

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::puzzle::{Board, Goal, Move, Notation, Solvability, format_moves};
 use crate::search::{Algorithm, AllSolutions, Iteration, SearchStats};
+pub use crate::text::group_digits;
 
 /// The tile numbers that slide, one per move of the blank, starting from `start`.
 pub fn tiles_moved(start: &Board, moves: &[Move]) -> Vec<u8> {
@@ -221,20 +222,6 @@ impl SolveJson {
     pub fn to_json(&self) -> serde_json::Result<String> {
         serde_json::to_string_pretty(self)
     }
-}
-
-/// A count with its digits grouped by thousands with spaces: `1234567` → `1 234 567` (the
-/// app's panels and the CLI's tables).
-pub fn group_digits(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(' ');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 #[cfg(test)]

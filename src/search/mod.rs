@@ -213,7 +213,7 @@ pub enum SearchError {
         } else {
             format!("memory cap of {} reached", bytesize::ByteSize(*cap).display().iec())
         },
-        crate::report::group_digits(*expanded),
+        crate::text::group_digits(*expanded),
         if *expanded == 1 { "" } else { "s" }
     )]
     MemoryLimit {

@@ -6,7 +6,7 @@ use egui::{Color32, RichText};
 
 use super::group;
 use crate::app::state::AppState;
-use crate::app::views::mini;
+use crate::app::views::{ghf, mini};
 use crate::puzzle::{Board, Notation, format_moves, reachable_boards, reachable_boards_log10};
 use crate::search::Algorithm;
 use crate::search::stepper::{Expansion, Fate, Successor};
@@ -18,16 +18,6 @@ fn fate_color(f: &Fate) -> Color32 {
         Fate::BetterPath { .. } => Color32::from_rgb(120, 170, 240),
         Fate::Known { .. } | Fate::Parent => Color32::GRAY,
         Fate::OverThreshold => Color32::from_rgb(230, 170, 80),
-    }
-}
-
-/// A node's numbers as `algorithm` uses them: BFS only its depth g (it has no h), the others
-/// g, h and f (the Inspector's and the search tree's).
-pub(crate) fn ghf(algorithm: Algorithm, g: u32, h: u32) -> String {
-    if algorithm == Algorithm::Bfs {
-        format!("g {g}")
-    } else {
-        format!("g {g}  h {h}  f {}", g + h)
     }
 }
 

@@ -329,5 +329,4 @@ fn save(st: &mut AppState, path: &std::path::Path, text: &str) {
     }
 }
 
-pub(super) use crate::report::group_digits as group;
-pub(super) use inspector::ghf;
+pub(super) use crate::text::group_digits as group;

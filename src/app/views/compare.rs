@@ -5,9 +5,9 @@
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Stroke, vec2};
 
-use crate::app::panels::group;
 use crate::app::state::AppState;
 use crate::search::compare::DepthRow;
+use crate::text::group_digits as group;
 
 /// Line colours of the chart, one per method.
 const COLOURS: [Color32; 7] = [

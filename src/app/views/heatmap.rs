@@ -2,10 +2,10 @@
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
 
-use crate::app::panels::group;
 use crate::app::render::{Quad, QuadPainter};
 use crate::app::state::AppState;
 use crate::search::Algorithm;
+use crate::text::group_digits as group;
 
 /// A perceptual colour ramp (approximately viridis), `t` in 0..=1.
 pub fn ramp(t: f32) -> Color32 {

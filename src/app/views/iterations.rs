@@ -4,9 +4,9 @@
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
 
-use crate::app::panels::group;
 use crate::app::state::{AppState, LowerView};
 use crate::search::Algorithm;
+use crate::text::group_digits as group;
 
 /// Draws the chart in `rect`.
 pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {

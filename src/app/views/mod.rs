@@ -11,3 +11,13 @@ pub mod overlay;
 pub mod tree;
 
 pub use heatmap::ramp;
+
+/// A node's numbers as `algorithm` uses them: BFS only its depth g (it has no h), the others
+/// g, h and f (the Inspector's and the search tree's).
+pub(crate) fn ghf(algorithm: crate::search::Algorithm, g: u32, h: u32) -> String {
+    if algorithm == crate::search::Algorithm::Bfs {
+        format!("g {g}")
+    } else {
+        format!("g {g}  h {h}  f {}", g + h)
+    }
+}

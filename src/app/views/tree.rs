@@ -5,11 +5,12 @@
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
 
-use crate::app::panels::{ghf, group};
 use crate::app::state::AppState;
+use crate::app::views::ghf;
 use crate::app::views::mini;
 use crate::puzzle::Board;
 use crate::search::stepper::{TREE_LIMIT, TreeNode};
+use crate::text::group_digits as group;
 
 /// Horizontal and vertical spacing of the nodes, in scene points.
 const DX: f32 = 24.0;
