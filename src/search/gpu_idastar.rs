@@ -21,7 +21,7 @@
 //! CPU's counts exactly, in another order. The solution (the root's moves, then the device's) is replayed by
 //! `solve_on_device` before it is returned.
 
-use super::idastar::{Dfs, Reporter, Round, Shared, Top, split_top};
+use super::idastar::{Dfs, Offload, Reporter, Round, Shared, Top, split_top};
 use super::{Limits, SearchError};
 use crate::eval::ida::{HIST_H, IdaDevice, RoundReport, SubtreeRoot};
 use crate::heuristic::Incremental;
@@ -32,7 +32,7 @@ use crate::heuristic::Incremental;
 pub const ROUND_SECONDS: f64 = 0.05;
 
 /// Expansions per invocation in the first round (then sized to [`ROUND_SECONDS`]).
-pub(super) const FIRST_BUDGET: u32 = 256;
+const FIRST_BUDGET: u32 = 256;
 
 /// Share of the invocations still searching below which an iteration is in its tail.
 const TAIL_BUSY: f64 = 0.75;
@@ -48,10 +48,49 @@ const MAX_BUDGET: u32 = 1 << 20;
 /// Fewest expansions per invocation in one round.
 const MIN_BUDGET: u32 = 16;
 
+/// GPU IDA*'s rounds on `device`, as IDA*'s [`Offload`]: each iteration's tree below its top
+/// is searched there (see the module docs).
+pub(super) struct Rounds<'d> {
+    device: &'d mut dyn IdaDevice,
+    /// Expansions per invocation a round, carried from iteration to iteration.
+    budget: u32,
+}
+
+impl<'d> Rounds<'d> {
+    /// Rounds on `device`, starting at [`FIRST_BUDGET`] expansions an invocation.
+    pub(super) fn new(device: &'d mut dyn IdaDevice) -> Self {
+        Rounds {
+            device,
+            budget: FIRST_BUDGET,
+        }
+    }
+}
+
+impl Offload for Rounds<'_> {
+    fn set_pruning(&mut self, table: &[[u16; 4]]) -> Result<(), SearchError> {
+        self.device
+            .set_pruning(table)
+            .map_err(|e| SearchError::Evaluator(e.to_string()))
+    }
+
+    fn iteration<H: Incremental + Sync>(
+        &mut self,
+        dfs: &mut Dfs<'_, H, Reporter<'_, '_, '_>>,
+        h0: u32,
+        limits: &Limits,
+        helpers: (&Shared, usize),
+    ) -> Result<Round, SearchError>
+    where
+        H::State: Send + Sync,
+    {
+        iteration(dfs, h0, self.device, limits, &mut self.budget, helpers)
+    }
+}
+
 /// One iteration of GPU IDA* with threshold `dfs.bound`: see the module docs. `budget` is
 /// the expansions per invocation a round, carried from iteration to iteration; `helpers` are
 /// the host's threads for the top of the tree (see `split_top`).
-pub(super) fn iteration<H: Incremental + Sync>(
+fn iteration<H: Incremental + Sync>(
     dfs: &mut Dfs<'_, H, Reporter<'_, '_, '_>>,
     h0: u32,
     device: &mut dyn IdaDevice,

@@ -438,7 +438,8 @@ pub fn solve_on_device(
     takes_shape(&heuristic, problem)?;
     load_pruning(problem, limits);
     checked(problem, limits, |ctl| {
-        idastar::search_on(problem, &heuristic, Some(device), ctl, progress)
+        let mut rounds = gpu_idastar::Rounds::new(device);
+        idastar::search_on(problem, &heuristic, Some(&mut rounds), ctl, progress)
     })
 }
 

@@ -26,7 +26,6 @@ use super::{
     Algorithm, CellSampler, Control, GhHistogram, Iteration, Limits, Problem, ProgressFn,
     SearchError, SearchStats, Solution,
 };
-use crate::eval::ida::IdaDevice;
 use crate::heuristic::{
     Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan, MaxOf,
     WalkingDistance,
@@ -56,19 +55,68 @@ pub(crate) fn search(
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError> {
-    search_on(problem, heuristic, None, ctl, progress)
+    search_on::<CpuOnly>(problem, heuristic, None, ctl, progress)
 }
 
-/// IDA* whose subtrees below the split depth are searched by `device` when there is one
-/// (GPU IDA*, see [`super::gpu_idastar`]), else by [`Limits::threads`] threads. The host
-/// searches the top of the tree with the CPU form of the same heuristic.
+/// What searches each iteration's tree below its top instead of the CPU's threads: GPU
+/// IDA*'s rounds on a device (`gpu_idastar::Rounds`). IDA* keeps the loop over thresholds,
+/// the counts, the reports and the answer; an offload searches one iteration at a time. (It
+/// is handed in, so that this module does not depend on the GPU's.)
+pub(super) trait Offload {
+    /// Prunes below the top with IDA*'s automaton, `table[state][move]`.
+    ///
+    /// # Errors
+    /// [`SearchError::Evaluator`] when the device refuses it.
+    fn set_pruning(&mut self, table: &[[u16; 4]]) -> Result<(), SearchError>;
+
+    /// One iteration with threshold `dfs.bound` from the start (`h0` its h); `helpers` are
+    /// the host's threads for the top of the tree.
+    ///
+    /// # Errors
+    /// A limit, or [`SearchError::Evaluator`] when the device fails.
+    fn iteration<H: Incremental + Sync>(
+        &mut self,
+        dfs: &mut Dfs<'_, H, Reporter<'_, '_, '_>>,
+        h0: u32,
+        limits: &Limits,
+        helpers: (&Shared, usize),
+    ) -> Result<Round, SearchError>
+    where
+        H::State: Send + Sync;
+}
+
+/// No offload: every iteration is searched on the CPU's threads.
+pub(super) enum CpuOnly {}
+
+impl Offload for CpuOnly {
+    fn set_pruning(&mut self, _: &[[u16; 4]]) -> Result<(), SearchError> {
+        match *self {}
+    }
+
+    fn iteration<H: Incremental + Sync>(
+        &mut self,
+        _: &mut Dfs<'_, H, Reporter<'_, '_, '_>>,
+        _: u32,
+        _: &Limits,
+        _: (&Shared, usize),
+    ) -> Result<Round, SearchError>
+    where
+        H::State: Send + Sync,
+    {
+        match *self {}
+    }
+}
+
+/// IDA* whose subtrees below the split depth are searched by `offload` when there is one
+/// (GPU IDA*), else by [`Limits::threads`] threads. The host searches the top of the tree
+/// with the CPU form of the same heuristic.
 ///
 /// # Errors
 /// As [`search`], and [`SearchError::Evaluator`] when the device fails.
-pub(crate) fn search_on(
+pub(super) fn search_on<O: Offload>(
     problem: &Problem,
     heuristic: &HeuristicSpec,
-    device: Option<&mut dyn IdaDevice>,
+    device: Option<&mut O>,
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError> {
@@ -114,11 +162,12 @@ pub(crate) fn search_on(
 /// # Errors
 /// As [`search`].
 ///
-/// With a `device`, the subtrees below the split depth are searched there instead (GPU IDA*).
-fn run_on<H: Incremental + Sync>(
+/// With an offload (`device`), the subtrees below the split depth are searched there instead
+/// (GPU IDA*).
+fn run_on<H: Incremental + Sync, O: Offload>(
     problem: &Problem,
     h: &H,
-    mut device: Option<&mut dyn IdaDevice>,
+    mut device: Option<&mut O>,
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError>
@@ -136,8 +185,7 @@ where
     let moves = tables.moves();
     // The device prunes with the same automaton as its host part.
     if let Some(d) = device.as_deref_mut() {
-        d.set_pruning(moves.fsm)
-            .map_err(|e| SearchError::Evaluator(e.to_string()))?;
+        d.set_pruning(moves.fsm)?;
     }
     let threads = limits.threads.max(1);
     let histogram = limits.histogram && (threads == 1 || device.is_some());
@@ -180,7 +228,6 @@ where
             busy: 0.0,
         },
     };
-    let mut budget = super::gpu_idastar::FIRST_BUDGET;
     let mut stats = SearchStats {
         initial_h: h0,
         ..SearchStats::default()
@@ -197,14 +244,7 @@ where
             hh.add(0, h0 as usize);
         }
         let round = if let Some(device) = device.as_deref_mut() {
-            super::gpu_idastar::iteration(
-                &mut dfs,
-                h0,
-                device,
-                &limits,
-                &mut budget,
-                (&shared, threads),
-            )
+            device.iteration(&mut dfs, h0, &limits, (&shared, threads))
         } else if threads == 1 {
             match dfs.dfs(0, h0, MoveFsm::ROOT, u32::MAX) {
                 Ok(next) => Ok(Round::Next(next)),
