@@ -21,7 +21,7 @@
 //! CPU's counts exactly, in another order. The solution (the root's moves, then the device's) is replayed by
 //! `solve_on_device` before it is returned.
 
-use super::idastar::{Dfs, Offload, Reporter, Round, Shared, Top, split_top};
+use super::idastar::{Dfs, IterationEnd, Offload, Reporter, Shared, Top, split_top};
 use super::{Limits, SearchError};
 use crate::eval::ida::{HIST_H, IdaDevice, RoundReport, SubtreeRoot};
 use crate::heuristic::Incremental;
@@ -79,7 +79,7 @@ impl Offload for Rounds<'_> {
         h0: u32,
         limits: &Limits,
         helpers: (&Shared, usize),
-    ) -> Result<Round, SearchError>
+    ) -> Result<IterationEnd, SearchError>
     where
         H::State: Send + Sync,
     {
@@ -97,7 +97,7 @@ fn iteration<H: Incremental + Sync>(
     limits: &Limits,
     budget: &mut u32,
     helpers: (&Shared, usize),
-) -> Result<Round, SearchError>
+) -> Result<IterationEnd, SearchError>
 where
     H::State: Send + Sync,
 {
@@ -117,7 +117,7 @@ fn attempt<H: Incremental + Sync>(
     limits: &Limits,
     budget: &mut u32,
     helpers: (&Shared, usize),
-) -> Result<Option<Round>, SearchError>
+) -> Result<Option<IterationEnd>, SearchError>
 where
     H::State: Send + Sync,
 {
@@ -220,10 +220,10 @@ where
             }
             let mut path = nodes.path(root).to_vec();
             path.extend(below);
-            return Ok(Some(Round::Found(path)));
+            return Ok(Some(IterationEnd::Found(path)));
         }
         if r.exhausted {
-            return Ok(Some(Round::Next(next)));
+            return Ok(Some(IterationEnd::Next(next)));
         }
         if due || limits.histogram {
             dfs.watch.report(bound, dfs.tally, false, false);

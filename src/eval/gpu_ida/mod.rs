@@ -111,7 +111,7 @@ pub(super) const IDASTAR_WGSL: &str = concat!(
 );
 
 /// Per-iteration state.
-struct Run {
+struct DeviceIteration {
     bound: u32,
     /// Work items the current round may take.
     available: u32,
@@ -170,7 +170,7 @@ pub struct GpuIda {
     /// the shader's loops stay under lavapipe's 65,535 iterations (halved after a cut).
     budget_cap: u32,
     items: Option<(wgpu::Buffer, wgpu::BindGroup, u32)>,
-    run: Option<Run>,
+    run: Option<DeviceIteration>,
 }
 
 impl GpuIda {

@@ -7,9 +7,9 @@ use std::time::Instant;
 use wgpu::util::DeviceExt;
 
 use super::{
-    GpuIda, MAX_DEPTH, PATH_WORDS, Run, SHARE_MAX, ST_BUSY, ST_CUT, ST_EXPANDED, ST_FINISHED,
-    ST_FOUND, ST_FOUND_DEPTH, ST_FOUND_INV, ST_GENERATED, ST_GIVEN, ST_HEADER, ST_MIN_F, ST_TAIL,
-    ST_WORK, frame_word, origin_word,
+    DeviceIteration, GpuIda, MAX_DEPTH, PATH_WORDS, SHARE_MAX, ST_BUSY, ST_CUT, ST_EXPANDED,
+    ST_FINISHED, ST_FOUND, ST_FOUND_DEPTH, ST_FOUND_INV, ST_GENERATED, ST_GIVEN, ST_HEADER,
+    ST_MIN_F, ST_TAIL, ST_WORK, frame_word, origin_word,
 };
 use crate::eval::EvalError;
 use crate::eval::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
@@ -143,7 +143,7 @@ impl IdaDevice for GpuIda {
         if histogram {
             self.pipeline(true);
         }
-        self.run = Some(Run {
+        self.run = Some(DeviceIteration {
             bound,
             available: count,
             taken: 0,

@@ -15,7 +15,7 @@
 //! limits, reports progress and keeps the histogram; a worker thread's `Shared` checks the
 //! limits and the abort flag. Results are values: a probe returns the smallest f above the
 //! threshold (the next threshold) or why it stopped (`Halt`: found, a limit, aborted); an
-//! iteration returns a `Round` (found with its moves, or the next threshold); a worker thread
+//! iteration returns an `IterationEnd` (found with its moves, or the next threshold); a worker thread
 //! returns a `WorkerEnd`.
 
 use std::sync::atomic::AtomicBool;
@@ -80,7 +80,7 @@ pub(super) trait Offload {
         h0: u32,
         limits: &Limits,
         helpers: (&Shared, usize),
-    ) -> Result<Round, SearchError>
+    ) -> Result<IterationEnd, SearchError>
     where
         H::State: Send + Sync;
 }
@@ -99,7 +99,7 @@ impl Offload for CpuOnly {
         _: u32,
         _: &Limits,
         _: (&Shared, usize),
-    ) -> Result<Round, SearchError>
+    ) -> Result<IterationEnd, SearchError>
     where
         H::State: Send + Sync,
     {
@@ -243,12 +243,12 @@ where
             hh.clear();
             hh.add(0, h0 as usize);
         }
-        let round = if let Some(device) = device.as_deref_mut() {
+        let end = if let Some(device) = device.as_deref_mut() {
             device.iteration(&mut dfs, h0, &limits, (&shared, threads))
         } else if threads == 1 {
             match dfs.dfs(0, h0, MoveFsm::ROOT, u32::MAX) {
-                Ok(next) => Ok(Round::Next(next)),
-                Err(Halt::Found) => Ok(Round::Found(std::mem::take(&mut dfs.path))),
+                Ok(next) => Ok(IterationEnd::Next(next)),
+                Err(Halt::Found) => Ok(IterationEnd::Found(std::mem::take(&mut dfs.path))),
                 Err(halt) => Err(halt.error(&limits)),
             }
         } else {
@@ -256,15 +256,17 @@ where
         };
         // Looking for all solutions, an iteration that reached the goal is the last; stopped
         // by the time limit there, it gives what it found so far.
-        let round = match (round, &dfs.found) {
-            (Ok(Round::Next(_)), Some(c)) if c.count() > 0 => Ok(Round::Found(Vec::new())),
+        let end = match (end, &dfs.found) {
+            (Ok(IterationEnd::Next(_)), Some(c)) if c.count() > 0 => {
+                Ok(IterationEnd::Found(Vec::new()))
+            }
             (Err(SearchError::TimeLimit(_)), Some(c)) if c.count() > 0 => {
                 exact = false;
-                Ok(Round::Found(Vec::new()))
+                Ok(IterationEnd::Found(Vec::new()))
             }
             (r, _) => r,
         };
-        let round = match round {
+        let end = match end {
             Ok(r) => r,
             Err(e) => {
                 // The counts at the stop, so that a caller's figures are those of this moment.
@@ -278,11 +280,11 @@ where
             generated: dfs.tally.generated,
         });
         dfs.watch.done.add(dfs.tally);
-        let found = matches!(round, Round::Found(_));
+        let found = matches!(end, IterationEnd::Found(_));
         dfs.watch.report(dfs.bound, Tally::default(), true, found);
-        let next = match round {
-            Round::Found(moves) => break moves,
-            Round::Next(next) => next,
+        let next = match end {
+            IterationEnd::Found(moves) => break moves,
+            IterationEnd::Next(next) => next,
         };
         if let Err(e) = dfs.watch.ctl.check() {
             dfs.watch.report(dfs.bound, Tally::default(), false, true);
@@ -311,7 +313,7 @@ where
 }
 
 /// How an iteration ended.
-pub(super) enum Round {
+pub(super) enum IterationEnd {
     /// The goal was reached by these moves.
     Found(Vec<Move>),
     /// The goal is not within the threshold; the smallest f above it (`u32::MAX`: none).

@@ -9,7 +9,8 @@ use std::time::Instant;
 use super::moves::Moves;
 use super::watch::{Reporter, Watch};
 use super::{
-    CHECK_EVERY, Dfs, Halt, Probe, Round, SPLIT_PER_THREAD, SplitNodes, Tally, Top, split_top,
+    CHECK_EVERY, Dfs, Halt, IterationEnd, Probe, SPLIT_PER_THREAD, SplitNodes, Tally, Top,
+    split_top,
 };
 use crate::heuristic::Incremental;
 use crate::puzzle::Move;
@@ -63,7 +64,7 @@ pub(super) fn parallel_iteration<H: Incremental + Sync>(
     threads: usize,
     shared: &Shared,
     limits: &Limits,
-) -> Result<Round, SearchError>
+) -> Result<IterationEnd, SearchError>
 where
     H::State: Send + Sync,
 {
@@ -105,12 +106,12 @@ where
         }
     }
     if let Some(path) = found {
-        return Ok(Round::Found(path));
+        return Ok(IterationEnd::Found(path));
     }
     if let Some(halt) = error {
         return Err(halt.error(limits));
     }
-    Ok(Round::Next(next))
+    Ok(IterationEnd::Next(next))
 }
 
 /// What a worker thread did in an iteration.

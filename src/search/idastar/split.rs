@@ -4,7 +4,7 @@
 
 use super::parallel::{Shared, expand_level};
 use super::watch::Watch;
-use super::{Dfs, Halt, Round, Tally};
+use super::{Dfs, Halt, IterationEnd, Tally};
 use crate::heuristic::Incremental;
 use crate::puzzle::Move;
 use crate::search::move_fsm::MoveFsm;
@@ -123,7 +123,7 @@ impl<S: Clone> SplitNodes<S> {
 pub(in crate::search) enum Top<S> {
     /// The iteration ended there: the goal was reached above the split depth, or every node
     /// was pruned before it.
-    Done(Round),
+    Done(IterationEnd),
     /// The nodes at the split depth (to be searched below), and the smallest f above the
     /// threshold seen above them (`u32::MAX`: none).
     Split(SplitNodes<S>, u32),
@@ -212,7 +212,11 @@ where
     };
     dfs.split = SplitNodes::new(dfs.tiles.len());
     match halt {
-        Some(Halt::Found) => return Ok(Top::Done(Round::Found(std::mem::take(&mut dfs.path)))),
+        Some(Halt::Found) => {
+            return Ok(Top::Done(IterationEnd::Found(std::mem::take(
+                &mut dfs.path,
+            ))));
+        }
         Some(halt) => {
             dfs.load(&start, 0);
             return Err(halt.error(limits));
@@ -221,7 +225,7 @@ where
     }
     if level.is_empty() {
         // Everything below the split depth was pruned: the iteration is complete.
-        return Ok(Top::Done(Round::Next(next)));
+        return Ok(Top::Done(IterationEnd::Next(next)));
     }
     Ok(Top::Split(level, next))
 }
