@@ -128,7 +128,7 @@ fn methods(
             HeuristicChoice::Kind(k) => HeuristicSpec::Kind(*k),
             _ => {
                 let _ = tx.send(CompareMsg::Running(format!("loading {choice}")));
-                super::oracle::load(&choice, goal, cache_dir.clone(), max_memory, cancel)?
+                super::coach::load(&choice, goal, cache_dir.clone(), max_memory, cancel)?
             }
         };
         out.push(Method {

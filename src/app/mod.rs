@@ -10,8 +10,8 @@
 //! - `window.rs`: winit + wgpu surface + egui-winit/egui-wgpu, screenshots;
 //! - `worker.rs`: the search thread.
 
+mod coach;
 mod compare;
-mod oracle;
 mod panels;
 mod render;
 mod state;

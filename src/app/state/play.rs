@@ -1,8 +1,8 @@
 //! Playing by hand: the player's move count, the exact number of moves to solve from the
-//! board shown (the coach's oracle, in the background), a hint that keeps the optimum, and
+//! board shown (the coach, in the background), a hint that keeps the optimum, and
 //! what each move did to the total.
 
-use crate::app::oracle::{Answer, Oracle};
+use crate::app::coach::{Answer, Coach};
 use crate::puzzle::{Board, Goal, Move};
 
 /// The largest board the coach solves after every move (4×4).
@@ -19,7 +19,7 @@ pub struct Play {
     /// The optimum before the last move (to say what the move did).
     before: Option<u32>,
     answer: Option<Answer>,
-    oracle: Option<Oracle>,
+    coach: Option<Coach>,
     error: Option<String>,
     hint: bool,
     /// What the last move did, or that the goal is reached.
@@ -74,12 +74,12 @@ impl Play {
         self.answer.as_ref()
     }
 
-    /// Whether the oracle is still working.
+    /// Whether the coach is still working.
     pub fn thinking(&self) -> bool {
-        self.oracle.is_some()
+        self.coach.is_some()
     }
 
-    /// Why there is no answer, when the oracle failed.
+    /// Why there is no answer, when the coach failed.
     pub fn error(&self) -> Option<&str> {
         self.error.as_deref()
     }
@@ -144,7 +144,7 @@ impl Play {
                 .map(|a| a.moves.len() as u32)
         };
         if goal.as_ref().is_some_and(|g| g.board() == board) {
-            self.oracle = None;
+            self.coach = None;
             self.answer = None;
             self.costly = false;
             self.verdict = Some(match self.start_optimum {
@@ -160,9 +160,9 @@ impl Play {
     }
 
     fn ask(&mut self, board: &Board, goal: Option<Goal>, cache: &Cache) {
-        self.oracle = None;
+        self.coach = None;
         self.error = None;
-        // Up to 4×4: larger boards can take the oracle minutes.
+        // Up to 4×4: larger boards can take the coach minutes.
         let Some(goal) = goal.filter(|_| self.enabled && board.len() <= MAX_CELLS) else {
             return;
         };
@@ -175,7 +175,7 @@ impl Play {
             .as_ref()
             .filter(|(g, _)| g.board() == goal.board())
             .map(|(_, s)| s.clone());
-        self.oracle = Some(Oracle::start(
+        self.coach = Some(Coach::start(
             board.clone(),
             goal,
             ready,
@@ -189,17 +189,17 @@ impl Play {
         self.ask(board, goal, cache);
     }
 
-    /// Stops the oracle (a search is starting: it needs the cores).
+    /// Stops the coach (a search is starting: it needs the cores).
     pub(super) fn pause(&mut self) {
-        self.oracle = None;
+        self.coach = None;
     }
 
-    /// Takes the oracle's answer when it has one; returns whether anything changed.
+    /// Takes the coach's answer when it has one; returns whether anything changed.
     pub(super) fn poll(&mut self) -> bool {
-        let Some(r) = self.oracle.as_ref().and_then(Oracle::poll) else {
+        let Some(r) = self.coach.as_ref().and_then(Coach::poll) else {
             return false;
         };
-        self.oracle = None;
+        self.coach = None;
         match r {
             Ok(a) => {
                 if let Some(g) = &self.asked_goal {

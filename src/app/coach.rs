@@ -1,4 +1,4 @@
-//! The coach's oracle: the exact number of moves to solve a board, computed on a thread of
+//! The coach: the exact number of moves to solve a board, computed on a thread of
 //! its own after every move of a player (cancelled and restarted on the next one), with the
 //! strongest heuristic that is ready (`auto`: a cached or quick pattern database, else linear
 //! conflict). The UI never waits on it.
@@ -27,12 +27,12 @@ pub struct Answer {
 }
 
 /// One board being solved in the background.
-pub struct Oracle {
+pub struct Coach {
     cancel: Arc<AtomicBool>,
     rx: Receiver<Result<Answer, String>>,
 }
 
-impl Oracle {
+impl Coach {
     /// Starts solving `board` towards `goal` with `ready` (a heuristic loaded for this goal
     /// by an earlier answer), else `auto`'s pick (pattern databases from `cache_dir`, built
     /// within `max_memory` bytes if quick to build).
@@ -42,7 +42,7 @@ impl Oracle {
         ready: Option<HeuristicSpec>,
         cache_dir: Option<std::path::PathBuf>,
         max_memory: u64,
-    ) -> Oracle {
+    ) -> Coach {
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, rx) = channel();
         let (c, b) = (cancel.clone(), board);
@@ -65,9 +65,9 @@ impl Oracle {
             // No thread: the answer is an error, never a hang.
             let (tx, rx2) = channel();
             let _ = tx.send(Err(format!("could not start the coach's thread: {e}")));
-            return Oracle { cancel, rx: rx2 };
+            return Coach { cancel, rx: rx2 };
         }
-        Oracle { cancel, rx }
+        Coach { cancel, rx }
     }
 
     /// The answer once there is one (never blocks); `Err` names why there is none.
@@ -76,7 +76,7 @@ impl Oracle {
     }
 }
 
-impl Drop for Oracle {
+impl Drop for Coach {
     fn drop(&mut self) {
         self.cancel.store(true, Ordering::Relaxed);
     }
