@@ -356,3 +356,36 @@ fn a_relative_cache_home_says_where_tables_go() {
         out.stderr
     );
 }
+
+/// A FIFO named on the command line is read until its writer closes it (a shell's `<(…)` is
+/// one): `gui FIFO` sat silent, looking hung. Now it says what it waits for, and
+/// `--time-limit` bounds the wait.
+#[cfg(unix)]
+#[test]
+fn a_fifo_nobody_writes_is_said_and_bounded_by_the_time_limit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("board.txt");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let out = output(
+        command()
+            .arg("solve")
+            .arg(&fifo)
+            .args(["--time-limit", "1"]),
+        None,
+    );
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("a FIFO, until its writer closes it"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("reached while reading"),
+        "{}",
+        out.stderr
+    );
+}

@@ -762,8 +762,42 @@ fn read_input(path: &std::path::Path) -> Result<(String, String), ParseError> {
         }
         read_from("<stdin>", std::io::stdin().lock())
     } else {
-        read_source(path)
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() && !m.is_dir() => read_special(path, &m),
+            _ => read_source(path),
+        }
     }
+}
+
+/// Reads a FIFO or a device named on the command line (a shell's `<(…)` is one), saying on
+/// stderr what it waits for when nothing has ended it within half a second: not a hang, the
+/// writer has not closed it yet.
+fn read_special(
+    path: &std::path::Path,
+    m: &std::fs::Metadata,
+) -> Result<(String, String), ParseError> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owned = path.to_path_buf();
+    let spawned = std::thread::Builder::new()
+        .name("read special file".into())
+        .spawn(move || {
+            let _ = tx.send(read_source(&owned));
+        });
+    if spawned.is_err() {
+        return read_source(path);
+    }
+    let waited = match rx.recv_timeout(std::time::Duration::from_millis(500)) {
+        Ok(read) => return read,
+        Err(_) => {
+            crate::note!(
+                "npuzzle: reading {}, a {}, until its writer closes it (--time-limit bounds the wait)",
+                path.display(),
+                crate::files::kind_of(&m.file_type())
+            );
+            rx.recv()
+        }
+    };
+    waited.unwrap_or_else(|_| read_source(path))
 }
 
 /// When the command started (the first call): a `--time-limit` counts from here, reading the
