@@ -10,7 +10,7 @@ use npuzzle::eval::{BatchEvaluator, CpuEvaluator};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::puzzle::random::random_solvable;
 use npuzzle::puzzle::{Board, GoalSpec};
-use npuzzle::search::{Algorithm, Batch, Limits, Outcome, Problem, solve, solve_batched};
+use npuzzle::search::{Algorithm, Batch, Engine, Limits, Outcome, Problem, run, solve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -88,7 +88,12 @@ fn searches(c: &mut Criterion) {
                     evaluator: &mut cpu,
                     size: npuzzle::search::batched_astar::DEFAULT_BATCH_SIZE,
                 };
-                let o = solve_batched(&p, batch, &Limits::default(), &mut |_| {});
+                let o = run(
+                    &p,
+                    Engine::Batched { batch, from: None },
+                    &Limits::default(),
+                    &mut |_| {},
+                );
                 assert_eq!(len_of(o.unwrap()), len)
             })
         });
@@ -100,7 +105,12 @@ fn searches(c: &mut Criterion) {
                         evaluator: &mut gpu,
                         size: npuzzle::search::batched_astar::DEFAULT_BATCH_SIZE,
                     };
-                    let o = solve_batched(&p, batch, &Limits::default(), &mut |_| {});
+                    let o = run(
+                        &p,
+                        Engine::Batched { batch, from: None },
+                        &Limits::default(),
+                        &mut |_| {},
+                    );
                     assert_eq!(len_of(o.unwrap()), len)
                 })
             });

@@ -9,15 +9,18 @@ use npuzzle::heuristic::HeuristicKind;
 use npuzzle::puzzle::random::{random_solvable, random_walk};
 use npuzzle::puzzle::{Board, GoalSpec};
 use npuzzle::search::{
-    Algorithm, Batch, Limits, Outcome, Problem, Progress, SearchError, solve, solve_batched,
+    Algorithm, Batch, Engine, Limits, Outcome, Problem, Progress, SearchError, run, solve,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 fn batched(p: &Problem, e: &mut dyn BatchEvaluator, size: usize) -> Result<Outcome, SearchError> {
-    solve_batched(
+    run(
         p,
-        Batch { evaluator: e, size },
+        Engine::Batched {
+            batch: Batch { evaluator: e, size },
+            from: None,
+        },
         &Limits::default(),
         &mut |_| {},
     )
@@ -113,11 +116,14 @@ fn batched_progress_reports_rounds_and_open_histogram() {
         ..Limits::default()
     };
     let mut reports: Vec<Progress> = Vec::new();
-    let r = solve_batched(
+    let r = run(
         &p,
-        Batch {
-            evaluator: &mut e,
-            size: 256,
+        Engine::Batched {
+            batch: Batch {
+                evaluator: &mut e,
+                size: 256,
+            },
+            from: None,
         },
         &limits,
         &mut |p| reports.push(p.clone()),
@@ -161,11 +167,14 @@ fn batched_rejects_unsolvable_and_obeys_the_memory_cap() {
         start: "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1".parse().unwrap(),
         goal: g,
     };
-    let r = solve_batched(
+    let r = run(
         &p,
-        Batch {
-            evaluator: &mut e,
-            size: 1024,
+        Engine::Batched {
+            batch: Batch {
+                evaluator: &mut e,
+                size: 1024,
+            },
+            from: None,
         },
         &Limits {
             max_memory: 8 << 20,

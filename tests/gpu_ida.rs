@@ -22,7 +22,7 @@ use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
 use npuzzle::puzzle::random::{random_solvable, random_walk};
 use npuzzle::puzzle::{Board, Goal, GoalSpec, Move};
 use npuzzle::search::{
-    Algorithm, Limits, Outcome, Problem, Pruning, SearchError, Solution, solve, solve_on_device,
+    Algorithm, Engine, Limits, Outcome, Problem, Pruning, SearchError, Solution, run, solve,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -77,10 +77,12 @@ fn check_with(
         threads: 2,
         ..limits.clone()
     };
-    let gpu = solved(solve_on_device(
+    let gpu = solved(run(
         &problem,
-        spec.clone(),
-        dev,
+        Engine::Device {
+            device: dev,
+            heuristic: spec.clone(),
+        },
         &two,
         &mut |_| {},
     ));
@@ -322,10 +324,12 @@ fn gpu_ida_star_with_flagged_tables_finds_replayable_optima_on_long_korf_instanc
             start: start.clone(),
             goal: g.clone(),
         };
-        let s = solved(solve_on_device(
+        let s = solved(run(
             &problem,
-            h.clone(),
-            &mut dev,
+            Engine::Device {
+                device: &mut dev,
+                heuristic: h.clone(),
+            },
             &limits,
             &mut |_| {},
         ));
@@ -430,9 +434,15 @@ fn a_time_limit_or_cancel_mid_iteration_stops_the_device_and_it_solves_the_next_
         ..Limits::default()
     };
     let mut last = None;
-    let r = solve_on_device(&p, h.clone(), &mut dev, &limits, &mut |p| {
-        last = Some(p.clone())
-    });
+    let r = run(
+        &p,
+        Engine::Device {
+            device: &mut dev,
+            heuristic: h.clone(),
+        },
+        &limits,
+        &mut |p| last = Some(p.clone()),
+    );
     assert_eq!(r, Err(SearchError::TimeLimit(0.3)));
     let last = last.expect("a report at the stop");
     assert!(
@@ -445,12 +455,20 @@ fn a_time_limit_or_cancel_mid_iteration_stops_the_device_and_it_solves_the_next_
         ..Limits::default()
     };
     let mut rounds = 0;
-    let r = solve_on_device(&p, h.clone(), &mut dev, &limits, &mut |p| {
-        rounds = p.round;
-        if p.round >= 3 {
-            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-    });
+    let r = run(
+        &p,
+        Engine::Device {
+            device: &mut dev,
+            heuristic: h.clone(),
+        },
+        &limits,
+        &mut |p| {
+            rounds = p.round;
+            if p.round >= 3 {
+                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        },
+    );
     assert_eq!(r, Err(SearchError::Cancelled));
     // The device is left with nothing running: the next board is solved from a clean start.
     let (_, tiles, optimal) = korf100().into_iter().min_by_key(|k| k.2).unwrap();
@@ -501,7 +519,16 @@ fn unsolvable_boards_are_answered_before_any_device_work() {
         goal: g,
     };
     let h = HeuristicSpec::Kind(HeuristicKind::Manhattan);
-    let o = solve_on_device(&p, h, &mut Untouchable, &Limits::default(), &mut |_| {}).unwrap();
+    let o = run(
+        &p,
+        Engine::Device {
+            device: &mut Untouchable,
+            heuristic: h,
+        },
+        &Limits::default(),
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(matches!(o, Outcome::Unsolvable(_)));
 }
 
@@ -541,7 +568,15 @@ fn a_device_failure_is_an_evaluator_error() {
     let start: Board = "9 6 15 2/11 7 3 10/14 12 0 8/13 1 5 4".parse().unwrap();
     let p = Problem { start, goal: g };
     let h = HeuristicSpec::Kind(HeuristicKind::Manhattan);
-    let r = solve_on_device(&p, h, &mut Failing, &Limits::default(), &mut |_| {});
+    let r = run(
+        &p,
+        Engine::Device {
+            device: &mut Failing,
+            heuristic: h,
+        },
+        &Limits::default(),
+        &mut |_| {},
+    );
     assert!(
         matches!(r, Err(SearchError::Evaluator(ref m)) if m.contains("lost")),
         "{r:?}"
@@ -569,10 +604,12 @@ fn the_histogram_of_each_finished_iteration_counts_every_node_generated() {
         };
         let mut done = Vec::new();
         let mut rounds = 0;
-        let s = solved(solve_on_device(
+        let s = solved(run(
             &p,
-            h.clone(),
-            &mut dev,
+            Engine::Device {
+                device: &mut dev,
+                heuristic: h.clone(),
+            },
             &limits,
             &mut |p| {
                 rounds = rounds.max(p.round);

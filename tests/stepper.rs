@@ -251,7 +251,7 @@ fn the_open_list_is_listed_in_pop_order_and_the_tree_links_parents() {
 #[test]
 fn batched_a_star_goes_on_optimally_from_a_stepped_a_star() {
     use npuzzle::eval::CpuEvaluator;
-    use npuzzle::search::{Batch, solve_batched_from};
+    use npuzzle::search::{Batch, Engine, run};
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     let mut resumed = 0;
     for spec in [GoalSpec::BlankLast, GoalSpec::BlankFirst] {
@@ -274,7 +274,16 @@ fn batched_a_star_goes_on_optimally_from_a_stepped_a_star() {
                 evaluator: &mut e,
                 size: 64,
             };
-            let r = solve_batched_from(&p, st, batch, &Limits::default(), &mut |_| {}).unwrap();
+            let r = run(
+                &p,
+                Engine::Batched {
+                    batch,
+                    from: Some(Box::new(st)),
+                },
+                &Limits::default(),
+                &mut |_| {},
+            )
+            .unwrap();
             let Outcome::Solved(s) = r else { panic!() };
             assert_eq!(s.moves.len() as u32, want, "{start}");
             assert_eq!(&replay(&start, &s.moves), p.goal.board());

@@ -17,8 +17,8 @@ use crate::heuristic::HeuristicSpec;
 use crate::heuristic::{HeuristicChoice, ResolveError, ResolveOptions, resolve};
 use crate::search::stepper::{Expansion, OpenEntry, Step, Stepper, TreeNode};
 use crate::search::{
-    Algorithm, Batch, Iteration, Limits, Outcome, Problem, Progress, Pruning, SearchError,
-    Solution, solve, solve_batched, solve_batched_from, solve_on_device,
+    Algorithm, Batch, Engine, Iteration, Limits, Outcome, Problem, Progress, Pruning, SearchError,
+    Solution, solve,
 };
 
 /// Entries of the open list an inspector snapshot carries.
@@ -442,10 +442,11 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
             evaluator: e.as_mut(),
             size: job.batch_size,
         };
-        let result = match handed {
-            Some(s) => solve_batched_from(&job.problem, s, batch, &limits, &mut on_progress),
-            None => solve_batched(&job.problem, batch, &limits, &mut on_progress),
+        let engine = Engine::Batched {
+            batch,
+            from: handed.map(Box::new),
         };
+        let result = crate::search::run(&job.problem, engine, &limits, &mut on_progress);
         (result, kind, describe)
     } else if job.algorithm == Algorithm::GpuIdaStar {
         let device = job
@@ -455,7 +456,11 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
         match device {
             Some(Ok(mut d)) => {
                 let describe = d.describe();
-                let result = solve_on_device(&job.problem, spec, &mut d, &limits, &mut on_progress);
+                let engine = Engine::Device {
+                    device: &mut d,
+                    heuristic: spec,
+                };
+                let result = crate::search::run(&job.problem, engine, &limits, &mut on_progress);
                 (result, "gpu", describe)
             }
             other => {

@@ -10,9 +10,7 @@ use super::{BenchArgs, CliError, Format, goal_flag, resolve_goal};
 use crate::heuristic::{HeuristicChoice, HeuristicSpec};
 use crate::puzzle::Goal;
 use crate::puzzle::parse::{Instance, parse_puzzles};
-use crate::search::{
-    Algorithm, Batch, Outcome, Problem, SearchError, solve, solve_batched, solve_on_device,
-};
+use crate::search::{Algorithm, Batch, Engine, Outcome, Problem, SearchError};
 
 #[derive(Serialize, Clone, Debug)]
 struct Row {
@@ -220,41 +218,46 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
                     .iter()
                     .position(|(b, _, _)| b == goal.board())
                     .and_then(|i| devices.get(i));
-                let r = match &evaluators {
-                    Some(_) if gpu_ida => {
-                        let mut d = device
+                // The engine: this goal's device (GPU IDA*; none: IDA* on the CPU), a batch
+                // evaluator (batched A*), or the CPU.
+                let mut device = match (&evaluators, gpu_ida) {
+                    (Some(_), true) => Some(
+                        device
                             .expect("a device slot per goal")
                             .lock()
-                            .unwrap_or_else(|e| e.into_inner());
-                        match d.as_mut() {
-                            Some(dev) => solve_on_device(
-                                &problem,
-                                heuristic.clone(),
-                                dev.as_mut(),
-                                &limits,
-                                &mut keep,
-                            ),
-                            None => solve(
-                                &problem,
-                                Algorithm::IdaStar,
-                                heuristic.clone(),
-                                &limits,
-                                &mut keep,
-                            ),
-                        }
-                    }
-                    Some(ev) => ev
-                        .make(&heuristic, goal)
-                        .map_err(|e| SearchError::Evaluator(e.to_string()))
-                        .and_then(|mut e| {
-                            let batch = Batch {
-                                evaluator: e.as_mut(),
-                                size: a.opts.batch_size,
-                            };
-                            solve_batched(&problem, batch, &limits, &mut keep)
-                        }),
-                    None => solve(&problem, algorithm, heuristic.clone(), &limits, &mut keep),
+                            .unwrap_or_else(|e| e.into_inner()),
+                    ),
+                    _ => None,
                 };
+                let made = match (&evaluators, gpu_ida) {
+                    (Some(ev), false) => Some(
+                        ev.make(&heuristic, goal)
+                            .map_err(|e| SearchError::Evaluator(e.to_string())),
+                    ),
+                    _ => None,
+                };
+                let (mut evaluator, refused) = match made {
+                    Some(Ok(e)) => (Some(e), None),
+                    Some(Err(e)) => (None, Some(e)),
+                    None => (None, None),
+                };
+                let engine = match (device.as_deref_mut(), evaluator.as_mut(), refused) {
+                    (_, _, Some(e)) => Err(e),
+                    (Some(Some(dev)), ..) => Ok(Engine::Device {
+                        device: dev.as_mut(),
+                        heuristic: heuristic.clone(),
+                    }),
+                    (Some(None), ..) => Ok(Engine::cpu(Algorithm::IdaStar, heuristic.clone())),
+                    (None, Some(e), None) => {
+                        let batch = Batch {
+                            evaluator: e.as_mut(),
+                            size: a.opts.batch_size,
+                        };
+                        Ok(Engine::Batched { batch, from: None })
+                    }
+                    (None, None, None) => Ok(Engine::cpu(algorithm, heuristic.clone())),
+                };
+                let r = engine.and_then(|e| crate::search::run(&problem, e, &limits, &mut keep));
                 let mut row = Row {
                     id: inst.id.clone(),
                     line: inst.line,

@@ -13,10 +13,7 @@ use crate::heuristic::HeuristicKind;
 use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal, Notation, Solvability};
 use crate::report::{RunInfo, SolveJson, all_solutions_text, solution_text};
-use crate::search::{
-    Algorithm, AllSolutions, Batch, Outcome, Problem, Progress, solve, solve_batched,
-    solve_on_device,
-};
+use crate::search::{Algorithm, AllSolutions, Batch, Engine, Outcome, Problem, Progress};
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     // Limits are checked with the input, so that a bad one gets its JSON object too.
@@ -227,49 +224,37 @@ pub(super) fn solve_and_print(
         ),
         Format::Text => e,
     };
-    let outcome = if let Some(evaluators) = evaluators
-        .as_ref()
-        .filter(|_| algorithm == Algorithm::GpuIdaStar)
-    {
-        match evaluators.make_ida(&heuristic, &goal).map_err(refused)? {
-            Some(mut device) => {
-                evaluator_kind = "gpu";
-                adapter = Some(device.describe());
-                solve_on_device(
-                    &problem,
-                    heuristic.clone(),
-                    device.as_mut(),
-                    &limits,
-                    &mut on_progress,
-                )
-            }
-            // The CPU IDA* on the device's tree.
-            None => solve(
-                &problem,
-                Algorithm::GpuIdaStar,
-                heuristic.clone(),
-                &limits,
-                &mut on_progress,
-            ),
+    // The device (GPU IDA*) or batch evaluator (batched A*) the plan runs on, if any.
+    let (mut device, mut batcher) = (None, None);
+    if let Some(evaluators) = &evaluators {
+        if algorithm == Algorithm::GpuIdaStar {
+            device = evaluators.make_ida(&heuristic, &goal).map_err(refused)?;
+        } else {
+            batcher = Some(evaluators.make(&heuristic, &goal).map_err(refused)?);
         }
-    } else if let Some(evaluators) = &evaluators {
-        let mut e = evaluators.make(&heuristic, &goal).map_err(refused)?;
-        evaluator_kind = e.kind();
-        adapter = (evaluator_kind == "gpu").then(|| e.describe());
-        let batch = Batch {
-            evaluator: e.as_mut(),
-            size: opts.batch_size,
-        };
-        solve_batched(&problem, batch, &limits, &mut on_progress)
-    } else {
-        solve(
-            &problem,
-            algorithm,
-            heuristic.clone(),
-            &limits,
-            &mut on_progress,
-        )
+    }
+    let engine = match (&mut device, &mut batcher) {
+        (Some(d), _) => {
+            evaluator_kind = "gpu";
+            adapter = Some(d.describe());
+            Engine::Device {
+                device: d.as_mut(),
+                heuristic: heuristic.clone(),
+            }
+        }
+        (_, Some(e)) => {
+            evaluator_kind = e.kind();
+            adapter = (evaluator_kind == "gpu").then(|| e.describe());
+            let batch = Batch {
+                evaluator: e.as_mut(),
+                size: opts.batch_size,
+            };
+            Engine::Batched { batch, from: None }
+        }
+        // The CPU (GPU IDA* without a device: IDA* on the device's tree).
+        _ => Engine::cpu(algorithm, heuristic.clone()),
     };
+    let outcome = crate::search::run(&problem, engine, &limits, &mut on_progress);
     spinner.finish_and_clear();
     // A time limit reads as the user gave it (the search had what the tables left of it).
     let outcome = outcome.map_err(|e| match (e, deadline) {

@@ -19,7 +19,7 @@
 //! with the same pruning automaton (a node with f ≤ T that is not the goal is expanded once;
 //! every successor the automaton allows is generated once), so a finished iteration has the
 //! CPU's counts exactly, in another order. The solution (the root's moves, then the device's) is replayed by
-//! `solve_on_device` before it is returned.
+//! `search::run` before it is returned.
 
 use super::idastar::{Dfs, IterationEnd, Offload, Reporter, Shared, Top, split_top};
 use super::{Limits, SearchError};

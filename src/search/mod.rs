@@ -4,7 +4,7 @@
 //! Every search is cancellable (a shared flag), obeys a time limit and (for the searches that
 //! store nodes) a memory cap, reports progress through a callback ([`Progress`] snapshots with
 //! a (g, h) histogram of the frontier), and returns the optimal move sequence with its
-//! statistics. [`solve`] (and [`solve_batched`] for batched A*) is the entry point: it checks
+//! statistics. [`run`] (with an [`Engine`]; [`solve`] is its CPU shorthand) is the entry point: it checks
 //! solvability first, runs the chosen search and replays the solution on the start board before
 //! returning it. The searches do no I/O.
 
@@ -334,15 +334,98 @@ pub struct Problem {
     pub goal: Goal,
 }
 
-/// Solves `problem` optimally with `algorithm` (`Auto` is resolved by size) and `heuristic`
-/// (ignored by BFS).
+/// What runs a resolved search: the algorithm's own search on the CPU, batched A* with an
+/// evaluator, or GPU IDA* with a device. Made by the caller's plan (the CLI's commands, the
+/// app's worker), run by [`run`].
+pub enum Engine<'e> {
+    /// `algorithm` on the CPU with `heuristic` (ignored by BFS): `Auto` resolved by size;
+    /// BFS, A*, IDA* on [`Limits::threads`] threads; batched A* with a one-thread CPU
+    /// evaluator; GPU IDA* as IDA* on the same tree.
+    Cpu {
+        /// The search.
+        algorithm: Algorithm,
+        /// Its heuristic.
+        heuristic: HeuristicSpec,
+    },
+    /// Batched A* (see [`batched_astar`]) with `batch` (its evaluator holds the heuristic);
+    /// `from`: a stepped A* to go on from (the app's batched A* in step mode expands one node
+    /// per round, then, on Run, full batches from where the steps left; built for the same
+    /// problem and not at the goal).
+    Batched {
+        /// The evaluator and the nodes a round.
+        batch: Batch<'e>,
+        /// The stepped search to go on from, if any (boxed: it holds a whole search).
+        from: Option<Box<stepper::Stepper>>,
+    },
+    /// GPU IDA* (see [`gpu_idastar`]) with `heuristic`: the subtrees below each iteration's
+    /// split depth searched by `device`, built for the same heuristic and goal.
+    Device {
+        /// The device.
+        device: &'e mut dyn crate::eval::ida::IdaDevice,
+        /// The heuristic the host searches the top of the tree with.
+        heuristic: HeuristicSpec,
+    },
+}
+
+impl<'e> Engine<'e> {
+    /// [`Engine::Cpu`] of `algorithm` with `heuristic`.
+    pub fn cpu(algorithm: Algorithm, heuristic: impl Into<HeuristicSpec>) -> Engine<'e> {
+        Engine::Cpu {
+            algorithm,
+            heuristic: heuristic.into(),
+        }
+    }
+}
+
+/// Solves `problem` optimally on `engine`: the one way into the searches.
 ///
-/// Checks solvability first (unsolvable boards are answered without searching) and replays the
-/// solution on the start board before returning it.
+/// Checks solvability first (unsolvable boards are answered without searching, and never
+/// reach an evaluator or device) and replays the solution on the start board before
+/// returning it.
 ///
 /// # Errors
-/// [`SearchError`] when a limit is reached or the sizes differ; (bugs) when the solution does
-/// not replay or the search runs out of boards.
+/// [`SearchError`] when a limit is reached or the sizes differ; [`SearchError::Evaluator`]
+/// when an evaluator or device fails; [`SearchError::Heuristic`] when the heuristic does not
+/// take the board or a stepper to go on from is not an unsolved A*; (bugs) when the solution
+/// does not replay or the search runs out of boards.
+pub fn run(
+    problem: &Problem,
+    engine: Engine<'_>,
+    limits: &Limits,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Outcome, SearchError> {
+    match engine {
+        Engine::Cpu {
+            algorithm,
+            heuristic,
+        } => on_cpu(problem, algorithm, heuristic, limits, progress),
+        Engine::Batched { batch, from } => checked(problem, limits, |ctl| match from {
+            Some(stepper) => batched_astar::resume(
+                problem,
+                *stepper,
+                batch.evaluator,
+                batch.size,
+                ctl,
+                progress,
+            ),
+            None => batched_astar::search(problem, batch.evaluator, batch.size, ctl, progress),
+        }),
+        Engine::Device { device, heuristic } => {
+            takes_shape(&heuristic, problem)?;
+            load_pruning(problem, limits);
+            checked(problem, limits, |ctl| {
+                let mut rounds = gpu_idastar::Rounds::new(device);
+                idastar::search_on(problem, &heuristic, Some(&mut rounds), ctl, progress)
+            })
+        }
+    }
+}
+
+/// [`run`] on [`Engine::Cpu`]: `problem` solved with `algorithm` (`Auto` resolved by size)
+/// and `heuristic` on the CPU, the shorthand the tests and examples use.
+///
+/// # Errors
+/// As [`run`].
 ///
 /// # Example
 /// ```
@@ -366,7 +449,17 @@ pub fn solve(
     limits: &Limits,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Outcome, SearchError> {
-    let heuristic: HeuristicSpec = heuristic.into();
+    run(problem, Engine::cpu(algorithm, heuristic), limits, progress)
+}
+
+/// [`Engine::Cpu`]'s search.
+fn on_cpu(
+    problem: &Problem,
+    algorithm: Algorithm,
+    heuristic: HeuristicSpec,
+    limits: &Limits,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Outcome, SearchError> {
     if algorithm != Algorithm::Bfs {
         takes_shape(&heuristic, problem)?;
     }
@@ -380,7 +473,8 @@ pub fn solve(
             evaluator: &mut cpu,
             size: batched_astar::DEFAULT_BATCH_SIZE,
         };
-        return solve_batched(problem, batch, limits, progress);
+        let engine = Engine::Batched { batch, from: None };
+        return run(problem, engine, limits, progress);
     }
     let algorithm = algorithm.resolve(problem.start.len());
     if matches!(algorithm, Algorithm::IdaStar | Algorithm::GpuIdaStar) {
@@ -404,69 +498,12 @@ pub struct Batch<'e> {
     pub size: usize,
 }
 
-/// Solves `problem` with batched A* (see [`batched_astar`]), evaluating each round's successors
-/// with `batch.evaluator`. Like [`solve`]: solvability first, solution replayed.
-///
-/// # Errors
-/// As [`solve`], plus [`SearchError::Evaluator`] when the evaluator fails.
-pub fn solve_batched(
-    problem: &Problem,
-    batch: Batch<'_>,
-    limits: &Limits,
-    progress: &mut ProgressFn<'_>,
-) -> Result<Outcome, SearchError> {
-    checked(problem, limits, |ctl| {
-        batched_astar::search(problem, batch.evaluator, batch.size, ctl, progress)
-    })
-}
-
-/// Solves `problem` with GPU IDA* (see [`gpu_idastar`]): IDA* with `heuristic`, the subtrees
-/// below each iteration's split depth searched by `device` (built for the same heuristic and
-/// goal). Like [`solve`]: solvability first (an unsolvable board never reaches the device),
-/// solution replayed.
-///
-/// # Errors
-/// As [`solve`], plus [`SearchError::Evaluator`] when the device fails.
-pub fn solve_on_device(
-    problem: &Problem,
-    heuristic: impl Into<HeuristicSpec>,
-    device: &mut dyn crate::eval::ida::IdaDevice,
-    limits: &Limits,
-    progress: &mut ProgressFn<'_>,
-) -> Result<Outcome, SearchError> {
-    let heuristic: HeuristicSpec = heuristic.into();
-    takes_shape(&heuristic, problem)?;
-    load_pruning(problem, limits);
-    checked(problem, limits, |ctl| {
-        let mut rounds = gpu_idastar::Rounds::new(device);
-        idastar::search_on(problem, &heuristic, Some(&mut rounds), ctl, progress)
-    })
-}
-
 /// IDA*'s pruning automaton is a precomputed table, like a pattern database: read from the
 /// cache (or built once) before the clock starts.
 fn load_pruning(problem: &Problem, limits: &Limits) {
     let (rows, cols) = (problem.start.rows(), problem.start.cols());
     let depth = limits.ida_pruning().depth(rows * cols);
     let _ = MoveFsm::shared(rows, cols, depth, limits.cache_dir.as_deref());
-}
-
-/// Goes on with batched A* from a stepped A* (`stepper`, built for `problem` and not yet at the
-/// goal): the app's batched A* in step mode expands one node per round (A*'s order), then, on
-/// Run, full batches from where the steps left. Like [`solve_batched`]: solution replayed.
-///
-/// # Errors
-/// As [`solve_batched`]; [`SearchError::Heuristic`] when `stepper` is not an unsolved A*.
-pub fn solve_batched_from(
-    problem: &Problem,
-    stepper: stepper::Stepper,
-    batch: Batch<'_>,
-    limits: &Limits,
-    progress: &mut ProgressFn<'_>,
-) -> Result<Outcome, SearchError> {
-    checked(problem, limits, |ctl| {
-        batched_astar::resume(problem, stepper, batch.evaluator, batch.size, ctl, progress)
-    })
 }
 
 /// [`SearchError::Heuristic`] when a named heuristic does not take the board's shape
