@@ -34,7 +34,6 @@ pub use worker::{BuildStatus, OPEN_SHOWN, StepView};
 
 use crate::cli::{GuiRequest, LaunchError};
 use crate::eval::gpu::GpuContext;
-use crate::search::Algorithm;
 
 /// Why the app could not run.
 #[derive(Debug, thiserror::Error)]
@@ -85,19 +84,14 @@ fn initial_state(
     gpu: Option<Arc<GpuContext>>,
     gpu_note: String,
 ) -> Result<AppState, AppError> {
-    // `auto`: GPU IDA* on a hardware GPU for boards of 4×4 and up (the search itself runs
-    // there); else batched A*, the design's view of a search evaluating batches each round.
+    // `auto` to watch: `Algorithm::resolve_to_watch`, beside the command line's rule.
     let hardware = gpu
         .as_ref()
         .is_some_and(|g| g.info.device_type != wgpu::DeviceType::Cpu);
     let mut st = AppState::new(opts.board.clone(), &opts.source, gpu, gpu_note);
     st.set_goal(opts.goal.clone());
     st.set_stated_length(opts.stated);
-    st.settings.algorithm = match opts.algorithm {
-        Algorithm::Auto if hardware && opts.board.len() >= 16 => Algorithm::GpuIdaStar,
-        Algorithm::Auto => Algorithm::BatchedAStar,
-        a => a,
-    };
+    st.settings.algorithm = opts.algorithm.resolve_to_watch(opts.board.len(), hardware);
     st.settings.heuristic = opts.heuristic.clone();
     if !opts.gpu {
         st.settings.evaluator = EvaluatorChoice::Cpu;

@@ -98,11 +98,25 @@ impl Algorithm {
         matches!(self, Algorithm::Bfs | Algorithm::AStar | Algorithm::IdaStar)
     }
 
-    /// Resolves `Auto` for a board of `cells` cells; other values are returned unchanged.
+    /// Resolves `Auto` for an answer on a board of `cells` cells (the command line's rule):
+    /// A* up to 3×3, IDA* above. Other values are returned unchanged.
     pub fn resolve(self, cells: usize) -> Algorithm {
         match self {
             Algorithm::Auto if cells <= 9 => Algorithm::AStar,
             Algorithm::Auto => Algorithm::IdaStar,
+            a => a,
+        }
+    }
+
+    /// Resolves `Auto` for a search to watch (the app's first choice, beside
+    /// [`Algorithm::resolve`] so that the two rules live together): GPU IDA* on a hardware GPU
+    /// (`hardware_gpu`) for boards of 4×4 (16 cells) and up, where the search itself runs
+    /// there; else batched A*, the design's view of a search evaluating batches each round.
+    /// Other values are returned unchanged.
+    pub fn resolve_to_watch(self, cells: usize, hardware_gpu: bool) -> Algorithm {
+        match self {
+            Algorithm::Auto if hardware_gpu && cells >= 16 => Algorithm::GpuIdaStar,
+            Algorithm::Auto => Algorithm::BatchedAStar,
             a => a,
         }
     }
@@ -650,6 +664,35 @@ impl<'a> Control<'a> {
             cap: self.limits.max_memory,
             expanded,
             refused: true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Algorithm;
+
+    /// `auto` has two rules, kept together: an answer (A* up to 3×3, IDA* above) and a
+    /// search to watch (GPU IDA* on a hardware GPU from 4×4, else batched A*).
+    #[test]
+    fn auto_resolves_for_an_answer_and_for_watching() {
+        assert_eq!(Algorithm::Auto.resolve(9), Algorithm::AStar);
+        assert_eq!(Algorithm::Auto.resolve(16), Algorithm::IdaStar);
+        assert_eq!(
+            Algorithm::Auto.resolve_to_watch(16, true),
+            Algorithm::GpuIdaStar
+        );
+        assert_eq!(
+            Algorithm::Auto.resolve_to_watch(16, false),
+            Algorithm::BatchedAStar
+        );
+        assert_eq!(
+            Algorithm::Auto.resolve_to_watch(9, true),
+            Algorithm::BatchedAStar
+        );
+        for a in [Algorithm::Bfs, Algorithm::IdaStar, Algorithm::GpuIdaStar] {
+            assert_eq!(a.resolve(16), a);
+            assert_eq!(a.resolve_to_watch(16, true), a);
         }
     }
 }
