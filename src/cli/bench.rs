@@ -62,6 +62,23 @@ struct Printer {
     failed: Option<CliError>,
 }
 
+impl Printer {
+    /// Takes instance `i`'s row and prints every row now due in file order (as JSON with
+    /// `json`), above the progress `bar`; keeps the first output error.
+    fn put(&mut self, i: usize, row: Row, json: bool, bar: &indicatif::ProgressBar) {
+        self.rows[i] = Some(row);
+        while let Some(Some(r)) = self.rows.get(self.next) {
+            let line = format_row(r, json);
+            if self.failed.is_none()
+                && let Err(e) = bar.suspend(|| super::emit(&line))
+            {
+                self.failed = Some(e);
+            }
+            self.next += 1;
+        }
+    }
+}
+
 /// The object `bench --format json` prints last when the bench could not run (bad input, a
 /// heuristic or evaluator that cannot be had), so that scripts reading JSON always get one.
 #[derive(Serialize)]
@@ -132,29 +149,7 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     let max_table_bytes = evaluators
         .as_ref()
         .and_then(super::evaluator::Evaluators::max_table_bytes);
-    // One heuristic per distinct goal (and size): pattern databases are goal-specific.
-    let mut by_goal: Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)> = Vec::new();
-    // With several goals (or sizes) the choices are said per goal, each once.
-    // (Only where `choose` says something: an `auto` pick, or tables read or built.)
-    let several = goals.iter().any(|g| g.board() != goals[0].board())
-        && (a.opts.algorithm == Algorithm::Auto
-            || !matches!(a.opts.heuristic, HeuristicChoice::Kind(_)));
-    for (inst, g) in instances.iter().zip(&goals) {
-        if !by_goal.iter().any(|(b, _, _)| b == g.board()) {
-            if several {
-                crate::note!(
-                    "npuzzle: lines with the {} goal ({}×{}), from line {}:",
-                    g.name(),
-                    g.board().rows(),
-                    g.board().cols(),
-                    inst.line
-                );
-            }
-            // --time-limit is per instance; it does not cover building the tables.
-            let (algo, h) = super::solve::choose(&a.opts, &inst.board, g, max_table_bytes, None)?;
-            by_goal.push((g.board().clone(), algo, h));
-        }
-    }
+    let by_goal = heuristics_by_goal(a, &instances, &goals, max_table_bytes)?;
     let heuristic = by_goal[0].2.clone();
     // GPU IDA*'s device, one per goal (its tables and constants are the goal's); `None`: the
     // CPU IDA* searches instead (said on stderr).
@@ -175,25 +170,19 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         .num_threads(jobs)
         .build()
         .map_err(|e| CliError::Other(format!("thread pool: {e}")))?;
-    let bar = indicatif::ProgressBar::new(instances.len() as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
     let json = a.opts.format == Format::Json;
-    if !json {
-        bar.suspend(|| {
-            super::emit(&format!(
-                "{:<10} {:>6} {:>8} {:>10} {:>14} {:>14} {:>10}",
-                "id", "moves", "optimal", "match", "expanded", "generated", "seconds"
-            ))
-        })?;
-    }
+    let bar = start_table(instances.len(), json)?;
     let printer = Mutex::new(Printer {
         rows: vec![None; instances.len()],
         next: 0,
         failed: None,
     });
+    let engines = Engines {
+        evaluators: evaluators.as_ref(),
+        gpu_ida,
+        batch_size: a.opts.batch_size,
+        limits: &limits,
+    };
     let wall = Instant::now();
     pool.install(|| {
         instances
@@ -218,97 +207,12 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
                     .iter()
                     .position(|(b, _, _)| b == goal.board())
                     .and_then(|i| devices.get(i));
-                // The engine: this goal's device (GPU IDA*; none: IDA* on the CPU), a batch
-                // evaluator (batched A*), or the CPU.
-                let mut device = match (&evaluators, gpu_ida) {
-                    (Some(_), true) => Some(
-                        device
-                            .expect("a device slot per goal")
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner()),
-                    ),
-                    _ => None,
-                };
-                let made = match (&evaluators, gpu_ida) {
-                    (Some(ev), false) => Some(
-                        ev.make(&heuristic, goal)
-                            .map_err(|e| SearchError::Evaluator(e.to_string())),
-                    ),
-                    _ => None,
-                };
-                let (mut evaluator, refused) = match made {
-                    Some(Ok(e)) => (Some(e), None),
-                    Some(Err(e)) => (None, Some(e)),
-                    None => (None, None),
-                };
-                let engine = match (device.as_deref_mut(), evaluator.as_mut(), refused) {
-                    (_, _, Some(e)) => Err(e),
-                    (Some(Some(dev)), ..) => Ok(Engine::Device {
-                        device: dev.as_mut(),
-                        heuristic: heuristic.clone(),
-                    }),
-                    (Some(None), ..) => Ok(Engine::cpu(Algorithm::IdaStar, heuristic.clone())),
-                    (None, Some(e), None) => {
-                        let batch = Batch {
-                            evaluator: e.as_mut(),
-                            size: a.opts.batch_size,
-                        };
-                        Ok(Engine::Batched { batch, from: None })
-                    }
-                    (None, None, None) => Ok(Engine::cpu(algorithm, heuristic.clone())),
-                };
-                let r = engine.and_then(|e| crate::search::run(&problem, e, &limits, &mut keep));
-                let mut row = Row {
-                    id: inst.id.clone(),
-                    line: inst.line,
-                    algorithm: algorithm.name(),
-                    heuristic: if algorithm == Algorithm::Bfs {
-                        "none".to_string()
-                    } else {
-                        heuristic.name().to_string()
-                    },
-                    solvable: true,
-                    moves: None,
-                    optimal: inst.optimal,
-                    matches: None,
-                    nodes_expanded: 0,
-                    nodes_generated: 0,
-                    seconds: 0.0,
-                    error: None,
-                };
-                match r {
-                    Ok(Outcome::Solved(s)) => {
-                        row.moves = Some(s.moves.len());
-                        row.matches = inst.optimal.map(|o| o as usize == s.moves.len());
-                        row.nodes_expanded = s.stats.expanded;
-                        row.nodes_generated = s.stats.generated;
-                        row.seconds = s.stats.seconds;
-                    }
-                    Ok(Outcome::Unsolvable(_)) => {
-                        row.solvable = false;
-                        // The file says it has a solution: a wrong goal is the likely cause.
-                        row.matches = inst.optimal.map(|_| false);
-                    }
-                    Err(e) => {
-                        row.nodes_expanded = last.expanded;
-                        row.nodes_generated = last.generated;
-                        row.seconds = last.seconds;
-                        row.error = Some(super::limit_message(&e));
-                    }
-                }
+                let r = engines.search(&problem, algorithm, &heuristic, device, &mut keep);
+                let row = Row::of(inst, algorithm, &heuristic, r, &last);
                 bar.inc(1);
                 let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
-                p.rows[i] = Some(row);
-                while let Some(Some(r)) = p.rows.get(p.next) {
-                    let line = format_row(r, json);
-                    printed.store(true, std::sync::atomic::Ordering::Relaxed);
-                    if p.failed.is_none()
-                        && let Err(e) = bar.suspend(|| super::emit(&line))
-                    {
-                        p.failed = Some(e);
-                    }
-                    p.next += 1;
-                }
+                p.put(i, row, json, &bar);
+                printed.store(p.next > 0, std::sync::atomic::Ordering::Relaxed);
             });
     });
     bar.finish_and_clear();
@@ -317,12 +221,91 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         return Err(e);
     }
     let rows: Vec<Row> = printer.rows.into_iter().flatten().collect();
+    let goal_name = flag.as_ref().map_or("blank-last", |(_, g)| g.name());
+    summarize(&rows, &instances, goal_name, jobs, wall, json)
+}
+
+/// The algorithm and heuristic for each distinct goal (and size) of the file, in the order
+/// the goals first appear (pattern databases are goal-specific): `choose`'s picks, said per
+/// goal when there are several and `choose` says something (an `auto` pick, tables read or
+/// built). `max_table_bytes`: what the GPU takes, when it is used.
+///
+/// # Errors
+/// As `solve::choose`.
+fn heuristics_by_goal(
+    a: &BenchArgs,
+    instances: &[Instance],
+    goals: &[Goal],
+    max_table_bytes: Option<u64>,
+) -> Result<Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)>, CliError> {
+    // One heuristic per distinct goal (and size): pattern databases are goal-specific.
+    let mut by_goal: Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)> = Vec::new();
+    // With several goals (or sizes) the choices are said per goal, each once.
+    // (Only where `choose` says something: an `auto` pick, or tables read or built.)
+    let several = goals.iter().any(|g| g.board() != goals[0].board())
+        && (a.opts.algorithm == Algorithm::Auto
+            || !matches!(a.opts.heuristic, HeuristicChoice::Kind(_)));
+    for (inst, g) in instances.iter().zip(goals) {
+        if !by_goal.iter().any(|(b, _, _)| b == g.board()) {
+            if several {
+                crate::note!(
+                    "npuzzle: lines with the {} goal ({}×{}), from line {}:",
+                    g.name(),
+                    g.board().rows(),
+                    g.board().cols(),
+                    inst.line
+                );
+            }
+            // --time-limit is per instance; it does not cover building the tables.
+            let (algo, h) = super::solve::choose(&a.opts, &inst.board, g, max_table_bytes, None)?;
+            by_goal.push((g.board().clone(), algo, h));
+        }
+    }
+    Ok(by_goal)
+}
+
+/// The progress bar of `n` instances on stderr, and the text table's header (none in JSON).
+///
+/// # Errors
+/// Writing the header.
+fn start_table(n: usize, json: bool) -> Result<indicatif::ProgressBar, CliError> {
+    let bar = indicatif::ProgressBar::new(n as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    if !json {
+        bar.suspend(|| {
+            super::emit(&format!(
+                "{:<10} {:>6} {:>8} {:>10} {:>14} {:>14} {:>10}",
+                "id", "moves", "optimal", "match", "expanded", "generated", "seconds"
+            ))
+        })?;
+    }
+    Ok(bar)
+}
+
+/// Prints the summary of `rows` (one per instance of `instances`, in order): counts, the
+/// algorithm and heuristic per board size, times and node rates (a JSON object with `json`),
+/// and says when boards the file gives a length for are unsolvable towards `goal_name`.
+/// Returns the exit code: 1 for a mismatch with the file, 3 for a limit reached, else 0.
+///
+/// # Errors
+/// Writing the output.
+fn summarize(
+    rows: &[Row],
+    instances: &[Instance],
+    goal_name: &str,
+    jobs: usize,
+    wall: Instant,
+    json: bool,
+) -> Result<u8, CliError> {
     let solved = rows.iter().filter(|r| r.moves.is_some()).count();
     let mismatches = rows.iter().filter(|r| r.matches == Some(false)).count();
     if rows.iter().any(|r| !r.solvable && r.optimal.is_some()) {
         crate::note!(
             "npuzzle: boards the file gives a length for are unsolvable towards the {} goal: is it the file's goal? (Korf's files use --goal blank-first)",
-            flag.as_ref().map_or("blank-last", |(_, g)| g.name())
+            goal_name
         );
     }
     let limits_hit = rows.iter().filter(|r| r.error.is_some()).count();
@@ -340,8 +323,8 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
             .count(),
         mismatches,
         limits: limits_hit,
-        algorithm: per_size(&rows, &instances, |r| r.algorithm.to_string()),
-        heuristic: per_size(&rows, &instances, |r| r.heuristic.clone()),
+        algorithm: per_size(rows, instances, |r| r.algorithm.to_string()),
+        heuristic: per_size(rows, instances, |r| r.heuristic.clone()),
         jobs,
         seconds,
         wall_seconds: wall.elapsed().as_secs_f64(),
@@ -404,6 +387,114 @@ fn per_size(rows: &[Row], instances: &[Instance], field: impl Fn(&Row) -> String
         .map(|(v, sizes)| format!("{v} ({})", sizes.join(", ")))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// What the bench's instances are searched on: GPU IDA*'s devices (one per goal), batched
+/// A*'s evaluators, or the CPU.
+struct Engines<'a> {
+    /// The GPU (or the CPU evaluator) for batched A* and GPU IDA*; `None` for the others.
+    evaluators: Option<&'a super::evaluator::Evaluators>,
+    gpu_ida: bool,
+    batch_size: usize,
+    limits: &'a crate::search::Limits,
+}
+
+/// A goal's GPU IDA* device, shared by the instances of that goal (`None`: the CPU IDA*
+/// searches the same tree).
+type DeviceSlot = Mutex<Option<Box<dyn crate::eval::ida::IdaDevice + Send>>>;
+
+impl Engines<'_> {
+    /// Searches `problem` with `algorithm` and `heuristic`: on `device` (this goal's, GPU
+    /// IDA*; none: IDA* on the CPU), on a batch evaluator (batched A*), or on the CPU.
+    fn search(
+        &self,
+        problem: &Problem,
+        algorithm: Algorithm,
+        heuristic: &HeuristicSpec,
+        device: Option<&DeviceSlot>,
+        progress: &mut crate::search::ProgressFn<'_>,
+    ) -> Result<Outcome, SearchError> {
+        let limits = self.limits;
+        if let (Some(_), true) = (self.evaluators, self.gpu_ida) {
+            let mut slot = device
+                .expect("a device slot per goal")
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            let engine = match slot.as_mut() {
+                Some(dev) => Engine::Device {
+                    device: dev.as_mut(),
+                    heuristic: heuristic.clone(),
+                },
+                None => Engine::cpu(Algorithm::IdaStar, heuristic.clone()),
+            };
+            return crate::search::run(problem, engine, limits, progress);
+        }
+        if let Some(ev) = self.evaluators {
+            let mut e = ev
+                .make(heuristic, &problem.goal)
+                .map_err(|e| SearchError::Evaluator(e.to_string()))?;
+            let batch = Batch {
+                evaluator: e.as_mut(),
+                size: self.batch_size,
+            };
+            let engine = Engine::Batched { batch, from: None };
+            return crate::search::run(problem, engine, limits, progress);
+        }
+        let engine = Engine::cpu(algorithm, heuristic.clone());
+        crate::search::run(problem, engine, limits, progress)
+    }
+}
+
+impl Row {
+    /// The row of `inst` searched with `algorithm` and `heuristic`: its answer `r`, or at a
+    /// limit the counts of `last`, the last progress report.
+    fn of(
+        inst: &Instance,
+        algorithm: Algorithm,
+        heuristic: &HeuristicSpec,
+        r: Result<Outcome, SearchError>,
+        last: &crate::search::Progress,
+    ) -> Row {
+        let mut row = Row {
+            id: inst.id.clone(),
+            line: inst.line,
+            algorithm: algorithm.name(),
+            heuristic: if algorithm == Algorithm::Bfs {
+                "none".to_string()
+            } else {
+                heuristic.name().to_string()
+            },
+            solvable: true,
+            moves: None,
+            optimal: inst.optimal,
+            matches: None,
+            nodes_expanded: 0,
+            nodes_generated: 0,
+            seconds: 0.0,
+            error: None,
+        };
+        match r {
+            Ok(Outcome::Solved(s)) => {
+                row.moves = Some(s.moves.len());
+                row.matches = inst.optimal.map(|o| o as usize == s.moves.len());
+                row.nodes_expanded = s.stats.expanded;
+                row.nodes_generated = s.stats.generated;
+                row.seconds = s.stats.seconds;
+            }
+            Ok(Outcome::Unsolvable(_)) => {
+                row.solvable = false;
+                // The file says it has a solution: a wrong goal is the likely cause.
+                row.matches = inst.optimal.map(|_| false);
+            }
+            Err(e) => {
+                row.nodes_expanded = last.expanded;
+                row.nodes_generated = last.generated;
+                row.seconds = last.seconds;
+                row.error = Some(super::limit_message(&e));
+            }
+        }
+        row
+    }
 }
 
 fn format_row(r: &Row, json: bool) -> String {
