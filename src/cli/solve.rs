@@ -62,6 +62,37 @@ fn fail_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> Res
     Err(failure_json(e, run))
 }
 
+/// Says, when `unused`, that `--evaluator` does not apply to `algorithm`.
+fn note_unused_evaluator(unused: bool, algorithm: Algorithm) {
+    if unused {
+        crate::note!(
+            "npuzzle: --evaluator applies to batched-astar and gpu-idastar; {algorithm} evaluates h inline on the CPU"
+        );
+    }
+}
+
+/// Shows progress `p` of `algorithm` on the terminal's `spinner`: the bound, the nodes
+/// generated and the seconds.
+fn spin(spinner: &indicatif::ProgressBar, algorithm: Algorithm, p: &Progress) {
+    spinner.set_message(format!(
+        "{} · bound {} · {} nodes · {:.1} s",
+        algorithm, p.bound, p.generated, p.seconds
+    ));
+    spinner.tick();
+}
+
+/// `e`, its [`FailureJson`] printed first when `format` is JSON ([`failure_json`]).
+fn in_json(
+    format: Format,
+    e: CliError,
+    run: Option<(bool, Algorithm, String, &Board)>,
+) -> CliError {
+    match format {
+        Format::Json => failure_json(e, run),
+        Format::Text => e,
+    }
+}
+
 /// Prints the [`FailureJson`] of `e` and gives `e` back (or the error of printing it).
 fn failure_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> CliError {
     let j = FailureJson {
@@ -136,38 +167,21 @@ pub(super) fn solve_and_print(
     // A*'s evaluator is opened first: `auto` picks the strongest heuristic it takes.
     let asked = opts.algorithm.resolve(start.len());
     if all.is_some() {
-        match asked {
-            Algorithm::BatchedAStar => {
-                let e = CliError::Usage(
-                    "--all works with idastar, astar and bfs, not batched-astar".into(),
-                );
-                if opts.format == Format::Json {
-                    return fail_json(e, None);
-                }
-                return Err(e);
-            }
-            Algorithm::GpuIdaStar => {
-                crate::note!(
-                    "npuzzle: --all searches on the CPU: gpu-idastar's rounds stop at the first goal, so idastar counts them"
-                );
-                let mut cpu = opts.clone();
-                cpu.algorithm = Algorithm::IdaStar;
-                return solve_and_print(start, goal, &cpu, notation, all, stated);
-            }
-            _ => {}
+        match all_solutions_on(asked, opts) {
+            Err(e) if opts.format == Format::Json => return fail_json(e, None),
+            Err(e) => return Err(e),
+            Ok(Some(cpu)) => return solve_and_print(start, goal, &cpu, notation, all, stated),
+            Ok(None) => {}
         }
     }
     let on_gpu = all.is_none() && matches!(asked, Algorithm::BatchedAStar | Algorithm::GpuIdaStar);
-    let evaluators = match (on_gpu && parity.solvable)
+    let evaluators = (on_gpu && parity.solvable)
         .then(|| Evaluators::open(opts.evaluator, asked, opts.gpu_invocations))
         .transpose()
-    {
-        Err(e) if opts.format == Format::Json => {
+        .map_err(|e| {
             let run = (true, asked, opts.heuristic.to_string(), &start);
-            return fail_json(e, Some(run));
-        }
-        e => e?,
-    };
+            in_json(opts.format, e, Some(run))
+        })?;
     let chosen = if parity.solvable {
         let max_table_bytes = evaluators.as_ref().and_then(Evaluators::max_table_bytes);
         choose(opts, &start, &goal, max_table_bytes, deadline)
@@ -177,52 +191,30 @@ pub(super) fn solve_and_print(
             HeuristicSpec::Kind(HeuristicKind::LinearConflict),
         ))
     };
-    let (algorithm, heuristic) = match chosen {
-        Err(e) if opts.format == Format::Json => {
-            let algorithm = opts.algorithm.resolve(start.len());
-            let run = (
-                parity.solvable,
-                algorithm,
-                opts.heuristic.to_string(),
-                &start,
-            );
-            return fail_json(e, Some(run));
-        }
-        c => c?,
-    };
-    if let Some(t) = limits.time_limit {
-        // What is left of it for the search (at least a millisecond, so that the limit
-        // stays a limit).
-        limits.time_limit = Some(
-            t.saturating_sub(began.elapsed())
-                .max(std::time::Duration::from_millis(1)),
+    let (algorithm, heuristic) = chosen.map_err(|e| {
+        let algorithm = opts.algorithm.resolve(start.len());
+        let run = (
+            parity.solvable,
+            algorithm,
+            opts.heuristic.to_string(),
+            &start,
         );
-    }
-    if !on_gpu && opts.evaluator != EvaluatorArg::Auto {
-        crate::note!(
-            "npuzzle: --evaluator applies to batched-astar and gpu-idastar; {algorithm} evaluates h inline on the CPU"
-        );
-    }
+        in_json(opts.format, e, Some(run))
+    })?;
+    // What is left of the limit for the search (at least a millisecond, so that the limit
+    // stays a limit).
+    limits.time_limit = limits.time_limit.map(|t| {
+        t.saturating_sub(began.elapsed())
+            .max(std::time::Duration::from_millis(1))
+    });
+    note_unused_evaluator(!on_gpu && opts.evaluator != EvaluatorArg::Auto, algorithm);
     let spinner = indicatif::ProgressBar::new_spinner();
-    let mut on_progress = |p: &Progress| {
-        spinner.set_message(format!(
-            "{} · bound {} · {} nodes · {:.1} s",
-            algorithm, p.bound, p.generated, p.seconds
-        ));
-        spinner.tick();
-    };
-    let problem = Problem {
-        start: start.clone(),
-        goal: goal.clone(),
-    };
-    let (mut evaluator_kind, mut adapter) = ("cpu", None);
+    let mut on_progress = |p: &Progress| spin(&spinner, algorithm, p);
+
     // An evaluator or device refused: in JSON too, an object says why.
-    let refused = |e: CliError| match opts.format {
-        Format::Json => failure_json(
-            e,
-            Some((true, algorithm, heuristic.name().to_string(), &start)),
-        ),
-        Format::Text => e,
+    let refused = |e: CliError| {
+        let run = (true, algorithm, heuristic.name().to_string(), &start);
+        in_json(opts.format, e, Some(run))
     };
     // The device (GPU IDA*) or batch evaluator (batched A*) the plan runs on, if any.
     let (mut device, mut batcher) = (None, None);
@@ -233,26 +225,16 @@ pub(super) fn solve_and_print(
             batcher = Some(evaluators.make(&heuristic, &goal).map_err(refused)?);
         }
     }
-    let engine = match (&mut device, &mut batcher) {
-        (Some(d), _) => {
-            evaluator_kind = "gpu";
-            adapter = Some(d.describe());
-            Engine::Device {
-                device: d.as_mut(),
-                heuristic: heuristic.clone(),
-            }
-        }
-        (_, Some(e)) => {
-            evaluator_kind = e.kind();
-            adapter = (evaluator_kind == "gpu").then(|| e.describe());
-            let batch = Batch {
-                evaluator: e.as_mut(),
-                size: opts.batch_size,
-            };
-            Engine::Batched { batch, from: None }
-        }
-        // The CPU (GPU IDA* without a device: IDA* on the device's tree).
-        _ => Engine::cpu(algorithm, heuristic.clone()),
+    let (engine, evaluator_kind, adapter) = engine(
+        &mut device,
+        &mut batcher,
+        Engine::cpu(algorithm, heuristic.clone()),
+        &heuristic,
+        opts.batch_size,
+    );
+    let problem = Problem {
+        start: start.clone(),
+        goal: goal.clone(),
     };
     let outcome = crate::search::run(&problem, engine, &limits, &mut on_progress);
     spinner.finish_and_clear();
@@ -263,81 +245,135 @@ pub(super) fn solve_and_print(
         }
         (e, _) => e,
     });
-    let outcome = match outcome {
-        Err(e) if opts.format == Format::Json => {
-            let run = (
-                parity.solvable,
-                algorithm,
-                heuristic.name().to_string(),
-                &start,
-            );
-            return fail_json(e.into(), Some(run));
-        }
-        o => o?,
+    let outcome = outcome.map_err(|e| {
+        let run = (
+            parity.solvable,
+            algorithm,
+            heuristic.name().to_string(),
+            &start,
+        );
+        in_json(opts.format, e.into(), Some(run))
+    })?;
+    let ran = Ran {
+        algorithm,
+        heuristic: &heuristic,
+        evaluator: evaluator_kind,
+        adapter,
     };
+    let out = answer(&outcome, &start, &goal, &ran, notation, all, opts.format)?;
+    super::emit(out.trim_end_matches('\n'))?;
+    Ok(exit_code(&outcome, stated))
+}
+
+/// With `--all`: the options to count every optimal solution with `asked`: `None` when it
+/// counts them itself, IDA*'s for GPU IDA* (its rounds stop at the first goal; said on
+/// stderr).
+///
+/// # Errors
+/// [`CliError::Usage`] for batched A*, which cannot count them.
+fn all_solutions_on(asked: Algorithm, opts: &SearchOpts) -> Result<Option<SearchOpts>, CliError> {
+    match asked {
+        Algorithm::BatchedAStar => Err(CliError::Usage(
+            "--all works with idastar, astar and bfs, not batched-astar".into(),
+        )),
+        Algorithm::GpuIdaStar => {
+            crate::note!(
+                "npuzzle: --all searches on the CPU: gpu-idastar's rounds stop at the first goal, so idastar counts them"
+            );
+            let mut cpu = opts.clone();
+            cpu.algorithm = Algorithm::IdaStar;
+            Ok(Some(cpu))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The engine to run on: the GPU IDA* `device` or the batch evaluator `batcher` when there
+/// is one, else `cpu` (GPU IDA* without a device: IDA* on the device's tree); with where h is
+/// evaluated (`cpu` or `gpu`) and the adapter, when a GPU is used.
+fn engine<'a>(
+    device: &'a mut Option<Box<dyn crate::eval::ida::IdaDevice + Send>>,
+    batcher: &'a mut Option<Box<dyn crate::eval::BatchEvaluator>>,
+    cpu: Engine<'a>,
+    heuristic: &HeuristicSpec,
+    batch_size: usize,
+) -> (Engine<'a>, &'static str, Option<String>) {
+    match (device, batcher) {
+        (Some(d), _) => {
+            let adapter = Some(d.describe());
+            let engine = Engine::Device {
+                device: d.as_mut(),
+                heuristic: heuristic.clone(),
+            };
+            (engine, "gpu", adapter)
+        }
+        (_, Some(e)) => {
+            let kind = e.kind();
+            let adapter = (kind == "gpu").then(|| e.describe());
+            let batch = Batch {
+                evaluator: e.as_mut(),
+                size: batch_size,
+            };
+            (Engine::Batched { batch, from: None }, kind, adapter)
+        }
+        _ => (cpu, "cpu", None),
+    }
+}
+
+/// What ran: the algorithm, its heuristic, where h was evaluated (`cpu` or `gpu`) and the
+/// adapter, for the answer's notes and JSON.
+struct Ran<'a> {
+    algorithm: Algorithm,
+    heuristic: &'a HeuristicSpec,
+    evaluator: &'static str,
+    adapter: Option<String>,
+}
+
+/// The answer as `format` prints it (text or the JSON object), saying on stderr how the
+/// search went (or why the board is unsolvable).
+///
+/// # Errors
+/// Serializing the JSON.
+fn answer(
+    outcome: &Outcome,
+    start: &Board,
+    goal: &Goal,
+    ran: &Ran<'_>,
+    notation: Notation,
+    all: Option<usize>,
+    format: Format,
+) -> Result<String, CliError> {
+    let parity = Solvability::of(start, goal);
     let mut out = String::new();
-    match (&outcome, opts.format) {
+    match (outcome, format) {
         (Outcome::Unsolvable(v), Format::Text) => {
             writeln!(out, "No solution possible").ok();
             if all.is_some() {
                 out.push_str(&all_solutions_text(&AllSolutions::none(), notation));
             }
-            crate::note!("npuzzle: {}{}", v.reason(), other_goal_hint(&start, &goal));
+            crate::note!("npuzzle: {}{}", v.reason(), other_goal_hint(start, goal));
         }
         (Outcome::Solved(sol), Format::Text) => {
-            out.push_str(&solution_text(&start, &sol.moves, Some(notation)));
+            out.push_str(&solution_text(start, &sol.moves, Some(notation)));
             if let Some(all) = &sol.all {
                 out.push('\n');
                 out.push_str(&all_solutions_text(all, notation));
             }
-            crate::note!(
-                "npuzzle: {algorithm}{}: {} expanded, {} generated, {:.3} s",
-                if algorithm == Algorithm::Bfs {
-                    String::new()
-                } else {
-                    format!(" + {}", heuristic.name())
-                },
-                sol.stats.expanded,
-                sol.stats.generated,
-                sol.stats.seconds
-            );
-            if algorithm == Algorithm::GpuIdaStar && evaluator_kind == "gpu" {
-                if sol.stats.rounds == 0 {
-                    crate::note!(
-                        "npuzzle: the host's search of the top of the tree reached the goal before any round on the GPU (a small tree)"
-                    );
-                } else {
-                    crate::note!(
-                        "npuzzle: {} rounds on the gpu, {:.0} nodes/s",
-                        sol.stats.rounds,
-                        sol.stats.expanded as f64 / sol.stats.seconds.max(1e-9)
-                    );
-                }
-            } else if algorithm == Algorithm::GpuIdaStar {
-                crate::note!("npuzzle: gpu-idastar searched on the CPU (IDA* on the same tree)");
-            }
-            if algorithm == Algorithm::BatchedAStar {
-                crate::note!(
-                    "npuzzle: {} rounds, {} boards evaluated on the {evaluator_kind} in {:.3} s",
-                    sol.stats.rounds,
-                    sol.stats.evaluated,
-                    sol.stats.eval_seconds
-                );
-            }
+            note_solved(ran, sol);
         }
         (_, Format::Json) => {
-            let (sol, reason) = match &outcome {
+            let (sol, reason) = match outcome {
                 Outcome::Solved(s) => (Some(s), parity.reason()),
                 Outcome::Unsolvable(v) => (None, v.reason()),
             };
             if sol.is_none() {
-                crate::note!("npuzzle: {reason}{}", other_goal_hint(&start, &goal));
+                crate::note!("npuzzle: {reason}{}", other_goal_hint(start, goal));
             }
             let run = RunInfo {
-                algorithm,
-                heuristic: heuristic.name().to_string(),
-                evaluator: evaluator_kind,
-                adapter,
+                algorithm: ran.algorithm,
+                heuristic: ran.heuristic.name().to_string(),
+                evaluator: ran.evaluator,
+                adapter: ran.adapter.clone(),
             };
             let solved = sol.map(|s| (s.moves.as_slice(), &s.stats));
             // An unsolvable board has no optimal solution: a count of 0, exact.
@@ -346,7 +382,7 @@ pub(super) fn solve_and_print(
                 Some(s) => s.all.as_ref(),
                 None => all.map(|_| &none),
             };
-            let j = SolveJson::new(&start, &goal, &parity, solved, notation, &run)
+            let j = SolveJson::new(start, goal, &parity, solved, notation, &run)
                 .with_all(all, notation);
             let s = j
                 .to_json()
@@ -354,19 +390,65 @@ pub(super) fn solve_and_print(
             writeln!(out, "{s}").ok();
         }
     }
-    super::emit(out.trim_end_matches('\n'))?;
+    Ok(out)
+}
+
+/// The notes on stderr after a solve in text: the counts, and what the GPU (or batched A*'s
+/// evaluator) did.
+fn note_solved(ran: &Ran<'_>, sol: &crate::search::Solution) {
+    let (algorithm, heuristic, evaluator_kind) = (ran.algorithm, ran.heuristic, ran.evaluator);
+    crate::note!(
+        "npuzzle: {algorithm}{}: {} expanded, {} generated, {:.3} s",
+        if algorithm == Algorithm::Bfs {
+            String::new()
+        } else {
+            format!(" + {}", heuristic.name())
+        },
+        sol.stats.expanded,
+        sol.stats.generated,
+        sol.stats.seconds
+    );
+    if algorithm == Algorithm::GpuIdaStar && evaluator_kind == "gpu" {
+        if sol.stats.rounds == 0 {
+            crate::note!(
+                "npuzzle: the host's search of the top of the tree reached the goal before any round on the GPU (a small tree)"
+            );
+        } else {
+            crate::note!(
+                "npuzzle: {} rounds on the gpu, {:.0} nodes/s",
+                sol.stats.rounds,
+                sol.stats.expanded as f64 / sol.stats.seconds.max(1e-9)
+            );
+        }
+    } else if algorithm == Algorithm::GpuIdaStar {
+        crate::note!("npuzzle: gpu-idastar searched on the CPU (IDA* on the same tree)");
+    }
+    if algorithm == Algorithm::BatchedAStar {
+        crate::note!(
+            "npuzzle: {} rounds, {} boards evaluated on the {evaluator_kind} in {:.3} s",
+            sol.stats.rounds,
+            sol.stats.evaluated,
+            sol.stats.eval_seconds
+        );
+    }
+}
+
+/// The exit code of a solve that answered: 1 when the file states a length the answer
+/// contradicts (said on stderr, as `bench`'s), 3 when a limit cut the count of all optimal
+/// solutions short (the solution shown is optimal; the count is a lower bound), else 0.
+fn exit_code(outcome: &Outcome, stated: Option<&StatedLength>) -> u8 {
     // A length the file states that the answer contradicts: the answer stands (it is
     // optimal), the file or its goal is wrong, and the exit code says so (as `bench`'s).
-    let found = match &outcome {
+    let found = match outcome {
         Outcome::Solved(sol) => Some(sol.moves.len()),
         Outcome::Unsolvable(_) => None,
     };
     if StatedLength::check(stated, found) != 0 {
-        return Ok(1);
+        return 1;
     }
     // A limit that cut the count of all solutions short: the answer stands, the count is a
     // lower bound, and the exit code says a limit was reached.
-    if let Outcome::Solved(sol) = &outcome
+    if let Outcome::Solved(sol) = outcome
         && let Some(all) = &sol.all
         && all.cut_by_limit()
     {
@@ -374,9 +456,9 @@ pub(super) fn solve_and_print(
             "npuzzle: a limit stopped the count of optimal solutions: {} exist (the solution shown is optimal)",
             crate::report::solutions_count(all)
         );
-        return Ok(3);
+        return 3;
     }
-    Ok(0)
+    0
 }
 
 /// For a board unsolvable towards a standard goal: a hint when the other standard goal works.
