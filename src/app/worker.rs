@@ -261,13 +261,144 @@ struct Pause {
 }
 
 fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::Sender<WorkerMsg>) {
-    let Pause {
-        paused,
-        steps,
-        held,
-        ..
-    } = pause;
-    let limits = Limits {
+    let limits = limits_for(&job, cancel);
+    let mut on_progress = |p: &Progress| report(p, pause, cancel, tx);
+    let Some(spec) = load_heuristic(&job, cancel, tx) else {
+        return;
+    };
+    if cancel.load(Ordering::Relaxed) {
+        let _ = tx.send(WorkerMsg::Done {
+            result: Err(SearchError::Cancelled),
+            evaluator: "cpu",
+            describe: String::new(),
+        });
+        return;
+    }
+    // Batched A* in step mode: one node a round (A*'s order, the stepper) until Run, then
+    // batches from where the steps left.
+    let batched = job.algorithm == Algorithm::BatchedAStar;
+    let mut handed: Option<Stepper> = None;
+    if job.stepped {
+        // Stepped, GPU IDA* is IDA* (the same tree, one node a step, on the CPU).
+        let algorithm = match job.algorithm {
+            Algorithm::BatchedAStar => Algorithm::AStar,
+            Algorithm::GpuIdaStar => Algorithm::IdaStar,
+            a => a,
+        };
+        match run_stepped(
+            &job.problem,
+            algorithm,
+            &spec,
+            job.max_memory,
+            batched,
+            cancel,
+            pause,
+            tx,
+        ) {
+            Ok(Stepped::HandOff(s)) => {
+                let _ = tx.send(WorkerMsg::HandedOff);
+                handed = Some(*s);
+            }
+            Ok(Stepped::Solved(o)) => return done_stepped(tx, Ok(o)),
+            Err(e) => return done_stepped(tx, Err(e)),
+        }
+    }
+    let (result, evaluator, describe) = search(&job, spec, handed, &limits, &mut on_progress, tx);
+    let _ = tx.send(WorkerMsg::Done {
+        result,
+        evaluator,
+        describe,
+    });
+}
+
+/// The search of `job` with `spec` after any steps: batched A* on the GPU's evaluator (the
+/// CPU's when there is none or it refuses; going on from `handed`, the stepped A* at Run),
+/// GPU IDA* on the device (IDA* on the CPU when there is none), or the CPU. Returns the
+/// outcome, where h was evaluated (`cpu` or `gpu`) and a description of it; notes on a
+/// fallback go to the window.
+fn search(
+    job: &Job,
+    spec: HeuristicSpec,
+    handed: Option<Stepper>,
+    limits: &Limits,
+    on_progress: &mut crate::search::ProgressFn<'_>,
+    tx: &std::sync::mpsc::Sender<WorkerMsg>,
+) -> (Result<Outcome, SearchError>, &'static str, String) {
+    let goal = &job.problem.goal;
+    if job.algorithm == Algorithm::BatchedAStar {
+        let cpu = || -> Box<dyn BatchEvaluator> {
+            Box::new(CpuEvaluator::with_heuristic(
+                spec.build(goal),
+                goal.board().len(),
+                1,
+            ))
+        };
+        let mut e: Box<dyn BatchEvaluator> = match &job.gpu {
+            Some(ctx) => match GpuEvaluator::for_spec(ctx.clone(), &spec, goal) {
+                Ok(g) => Box::new(g),
+                Err(e) => {
+                    let _ = tx.send(WorkerMsg::Note(format!(
+                        "GPU evaluator: {e}; batched A* evaluates on the CPU"
+                    )));
+                    cpu()
+                }
+            },
+            None => cpu(),
+        };
+        let (kind, describe) = (e.kind(), e.describe());
+        let batch = Batch {
+            evaluator: e.as_mut(),
+            size: job.batch_size,
+        };
+        let engine = Engine::Batched {
+            batch,
+            from: handed.map(Box::new),
+        };
+        let result = crate::search::run(&job.problem, engine, limits, on_progress);
+        (result, kind, describe)
+    } else if job.algorithm == Algorithm::GpuIdaStar {
+        let device = job
+            .gpu
+            .as_ref()
+            .map(|ctx| GpuIda::new(ctx.clone(), &spec, goal, None));
+        match device {
+            Some(Ok(mut d)) => {
+                let describe = d.describe();
+                let engine = Engine::Device {
+                    device: &mut d,
+                    heuristic: spec,
+                };
+                let result = crate::search::run(&job.problem, engine, limits, on_progress);
+                (result, "gpu", describe)
+            }
+            other => {
+                let why = match other {
+                    Some(Err(e)) => e.to_string(),
+                    _ => "no GPU adapter".to_string(),
+                };
+                let _ = tx.send(WorkerMsg::Note(format!(
+                    "GPU IDA*: {why}; IDA* runs on the CPU"
+                )));
+                (
+                    solve(&job.problem, Algorithm::IdaStar, spec, limits, on_progress),
+                    "cpu",
+                    "cpu (inline)".to_string(),
+                )
+            }
+        }
+    } else {
+        (
+            solve(&job.problem, job.algorithm, spec, limits, on_progress),
+            "cpu",
+            "cpu (inline)".to_string(),
+        )
+    }
+}
+
+/// The limits of `job`'s search: no time limit, its memory cap, `cancel`, the histogram,
+/// snapshots every 30 ms (every round for batched A*), one thread, "never undo" pruning.
+fn limits_for(job: &Job, cancel: &Arc<AtomicBool>) -> Limits {
+    Limits {
         time_limit: None,
         max_memory: job.max_memory,
         cancel: Some(cancel.clone()),
@@ -284,30 +415,56 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
         all_solutions: job.all_solutions,
         // "Never undo" needs no automaton from the cache.
         cache_dir: None,
-    };
-    let mut on_progress = |p: &Progress| {
-        let _ = tx.send(WorkerMsg::Progress(Box::new(p.clone())));
-        // The search's last report never holds: its answer follows at once.
-        if p.finished {
-            return;
-        }
-        // Hold here while paused, unless a step was asked for or the search is cancelled.
-        // `held` is cleared before a step is taken (see `Worker::is_idle`).
-        while paused.load(Ordering::Relaxed) && !cancel.load(Ordering::Relaxed) {
-            if steps.load(Ordering::SeqCst) > 0 {
-                held.store(false, Ordering::SeqCst);
-                if steps
-                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |s| s.checked_sub(1))
-                    .is_ok()
-                {
-                    break;
-                }
+    }
+}
+
+/// Sends progress `p` to the window, then holds while the search is paused, unless a step
+/// was asked for or the search is cancelled (`held` is cleared before a step is taken, see
+/// `Worker::is_idle`). The search's last report never holds: its answer follows at once.
+fn report(
+    p: &Progress,
+    pause: &Pause,
+    cancel: &AtomicBool,
+    tx: &std::sync::mpsc::Sender<WorkerMsg>,
+) {
+    let Pause {
+        paused,
+        steps,
+        held,
+        ..
+    } = pause;
+
+    let _ = tx.send(WorkerMsg::Progress(Box::new(p.clone())));
+    // The search's last report never holds: its answer follows at once.
+    if p.finished {
+        return;
+    }
+    // Hold here while paused, unless a step was asked for or the search is cancelled.
+    // `held` is cleared before a step is taken (see `Worker::is_idle`).
+    while paused.load(Ordering::Relaxed) && !cancel.load(Ordering::Relaxed) {
+        if steps.load(Ordering::SeqCst) > 0 {
+            held.store(false, Ordering::SeqCst);
+            if steps
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |s| s.checked_sub(1))
+                .is_ok()
+            {
+                break;
             }
-            held.store(true, Ordering::SeqCst);
-            std::thread::sleep(Duration::from_millis(5));
         }
-        held.store(false, Ordering::SeqCst);
-    };
+        held.store(true, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    held.store(false, Ordering::SeqCst);
+}
+
+/// `job`'s heuristic, loaded or built (with the build's progress sent to the window, and
+/// stopped by `cancel`), and said to the window; `None` when it could not be had, the
+/// search's end then sent.
+fn load_heuristic(
+    job: &Job,
+    cancel: &AtomicBool,
+    tx: &std::sync::mpsc::Sender<WorkerMsg>,
+) -> Option<HeuristicSpec> {
     let goal = &job.problem.goal;
     let name = job.heuristic.to_string();
     // Entries of each pattern of the partition, so that the bar covers the whole of it and
@@ -362,10 +519,10 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
             },
         },
     );
-    let spec = match resolved {
+    match resolved {
         Ok(r) => {
             let _ = tx.send(WorkerMsg::Heuristic(r.heuristic.clone()));
-            r.heuristic
+            Some(r.heuristic)
         }
         Err(e) => {
             let result = match e {
@@ -377,125 +534,9 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
                 evaluator: "cpu",
                 describe: String::new(),
             });
-            return;
-        }
-    };
-    if cancel.load(Ordering::Relaxed) {
-        let _ = tx.send(WorkerMsg::Done {
-            result: Err(SearchError::Cancelled),
-            evaluator: "cpu",
-            describe: String::new(),
-        });
-        return;
-    }
-    // Batched A* in step mode: one node a round (A*'s order, the stepper) until Run, then
-    // batches from where the steps left.
-    let batched = job.algorithm == Algorithm::BatchedAStar;
-    let mut handed: Option<Stepper> = None;
-    if job.stepped {
-        // Stepped, GPU IDA* is IDA* (the same tree, one node a step, on the CPU).
-        let algorithm = match job.algorithm {
-            Algorithm::BatchedAStar => Algorithm::AStar,
-            Algorithm::GpuIdaStar => Algorithm::IdaStar,
-            a => a,
-        };
-        match run_stepped(
-            &job.problem,
-            algorithm,
-            &spec,
-            job.max_memory,
-            batched,
-            cancel,
-            pause,
-            tx,
-        ) {
-            Ok(Stepped::HandOff(s)) => {
-                let _ = tx.send(WorkerMsg::HandedOff);
-                handed = Some(*s);
-            }
-            Ok(Stepped::Solved(o)) => return done_stepped(tx, Ok(o)),
-            Err(e) => return done_stepped(tx, Err(e)),
+            None
         }
     }
-    let (result, evaluator, describe) = if batched {
-        let cpu = || -> Box<dyn BatchEvaluator> {
-            Box::new(CpuEvaluator::with_heuristic(
-                spec.build(goal),
-                goal.board().len(),
-                1,
-            ))
-        };
-        let mut e: Box<dyn BatchEvaluator> = match &job.gpu {
-            Some(ctx) => match GpuEvaluator::for_spec(ctx.clone(), &spec, goal) {
-                Ok(g) => Box::new(g),
-                Err(e) => {
-                    let _ = tx.send(WorkerMsg::Note(format!(
-                        "GPU evaluator: {e}; batched A* evaluates on the CPU"
-                    )));
-                    cpu()
-                }
-            },
-            None => cpu(),
-        };
-        let (kind, describe) = (e.kind(), e.describe());
-        let batch = Batch {
-            evaluator: e.as_mut(),
-            size: job.batch_size,
-        };
-        let engine = Engine::Batched {
-            batch,
-            from: handed.map(Box::new),
-        };
-        let result = crate::search::run(&job.problem, engine, &limits, &mut on_progress);
-        (result, kind, describe)
-    } else if job.algorithm == Algorithm::GpuIdaStar {
-        let device = job
-            .gpu
-            .as_ref()
-            .map(|ctx| GpuIda::new(ctx.clone(), &spec, goal, None));
-        match device {
-            Some(Ok(mut d)) => {
-                let describe = d.describe();
-                let engine = Engine::Device {
-                    device: &mut d,
-                    heuristic: spec,
-                };
-                let result = crate::search::run(&job.problem, engine, &limits, &mut on_progress);
-                (result, "gpu", describe)
-            }
-            other => {
-                let why = match other {
-                    Some(Err(e)) => e.to_string(),
-                    _ => "no GPU adapter".to_string(),
-                };
-                let _ = tx.send(WorkerMsg::Note(format!(
-                    "GPU IDA*: {why}; IDA* runs on the CPU"
-                )));
-                (
-                    solve(
-                        &job.problem,
-                        Algorithm::IdaStar,
-                        spec,
-                        &limits,
-                        &mut on_progress,
-                    ),
-                    "cpu",
-                    "cpu (inline)".to_string(),
-                )
-            }
-        }
-    } else {
-        (
-            solve(&job.problem, job.algorithm, spec, &limits, &mut on_progress),
-            "cpu",
-            "cpu (inline)".to_string(),
-        )
-    };
-    let _ = tx.send(WorkerMsg::Done {
-        result,
-        evaluator,
-        describe,
-    });
 }
 
 /// How often a stepped search that runs free (Run, or to the next layer) sends snapshots.
