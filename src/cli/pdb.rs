@@ -58,95 +58,7 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             size,
             goal,
             max_memory,
-        } => {
-            let spec =
-                PartitionSpec::parse(name).map_err(|e| CliError::from_pdb(&e, e.to_string()))?;
-            let (r, c) = match (size, &spec) {
-                (Some(s), _) => *s,
-                (None, PartitionSpec::Named(n)) => NAMED
-                    .iter()
-                    .find(|x| x.0 == n)
-                    .map(|x| (x.1, x.2))
-                    .unwrap_or((4, 4)),
-                (None, _) => {
-                    return Err(CliError::Usage(
-                        "give the board size (--size RxC) for a custom partition".into(),
-                    ));
-                }
-            };
-            let g = flag_goal(goal, r, c)?;
-            let t = std::time::Instant::now();
-            let choice = HeuristicChoice::Pdb(spec.clone());
-            let resolved = resolve(
-                &choice,
-                "",
-                &g,
-                true,
-                a.cache_dir.clone(),
-                max_memory.as_u64(),
-                None,
-                None,
-            )?;
-            let HeuristicSpec::Pdb(pdb) = resolved.heuristic else {
-                return Err(CliError::Other(format!(
-                    "{} gave no pattern database",
-                    spec.name()
-                )));
-            };
-            let bytes: usize = pdb.tables().iter().map(|t| t.bytes().len()).sum();
-            let n = pdb.tables().len();
-            let flagged = pdb.tables().iter().filter(|t| t.regions()).count();
-            crate::note!(
-                "npuzzle: {} for {r}×{c} ({} goal): {n} table{}, {} entries, {:.1} s{}{}",
-                spec.name(),
-                g.name(),
-                if n == 1 { "" } else { "s" },
-                bytes,
-                t.elapsed().as_secs_f64(),
-                match flagged {
-                    0 => String::new(),
-                    f if f == n => ", with blank-region flags".to_string(),
-                    f => format!(", {f} with blank-region flags"),
-                },
-                if pdb.reflects() {
-                    ", looked up on the reflection too"
-                } else {
-                    ""
-                }
-            );
-            // IDA*'s pruning automaton for this shape goes with the tables, so that a search
-            // after `pdb build` builds nothing (it is small; a failed save is not an error).
-            let t = std::time::Instant::now();
-            let depth = crate::search::Pruning::Fsm.depth(r * c);
-            let fsm = crate::search::MoveFsm::shared(r, c, depth, Some(cache.dir()));
-            crate::note!(
-                "npuzzle: pruning automaton for {r}×{c}: strings of up to {} moves, {} states, {:.1} s",
-                fsm.depth(),
-                fsm.states(),
-                t.elapsed().as_secs_f64()
-            );
-            crate::note!("npuzzle: cache {}", cache.dir().display());
-            // Building is for the cache: a table that could not be saved is a failure.
-            if !is_cached(&cache, &g, &spec) {
-                // A file-system failure (the warning above said which), or tables saved and
-                // removed since by another command: exit 1, not a limit. Said as it is on disk.
-                let missing = missing_tables(&cache, &g, &spec);
-                let gone = missing
-                    .iter()
-                    .filter(|p| resolved.built.contains(p))
-                    .count();
-                let dir = cache.dir().display();
-                return Err(CliError::Other(if gone > 0 {
-                    format!(
-                        "{gone} of the tables saved are no longer in {dir} (another command, \
-                         such as `npuzzle pdb clear`, removed them since): build again"
-                    )
-                } else {
-                    format!("the tables could not be saved in {dir}")
-                }));
-            }
-            Ok(0)
-        }
+        } => build(&cache, a.cache_dir.clone(), name, *size, goal, *max_memory),
         PdbCommand::List | PdbCommand::Verify | PdbCommand::Clear
             if cache.dir().exists() && std::fs::read_dir(cache.dir()).is_err() =>
         {
@@ -159,90 +71,209 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             )))
         }
         PdbCommand::List | PdbCommand::Verify => {
-            let verify = matches!(a.command, PdbCommand::Verify);
-            let mut bad = 0;
-            let list = cache.list();
-            if list.is_empty() {
-                let missing = if cache.dir().exists() {
-                    ""
-                } else {
-                    " (the folder does not exist yet: tables are saved there when built)"
-                };
-                super::emit(&format!("no tables in {}{missing}", cache.dir().display()))?;
-            }
-            for (path, header, size) in list {
-                let name = path
-                    .file_name()
-                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-                let h = if verify {
-                    verify_file(&path).and_then(|h| cache.check_name(&path, &h).map(|()| h))
-                } else {
-                    header
-                };
-                match h {
-                    Ok(h) => super::emit(&format!(
-                        "{name}  {}×{}  {}  tiles {:?}  {} entries  {} bytes{}{}",
-                        h.rows,
-                        h.cols,
-                        belongs_to(&h),
-                        h.tiles,
-                        h.entries,
-                        size,
-                        if h.regions { "  region flags" } else { "" },
-                        if verify { "  ok" } else { "" }
-                    ))?,
-                    Err(why) => {
-                        bad += 1;
-                        super::emit(&format!("{name}  BAD: {why}"))?;
-                    }
-                }
-            }
-            // Saves in progress, and what killed ones left (not tables: verify still passes).
-            for t in cache.temporaries().unwrap_or_default() {
-                let name = t
-                    .path
-                    .file_name()
-                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-                super::emit(&format!(
-                    "{name}  unfinished temporary file, {} bytes: {}",
-                    t.bytes,
-                    if t.live {
-                        "a save in progress"
-                    } else {
-                        "left by an interrupted save (the next build or `npuzzle pdb clear` removes it)"
-                    }
-                ))?;
-            }
-            Ok(if verify && bad > 0 { 1 } else { 0 })
+            list(&cache, matches!(a.command, PdbCommand::Verify))
         }
-        PdbCommand::Clear => {
-            let (n, automata, leftovers) = cache
-                .clear()
-                .map_err(|e| CliError::Other(format!("{}: {e}", cache.dir().display())))?;
-            let count = |k: usize, one: &str, many: &str| {
-                format!("{k} {}", if k == 1 { one } else { many })
-            };
-            let mut parts = vec![count(n, "table", "tables")];
-            if automata > 0 {
-                parts.push(count(automata, "pruning automaton", "pruning automata"));
+        PdbCommand::Clear => clear(&cache),
+    }
+}
+
+/// `npuzzle pdb build NAME`: the partition's tables for the `size` board (the named one's
+/// when not given) and `goal`, built (at most `max_memory`) or found in `cache` (`cache_dir`
+/// as given, for where-the-tables-go notes), and IDA*'s
+/// pruning automaton with them; a table that could not be saved is a failure.
+///
+/// # Errors
+/// A partition that does not parse or fit ([`CliError::Usage`]), a build that fails, tables
+/// not on disk at the end ([`CliError::Other`]).
+fn build(
+    cache: &PdbCache,
+    cache_dir: Option<PathBuf>,
+    name: &str,
+    size: Option<(usize, usize)>,
+    goal: &str,
+    max_memory: bytesize::ByteSize,
+) -> Result<u8, CliError> {
+    let spec = PartitionSpec::parse(name).map_err(|e| CliError::from_pdb(&e, e.to_string()))?;
+    let (r, c) = match (size, &spec) {
+        (Some(s), _) => s,
+        (None, PartitionSpec::Named(n)) => NAMED
+            .iter()
+            .find(|x| x.0 == n)
+            .map(|x| (x.1, x.2))
+            .unwrap_or((4, 4)),
+        (None, _) => {
+            return Err(CliError::Usage(
+                "give the board size (--size RxC) for a custom partition".into(),
+            ));
+        }
+    };
+    let g = flag_goal(goal, r, c)?;
+    let t = std::time::Instant::now();
+    let choice = HeuristicChoice::Pdb(spec.clone());
+    let resolved = resolve(
+        &choice,
+        "",
+        &g,
+        true,
+        cache_dir,
+        max_memory.as_u64(),
+        None,
+        None,
+    )?;
+    let HeuristicSpec::Pdb(pdb) = resolved.heuristic else {
+        return Err(CliError::Other(format!(
+            "{} gave no pattern database",
+            spec.name()
+        )));
+    };
+    let bytes: usize = pdb.tables().iter().map(|t| t.bytes().len()).sum();
+    let n = pdb.tables().len();
+    let flagged = pdb.tables().iter().filter(|t| t.regions()).count();
+    crate::note!(
+        "npuzzle: {} for {r}×{c} ({} goal): {n} table{}, {} entries, {:.1} s{}{}",
+        spec.name(),
+        g.name(),
+        if n == 1 { "" } else { "s" },
+        bytes,
+        t.elapsed().as_secs_f64(),
+        match flagged {
+            0 => String::new(),
+            f if f == n => ", with blank-region flags".to_string(),
+            f => format!(", {f} with blank-region flags"),
+        },
+        if pdb.reflects() {
+            ", looked up on the reflection too"
+        } else {
+            ""
+        }
+    );
+    // IDA*'s pruning automaton for this shape goes with the tables, so that a search
+    // after `pdb build` builds nothing (it is small; a failed save is not an error).
+    let t = std::time::Instant::now();
+    let depth = crate::search::Pruning::Fsm.depth(r * c);
+    let fsm = crate::search::MoveFsm::shared(r, c, depth, Some(cache.dir()));
+    crate::note!(
+        "npuzzle: pruning automaton for {r}×{c}: strings of up to {} moves, {} states, {:.1} s",
+        fsm.depth(),
+        fsm.states(),
+        t.elapsed().as_secs_f64()
+    );
+    crate::note!("npuzzle: cache {}", cache.dir().display());
+    // Building is for the cache: a table that could not be saved is a failure.
+    if !is_cached(cache, &g, &spec) {
+        // A file-system failure (the warning above said which), or tables saved and
+        // removed since by another command: exit 1, not a limit. Said as it is on disk.
+        let missing = missing_tables(cache, &g, &spec);
+        let gone = missing
+            .iter()
+            .filter(|p| resolved.built.contains(p))
+            .count();
+        let dir = cache.dir().display();
+        return Err(CliError::Other(if gone > 0 {
+            format!(
+                "{gone} of the tables saved are no longer in {dir} (another command, \
+                 such as `npuzzle pdb clear`, removed them since): build again"
+            )
+        } else {
+            format!("the tables could not be saved in {dir}")
+        }));
+    }
+    Ok(0)
+}
+
+/// `npuzzle pdb list` (and `verify`, which reads every table whole): the tables in `cache`
+/// with what they are for, and the temporary files of saves. Exit 1 when `verify` found a
+/// bad table.
+///
+/// # Errors
+/// Writing the output.
+fn list(cache: &PdbCache, verify: bool) -> Result<u8, CliError> {
+    let mut bad = 0;
+    let list = cache.list();
+    if list.is_empty() {
+        let missing = if cache.dir().exists() {
+            ""
+        } else {
+            " (the folder does not exist yet: tables are saved there when built)"
+        };
+        super::emit(&format!("no tables in {}{missing}", cache.dir().display()))?;
+    }
+    for (path, header, size) in list {
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let h = if verify {
+            verify_file(&path).and_then(|h| cache.check_name(&path, &h).map(|()| h))
+        } else {
+            header
+        };
+        match h {
+            Ok(h) => super::emit(&format!(
+                "{name}  {}×{}  {}  tiles {:?}  {} entries  {} bytes{}{}",
+                h.rows,
+                h.cols,
+                belongs_to(&h),
+                h.tiles,
+                h.entries,
+                size,
+                if h.regions { "  region flags" } else { "" },
+                if verify { "  ok" } else { "" }
+            ))?,
+            Err(why) => {
+                bad += 1;
+                super::emit(&format!("{name}  BAD: {why}"))?;
             }
-            if leftovers > 0 {
-                parts.push(count(
-                    leftovers,
-                    "unfinished temporary file",
-                    "unfinished temporary files",
-                ));
-            }
-            let last = parts.pop().unwrap_or_default();
-            let list = if parts.is_empty() {
-                last
-            } else {
-                format!("{} and {last}", parts.join(", "))
-            };
-            super::emit(&format!("removed {list} from {}", cache.dir().display()))?;
-            Ok(0)
         }
     }
+    // Saves in progress, and what killed ones left (not tables: verify still passes).
+    for t in cache.temporaries().unwrap_or_default() {
+        let name = t
+            .path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        super::emit(&format!(
+            "{name}  unfinished temporary file, {} bytes: {}",
+            t.bytes,
+            if t.live {
+                "a save in progress"
+            } else {
+                "left by an interrupted save (the next build or `npuzzle pdb clear` removes it)"
+            }
+        ))?;
+    }
+    Ok(if verify && bad > 0 { 1 } else { 0 })
+}
+
+/// `npuzzle pdb clear`: the tables, pruning automata and leftover temporary files in `cache`
+/// removed, and said.
+///
+/// # Errors
+/// A file that cannot be removed; writing the output.
+fn clear(cache: &PdbCache) -> Result<u8, CliError> {
+    let (n, automata, leftovers) = cache
+        .clear()
+        .map_err(|e| CliError::Other(format!("{}: {e}", cache.dir().display())))?;
+    let count =
+        |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+    let mut parts = vec![count(n, "table", "tables")];
+    if automata > 0 {
+        parts.push(count(automata, "pruning automaton", "pruning automata"));
+    }
+    if leftovers > 0 {
+        parts.push(count(
+            leftovers,
+            "unfinished temporary file",
+            "unfinished temporary files",
+        ));
+    }
+    let last = parts.pop().unwrap_or_default();
+    let list = if parts.is_empty() {
+        last
+    } else {
+        format!("{} and {last}", parts.join(", "))
+    };
+    super::emit(&format!("removed {list} from {}", cache.dir().display()))?;
+    Ok(0)
 }
 
 /// Resolves `choice` for `goal` with [`heuristic::resolve`](crate::heuristic::resolve), with a
