@@ -99,6 +99,98 @@ const fn origin_word(board_words: usize, k: usize) -> usize {
     3 + board_words + MAX_DEPTH as usize + k
 }
 
+/// The invocations GPU IDA* runs and its workgroup size: `asked` (`--gpu-invocations`),
+/// else 65,536 on a hardware GPU and [`software_invocations`] on a `software` one; at least
+/// one, rounded up to whole workgroups of at most [`WORKGROUP`].
+///
+/// # Errors
+/// [`GpuError::Unsupported`] past one dispatch dimension (65,535 workgroups).
+fn invocation_count(asked: Option<usize>, software: bool) -> Result<(u32, usize), GpuError> {
+    let invocations = asked
+        .unwrap_or_else(|| {
+            if software {
+                software_invocations()
+            } else {
+                65_536
+            }
+        })
+        .max(1);
+    let workgroup = (WORKGROUP as usize).min(invocations);
+    let invocations = invocations.div_ceil(workgroup) * workgroup;
+    // One dispatch dimension of workgroups (the WebGPU minimum limit, 65,535).
+    let invocations = u32::try_from(invocations)
+        .ok()
+        .filter(|&n| n / workgroup as u32 <= 65_535)
+        .ok_or_else(|| {
+            GpuError::Unsupported(format!(
+                "{invocations} invocations (GPU IDA* takes at most {})",
+                65_535 * WORKGROUP
+            ))
+        })?;
+    Ok((invocations, workgroup))
+}
+
+/// [`GpuError::Adapter`] when the stacks of `invocations` invocations, `state_words` words
+/// each, exceed the adapter's storage-binding or buffer size limit.
+fn stacks_fit(limits: &wgpu::Limits, state_words: usize, invocations: u32) -> Result<(), GpuError> {
+    let state_bytes = state_words as u64 * u64::from(invocations) * 4;
+    let room = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size);
+    if state_bytes > room {
+        return Err(GpuError::Adapter(format!(
+            "{invocations} invocations need {state_bytes} bytes of stacks, more than this \
+             adapter's storage-binding limit of {room} bytes"
+        )));
+    }
+    Ok(())
+}
+
+/// Where the pattern `tables` go: one texture where they fit (one gather a read on
+/// lavapipe), else storage bindings of which the shader reads only those that hold bytes.
+/// Returns the texture (an empty one when unused), its width (0 when unused), the storage
+/// buffers and how many of them hold tables.
+///
+/// # Errors
+/// As [`GpuContext::table_texture`] and [`GpuContext::table_buffers`] (tables larger than
+/// the adapter binds).
+fn place_tables(
+    ctx: &GpuContext,
+    tables: &[&[u8]],
+) -> Result<(wgpu::TextureView, u32, Vec<wgpu::Buffer>, u32), GpuError> {
+    Ok(match ctx.table_texture(tables)? {
+        Some((view, width)) => (view, width, ctx.table_buffers(&[])?, 1),
+        None => {
+            let table_bytes: usize = tables.iter().map(|t| t.len()).sum();
+            let count = table_bytes.div_ceil(1 << ctx.table_shift()).max(1) as u32;
+            (
+                ctx.empty_table_texture(),
+                0,
+                ctx.table_buffers(tables)?,
+                count,
+            )
+        }
+    })
+}
+
+/// The buffers each round reads back and writes: the staging copy of the status block
+/// (`status_bytes`) and the 32-byte uniform of the round's parameters.
+fn round_buffers(device: &wgpu::Device, status_bytes: u64) -> (wgpu::Buffer, wgpu::Buffer) {
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("status staging"),
+        size: status_bytes,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let params = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("params"),
+        size: 32,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    (staging, params)
+}
+
 /// Storage buffers the shader binds (items, stacks, status, consts and the tables).
 const STORAGE_BUFFERS: u32 = 4 + TABLE_BINDINGS as u32;
 
@@ -210,43 +302,9 @@ impl GpuIda {
             incremental,
         } = heuristic(spec, n, cols)?;
         let chunk_shift = ctx.table_shift();
-        // The tables in one texture where they fit (one gather a read on lavapipe), else in
-        // storage bindings, of which the shader reads only those that hold bytes.
-        let (texture, texture_width, table_bufs, table_count) = match ctx.table_texture(&tables)? {
-            Some((view, width)) => (view, width, ctx.table_buffers(&[])?, 1),
-            None => {
-                let table_bytes: usize = tables.iter().map(|t| t.len()).sum();
-                let count = table_bytes.div_ceil(1 << chunk_shift).max(1) as u32;
-                (
-                    ctx.empty_table_texture(),
-                    0,
-                    ctx.table_buffers(&tables)?,
-                    count,
-                )
-            }
-        };
+        let (texture, texture_width, table_bufs, table_count) = place_tables(&ctx, &tables)?;
         let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
-        let invocations = invocations
-            .unwrap_or_else(|| {
-                if software {
-                    software_invocations()
-                } else {
-                    65_536
-                }
-            })
-            .max(1);
-        let workgroup = (WORKGROUP as usize).min(invocations);
-        let invocations = invocations.div_ceil(workgroup) * workgroup;
-        // One dispatch dimension of workgroups (the WebGPU minimum limit, 65,535).
-        let invocations = u32::try_from(invocations)
-            .ok()
-            .filter(|&n| n / workgroup as u32 <= 65_535)
-            .ok_or_else(|| {
-                GpuError::Unsupported(format!(
-                    "{invocations} invocations (GPU IDA* takes at most {})",
-                    65_535 * WORKGROUP
-                ))
-            })?;
+        let (invocations, workgroup) = invocation_count(invocations, software)?;
 
         let storage_buf = |label: &str, size: u64, extra: wgpu::BufferUsages| {
             device.create_buffer(&wgpu::BufferDescriptor {
@@ -275,40 +333,15 @@ impl GpuIda {
         let item_words = path_word(board_words, PATH_WORDS);
         // Running, item, blank, board, frames, then the item's origin (path length, root, path).
         let state_words = origin_word(board_words, 2 + PATH_WORDS);
-        let state_bytes = state_words as u64 * u64::from(invocations) * 4;
-        let limits = device.limits();
-        let room = limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size);
-        if state_bytes > room {
-            return Err(GpuError::Adapter(format!(
-                "{invocations} invocations need {state_bytes} bytes of stacks, more than this \
-                 adapter's storage-binding limit of {room} bytes"
-            )));
-        }
+        stacks_fit(&device.limits(), state_words, invocations)?;
         let state = storage_buf(
             "stacks",
             state_words as u64 * u64::from(invocations) * 4,
             wgpu::BufferUsages::COPY_SRC,
         );
-        let status_words = ST_HEADER + HIST_G * HIST_H;
-        let status = storage_buf(
-            "status",
-            status_words as u64 * 4,
-            wgpu::BufferUsages::COPY_SRC,
-        );
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("status staging"),
-            size: status_words as u64 * 4,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let params = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("params"),
-            size: 32,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let status_bytes = (ST_HEADER + HIST_G * HIST_H) as u64 * 4;
+        let status = storage_buf("status", status_bytes, wgpu::BufferUsages::COPY_SRC);
+        let (staging, params) = round_buffers(device, status_bytes);
         let layout = bind_group_layout(device);
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("gpu idastar"),
@@ -595,68 +628,6 @@ fn consts(goal: &Goal, spec: &HeuristicSpec) -> Vec<u32> {
     out
 }
 
-/// The layout the host and `shaders/idastar.wgsl` share, written on both sides: checked here
-/// word by word, since a mismatch corrupts results on the GPU only.
+/// The layout the host and `shaders/idastar.wgsl` share, checked word by word.
 #[cfg(test)]
-mod layout_tests {
-    use super::*;
-    use crate::eval::gpu_layout::wgsl::{const_in, sum_fn_in};
-
-    #[test]
-    fn the_status_block_and_the_depth_limit_agree_with_the_shader() {
-        let host = [
-            ("ST_WORK", ST_WORK),
-            ("ST_TAIL", ST_TAIL),
-            ("ST_EXPANDED", ST_EXPANDED),
-            ("ST_GENERATED", ST_GENERATED),
-            ("ST_MIN_F", ST_MIN_F),
-            ("ST_FOUND", ST_FOUND),
-            ("ST_FINISHED", ST_FINISHED),
-            ("ST_BUSY", ST_BUSY),
-            ("ST_CUT", ST_CUT),
-            ("ST_FOUND_DEPTH", ST_FOUND_DEPTH),
-            ("ST_GIVEN", ST_GIVEN),
-            ("ST_FOUND_INV", ST_FOUND_INV),
-            // The histogram starts where the host's header ends.
-            ("ST_HIST", ST_HEADER),
-            ("HIST_G", HIST_G),
-            ("HIST_H", HIST_H),
-            ("MAX_DEPTH", MAX_DEPTH as usize),
-            ("PATH_WORDS", PATH_WORDS),
-        ];
-        for (name, value) in host {
-            assert_eq!(const_in(IDASTAR_WGSL, name) as usize, value, "{name}");
-        }
-        // Every status word the shader names (the host reads only some) fits in the header
-        // the host clears and reads back.
-        for decl in IDASTAR_WGSL.split("const ST_").skip(1) {
-            let name = format!("ST_{}", &decl[..decl.find(':').unwrap()]);
-            let word = const_in(IDASTAR_WGSL, &name) as usize;
-            assert!(name == "ST_HIST" || word < ST_HEADER, "{name} = {word}");
-        }
-    }
-
-    #[test]
-    fn the_item_and_stack_offsets_agree_with_the_shader() {
-        for board_words in [3usize, 4, 7, 8] {
-            let known = [
-                ("BOARD_WORDS", board_words as u32),
-                ("MAX_DEPTH", const_in(IDASTAR_WGSL, "MAX_DEPTH")),
-            ];
-            for k in [0usize, 1, 5, 12] {
-                let shader = |f| sum_fn_in(IDASTAR_WGSL, f, k as u32, &known) as usize;
-                assert_eq!(shader("path_word"), path_word(board_words, k), "path_word");
-                assert_eq!(
-                    shader("frame_word"),
-                    frame_word(board_words, k),
-                    "frame_word"
-                );
-                assert_eq!(
-                    shader("origin_word"),
-                    origin_word(board_words, k),
-                    "origin_word"
-                );
-            }
-        }
-    }
-}
+mod layout_tests;
