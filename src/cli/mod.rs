@@ -642,7 +642,7 @@ fn goal_spec(s: &str) -> Result<GoalSpec, CliError> {
             names.join(", ")
         )));
     }
-    let (name, text) = read_input(std::path::Path::new(s))?;
+    let (name, text) = read_input(std::path::Path::new(s), false)?;
     Ok(GoalSpec::Board(parse_board(&text, &name, None)?))
 }
 
@@ -750,8 +750,9 @@ impl StatedLength {
 }
 
 /// Reads a whole input: a file path, or `-` for standard input (the one place the command line
-/// reads the terminal; `puzzle` itself only reads what it is given).
-fn read_input(path: &std::path::Path) -> Result<(String, String), ParseError> {
+/// reads the terminal; `puzzle` itself only reads what it is given). `bounded`: a time limit
+/// covers the read (said when a FIFO keeps it waiting).
+fn read_input(path: &std::path::Path, bounded: bool) -> Result<(String, String), ParseError> {
     if path.as_os_str() == "-" {
         use std::io::IsTerminal;
         if std::io::stdin().is_terminal() {
@@ -763,7 +764,7 @@ fn read_input(path: &std::path::Path) -> Result<(String, String), ParseError> {
         read_from("<stdin>", std::io::stdin().lock())
     } else {
         match std::fs::metadata(path) {
-            Ok(m) if !m.is_file() && !m.is_dir() => read_special(path, &m),
+            Ok(m) if !m.is_file() && !m.is_dir() => read_special(path, &m, bounded),
             _ => read_source(path),
         }
     }
@@ -775,7 +776,9 @@ fn read_input(path: &std::path::Path) -> Result<(String, String), ParseError> {
 fn read_special(
     path: &std::path::Path,
     m: &std::fs::Metadata,
+    bounded: bool,
 ) -> Result<(String, String), ParseError> {
+    use std::sync::mpsc::RecvTimeoutError;
     let (tx, rx) = std::sync::mpsc::channel();
     let owned = path.to_path_buf();
     let spawned = std::thread::Builder::new()
@@ -786,18 +789,28 @@ fn read_special(
     if spawned.is_err() {
         return read_source(path);
     }
-    let waited = match rx.recv_timeout(std::time::Duration::from_millis(500)) {
-        Ok(read) => return read,
-        Err(_) => {
-            crate::note!(
-                "npuzzle: reading {}, a {}, until its writer closes it (--time-limit bounds the wait)",
-                path.display(),
-                crate::files::kind_of(&m.file_type())
-            );
-            rx.recv()
-        }
+    let stopped = || ParseError {
+        source: path.to_string_lossy().into_owned(),
+        line: None,
+        kind: crate::puzzle::parse::ParseErrorKind::Io("the reading thread stopped".into()),
     };
-    waited.unwrap_or_else(|_| read_source(path))
+    match rx.recv_timeout(std::time::Duration::from_millis(500)) {
+        Ok(read) => read,
+        Err(RecvTimeoutError::Disconnected) => Err(stopped()),
+        Err(RecvTimeoutError::Timeout) => {
+            crate::note!(
+                "npuzzle: reading {}, a {}, until its writer closes it{}",
+                path.display(),
+                crate::files::kind_of(&m.file_type()),
+                if bounded {
+                    " (--time-limit bounds the wait)"
+                } else {
+                    ""
+                }
+            );
+            rx.recv().unwrap_or_else(|_| Err(stopped()))
+        }
+    }
 }
 
 /// When the command started (the first call): a `--time-limit` counts from here, reading the
@@ -818,14 +831,14 @@ fn read_input_within(
     limit: Option<std::time::Duration>,
 ) -> Result<(String, String), CliError> {
     let Some(limit) = limit else {
-        return Ok(read_input(path)?);
+        return Ok(read_input(path, false)?);
     };
     let (tx, rx) = std::sync::mpsc::channel();
     let owned = path.to_path_buf();
     std::thread::Builder::new()
         .name("read input".into())
         .spawn(move || {
-            let _ = tx.send(read_input(&owned));
+            let _ = tx.send(read_input(&owned, true));
         })
         .map_err(|e| {
             let path = path.display();
