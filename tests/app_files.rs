@@ -13,11 +13,7 @@ use npuzzle::puzzle::GoalSpec;
 /// A FIFO nobody writes, made in a fresh folder.
 fn fifo(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
     let path = dir.join(name);
-    let made = std::process::Command::new("mkfifo")
-        .arg(&path)
-        .status()
-        .expect("mkfifo");
-    assert!(made.success());
+    common::bin::mkfifo(&path);
     path
 }
 

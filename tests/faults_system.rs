@@ -9,7 +9,7 @@ use std::io::Read;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::bin::{CACHE, EASY8, command, no_panic, npuzzle, output, path_of, temp_file};
+use common::bin::{CACHE, EASY8, command, mkfifo, no_panic, npuzzle, output, path_of, temp_file};
 
 /// The 8-puzzle at 31 moves from blank-first (and 25 from blank-last), as a bench line that
 /// names its goal and states its length.
@@ -365,11 +365,7 @@ fn a_relative_cache_home_says_where_tables_go() {
 fn a_fifo_nobody_writes_is_said_and_bounded_by_the_time_limit() {
     let dir = tempfile::tempdir().expect("temp dir");
     let fifo = dir.path().join("board.txt");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .expect("mkfifo");
-    assert!(made.success());
+    mkfifo(&fifo);
     let out = output(
         command()
             .arg("solve")

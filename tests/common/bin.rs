@@ -77,6 +77,15 @@ pub fn npuzzle_env(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> 
     output(command().args(args).envs(env.iter().copied()), stdin)
 }
 
+/// Makes a FIFO at `path` that nobody writes (the `mkfifo` command; the test fails without it).
+pub fn mkfifo(path: &std::path::Path) {
+    let made = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
 /// A temporary file holding `text`.
 pub fn temp_file(text: &str) -> NamedTempFile {
     let mut f = NamedTempFile::new().expect("temp file");
