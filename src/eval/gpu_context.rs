@@ -34,8 +34,8 @@ pub enum GpuError {
     /// The board is larger than GPU IDA* takes (rows, cols).
     #[error(
         "GPU IDA* takes boards of at most {cells} cells with sides up to {side}; this one is {0}×{1}",
-        cells = super::gpu_ida::GPU_IDA_MAX_CELLS,
-        side = super::gpu_ida::GPU_IDA_MAX_SIDE
+        cells = super::gpu_layout::GPU_IDA_MAX_CELLS,
+        side = super::gpu_layout::GPU_IDA_MAX_SIDE
     )]
     TooLargeForIda(usize, usize),
     /// Pattern tables larger than the storage bindings of this device take.

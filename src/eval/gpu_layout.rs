@@ -20,6 +20,11 @@ pub(super) const KIND_PDB: u32 = 3;
 /// Invocations per workgroup.
 pub(super) const WORKGROUP: u32 = 64;
 
+/// Most cells of a board GPU IDA* takes (a cell set fits one 32-bit mask).
+pub const GPU_IDA_MAX_CELLS: usize = 32;
+/// Largest side GPU IDA* takes (linear conflict keeps one line in registers).
+pub const GPU_IDA_MAX_SIDE: usize = 8;
+
 /// Largest board side the GPU evaluator takes (its linear-conflict pass keeps one line in
 /// registers; a board of at most 64 cells in private memory).
 pub const GPU_MAX_SIDE: usize = 8;

@@ -1,5 +1,4 @@
 use std::fmt;
-use std::str::FromStr;
 
 use super::moves::Move;
 
@@ -298,24 +297,6 @@ impl fmt::Display for Board {
             }
         }
         Ok(())
-    }
-}
-
-/// Parses any single-board format; see [`crate::puzzle::parse`].
-///
-/// ```
-/// use npuzzle::puzzle::{Board, Move};
-/// let mut b: Board = "1 2 3/4 5 6/7 0 8".parse().unwrap();
-/// assert_eq!((b.rows(), b.cols(), b.blank()), (3, 3, 7));
-/// assert_eq!(b.apply(Move::Right), Some(8)); // the blank goes right, tile 8 slides left
-/// assert_eq!(b.to_string(), "1 2 3/4 5 6/7 8 0");
-/// assert!("1 2 3/4 5 6/7 8 8".parse::<Board>().is_err());
-/// ```
-impl FromStr for Board {
-    type Err = super::parse::ParseError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        super::parse::parse_board(s, "<string>", None)
     }
 }
 

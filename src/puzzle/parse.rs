@@ -14,6 +14,7 @@
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
+use std::str::FromStr;
 
 use super::board::{Board, BoardError, MAX_CELLS, MAX_SIDE, MIN_SIDE, check_size};
 use super::goal::GoalSpec;
@@ -690,4 +691,21 @@ pub fn goal_name(s: &str) -> Option<GoalSpec> {
         .iter()
         .find(|(name, _)| *name == s)
         .map(|(_, g)| g.clone())
+}
+/// Parses any single-board format; see this module.
+///
+/// ```
+/// use npuzzle::puzzle::{Board, Move};
+/// let mut b: Board = "1 2 3/4 5 6/7 0 8".parse().unwrap();
+/// assert_eq!((b.rows(), b.cols(), b.blank()), (3, 3, 7));
+/// assert_eq!(b.apply(Move::Right), Some(8)); // the blank goes right, tile 8 slides left
+/// assert_eq!(b.to_string(), "1 2 3/4 5 6/7 8 0");
+/// assert!("1 2 3/4 5 6/7 8 8".parse::<Board>().is_err());
+/// ```
+impl FromStr for Board {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_board(s, "<string>", None)
+    }
 }

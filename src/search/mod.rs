@@ -14,7 +14,6 @@ pub mod batched_astar;
 mod best_first;
 pub mod bfs;
 pub mod compare;
-mod fsm_cache;
 pub mod gpu_idastar;
 pub mod idastar;
 mod key;

@@ -36,10 +36,7 @@ use super::ida::{HIST_G, HIST_H};
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
 use crate::puzzle::Goal;
 
-/// Most cells of a board GPU IDA* takes (a cell set fits one 32-bit mask).
-pub const GPU_IDA_MAX_CELLS: usize = 32;
-/// Largest side GPU IDA* takes (linear conflict keeps one line in registers).
-pub const GPU_IDA_MAX_SIDE: usize = 8;
+pub use super::gpu_layout::{GPU_IDA_MAX_CELLS, GPU_IDA_MAX_SIDE};
 /// Most moves an invocation goes below its root (frames on its stack).
 pub const MAX_DEPTH: u32 = 160;
 /// Most work items one invocation hands out in a round (passed to the shader).

@@ -2,8 +2,8 @@
 //! picked at run time (`Isa`), and the entry into a layer's work compiled for each form.
 
 use super::Builder;
-use super::expand::Scratch;
-use super::layers::Item;
+use super::Item;
+use super::Scratch;
 
 /// The positions of the set bits of `x`, lowest first.
 #[inline(always)]

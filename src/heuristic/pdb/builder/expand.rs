@@ -1,10 +1,8 @@
 //! Top-down expansion: children are gathered (their lanes prefetched) and then settled in
 //! batches: new regions marked, depths written, late regions listed.
 
+use super::Scratch;
 use super::bits::Bits;
-use super::layers::LateList;
-use super::placement::Decoded;
-use super::symmetry::{FILLS, Fills};
 use super::{BATCH, Builder, PARENTS, UNSEEN};
 
 /// Which regions of a placement to expand.
@@ -16,22 +14,6 @@ pub(super) enum Regions {
     Cell(u32),
 }
 
-/// A worker's buffers: the children gathered (`flags << 48 | index << 16 | parent << 10 | c
-/// << 5 | m`: the tile on cell `m` moved to cell `c`, all as seen in the child's canonical
-/// form, see [`Sym`]), the index of the non-canonical one of each child and its mirror image
-/// (filled in when the child is reached), and their parents' free cells
-/// (as they are, and mirrored); mirror images reached, to be filled in; the placement being
-/// decoded and its mirror image; the late regions found.
-pub(super) struct Scratch {
-    pub(super) kids: Vec<u64>,
-    pub(super) others: Vec<u32>,
-    pub(super) frees: Vec<[u32; 2]>,
-    pub(super) fills: Fills,
-    pub(super) dec: Decoded,
-    pub(super) mirror: Decoded,
-    pub(super) late: LateList,
-}
-
 /// Kid flag: the child's canonical form is its mirror image (cells and parent's free cells
 /// are mirrored).
 const MAPPED: u64 = 1 << 48;
@@ -40,23 +22,6 @@ const MAPPED: u64 = 1 << 48;
 /// without it, in a build with a symmetry, the child's mirror image is filled in when the child
 /// is reached.
 const SELF: u64 = 1 << 49;
-
-impl Default for Scratch {
-    fn default() -> Self {
-        Scratch {
-            kids: Vec::with_capacity(2 * BATCH),
-            frees: Vec::with_capacity(PARENTS),
-            others: Vec::with_capacity(2 * BATCH),
-            fills: Fills {
-                ring: [0; FILLS],
-                n: 0,
-            },
-            dec: Decoded::default(),
-            mirror: Decoded::default(),
-            late: LateList::default(),
-        }
-    }
-}
 
 impl<const B: u32> Builder<B> {
     /// Expands the regions `regions` of the placement at `idx`, which have depth `d`: every

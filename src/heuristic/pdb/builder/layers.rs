@@ -7,31 +7,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::bits::{Bits, Portable, bytes_equal};
-use super::expand::{Regions, Scratch};
+use super::expand::Regions;
 use super::lanes::Lanes;
-use super::{BuildProgress, Builder, CHUNK, UNSEEN};
+use super::{BuildProgress, Builder, CHUNK, Item, LateList, Scratch, UNSEEN};
 use crate::heuristic::pdb::TableBytes;
-
-/// A work item of a layer.
-pub(super) enum Item {
-    /// Late regions listed by the previous layer.
-    Late(LateList),
-    /// A chunk of `CHUNK` placements (its number).
-    Chunk(usize),
-}
-
-/// Late regions listed by one work item, as `idx · (n − k) + free-cell number`.
-#[derive(Default)]
-pub(super) struct LateList {
-    pub(super) narrow: Vec<u32>,
-    pub(super) wide: Vec<u64>,
-}
-
-impl LateList {
-    pub(super) fn len(&self) -> usize {
-        self.narrow.len() + self.wide.len()
-    }
-}
 
 impl<const B: u32> Builder<B> {
     /// Expands layer `d`: first the late regions of depth `d` listed by the previous layer

@@ -349,6 +349,60 @@ fn add_flags(table: &mut [u8], flags: &[AtomicU8]) {
         });
 }
 
+/// A work item of a layer.
+enum Item {
+    /// Late regions listed by the previous layer.
+    Late(LateList),
+    /// A chunk of `CHUNK` placements (its number).
+    Chunk(usize),
+}
+
+/// Late regions listed by one work item, as `idx · (n − k) + free-cell number`.
+#[derive(Default)]
+struct LateList {
+    narrow: Vec<u32>,
+    wide: Vec<u64>,
+}
+
+impl LateList {
+    fn len(&self) -> usize {
+        self.narrow.len() + self.wide.len()
+    }
+}
+
+/// A worker's buffers: the children gathered (`flags << 48 | index << 16 | parent << 10 | c
+/// << 5 | m`: the tile on cell `m` moved to cell `c`, all as seen in the child's canonical
+/// form, see [`Sym`]), the index of the non-canonical one of each child and its mirror image
+/// (filled in when the child is reached), and their parents' free cells
+/// (as they are, and mirrored); mirror images reached, to be filled in; the placement being
+/// decoded and its mirror image; the late regions found.
+struct Scratch {
+    kids: Vec<u64>,
+    others: Vec<u32>,
+    frees: Vec<[u32; 2]>,
+    fills: symmetry::Fills,
+    dec: placement::Decoded,
+    mirror: placement::Decoded,
+    late: LateList,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            kids: Vec::with_capacity(2 * BATCH),
+            frees: Vec::with_capacity(PARENTS),
+            others: Vec::with_capacity(2 * BATCH),
+            fills: symmetry::Fills {
+                ring: [0; symmetry::FILLS],
+                n: 0,
+            },
+            dec: placement::Decoded::default(),
+            mirror: placement::Decoded::default(),
+            late: LateList::default(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,8 @@
 //! Bottom-up (pull) layers (Beamer, Asanović & Patterson, SC 2012): a placement's regions not
 //! reached yet look for a reached neighbour.
 
+use super::Scratch;
 use super::bits::Bits;
-use super::expand::Scratch;
 use super::{Builder, UNSEEN};
 
 impl<const B: u32> Builder<B> {

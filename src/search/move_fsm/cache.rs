@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::move_fsm::{BUILDER, DEAD, MoveFsm};
+use super::{BUILDER, DEAD, MoveFsm};
 use crate::puzzle::Move;
 
 const MAGIC: &[u8; 8] = b"NPUZZFSM";

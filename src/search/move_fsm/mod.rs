@@ -26,6 +26,8 @@
 //! "never undo" prunes. Counting all optimal solutions needs every one of them: that search
 //! uses [`Pruning::Undo`].
 
+mod cache;
+
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::path::Path;
@@ -154,7 +156,7 @@ impl MoveFsm {
     /// process cache's lock: a build for one shape never holds up a search on another). With a
     /// `cache` folder (the pattern-database cache) and strings of more than 10 moves (shorter
     /// ones build in milliseconds), it is read from the file kept there (checked; see
-    /// `fsm_cache`), or built and saved there for the next process; a missing, stale or
+    /// `cache.rs`), or built and saved there for the next process; a missing, stale or
     /// corrupt file is rebuilt (a file that is there but cannot be used with a warning on
     /// stderr: the searches that call this have no message channel), and one that cannot be
     /// written only costs the next process the build.
@@ -174,23 +176,23 @@ impl MoveFsm {
             let Some(dir) = cache.filter(|_| depth > 10) else {
                 return Arc::new(MoveFsm::new(rows, cols, depth));
             };
-            match super::fsm_cache::read(dir, rows, cols, depth) {
+            match cache::read(dir, rows, cols, depth) {
                 Ok(fsm) => return Arc::new(fsm),
                 // A file that is there but cannot be used is said, as a damaged table is.
-                Err(why) if super::fsm_cache::path_for(dir, rows, cols, depth).exists() => {
+                Err(why) if cache::path_for(dir, rows, cols, depth).exists() => {
                     crate::note!("npuzzle: warning: {why}; rebuilding the pruning automaton");
                 }
                 Err(_) => {}
             }
             let fsm = MoveFsm::new(rows, cols, depth);
             // Only a cache: a failed save costs the next process the build, nothing else.
-            let _ = super::fsm_cache::write(dir, rows, cols, depth, &fsm);
+            let _ = cache::write(dir, rows, cols, depth, &fsm);
             Arc::new(fsm)
         })
         .clone()
     }
 
-    /// An automaton from its parts, as `fsm_cache` reads them back (checked there).
+    /// An automaton from its parts, as `cache.rs` reads them back (checked there).
     pub(super) fn from_parts(next: Vec<[u16; 4]>, forbidden: Vec<Vec<Move>>, depth: usize) -> Self {
         MoveFsm {
             next,
