@@ -11,11 +11,12 @@
 //! - Distances, `g`, `h` and `f` are counted in moves; times in seconds; memory in bytes.
 //!
 //! Layers (see `ARCHITECTURE.md`), each using only those before it: [`text`] (numbers for
-//! people) → [`puzzle`] (model, parsing, parity) → [`heuristic`] (incl. pattern databases) → [`eval`] (batch evaluation, CPU and
-//! feature `gpu`) → [`search`] → [`report`] (solution text and JSON) → [`cli`]. The desktop app
-//! (`app`, feature `gui`) uses them all, and nothing in the library uses it: the binary hands it
-//! to [`cli::main`] as the launcher. `puzzle`, `heuristic` and `search` do no terminal I/O and
-//! know nothing of wgpu, winit or egui.
+//! people) → [`puzzle`] (model, parsing, parity) → [`heuristic`] (incl. pattern databases) →
+//! [`eval`] (batch evaluation, CPU and feature `gpu`) → [`search`] → [`plan`] (what runs) →
+//! [`report`] (solution text and JSON) → [`cli`]. The desktop app (`app`, feature `gui`) uses
+//! them all, and nothing in the library uses it: the binary hands it to [`cli::main`] as the
+//! launcher. `puzzle`, `heuristic` and `search` do no terminal I/O and know nothing of wgpu,
+//! winit or egui.
 
 /// Writes a line to standard error, ignoring failures (a closed or full stderr must not
 /// panic the program the way `eprintln!` does).
@@ -34,6 +35,7 @@ pub mod eval;
 pub mod files;
 pub mod heuristic;
 pub mod memory;
+pub mod plan;
 pub mod puzzle;
 pub mod report;
 pub mod search;

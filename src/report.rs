@@ -92,8 +92,8 @@ pub struct RunInfo {
     pub algorithm: Algorithm,
     /// The heuristic's name (`linear-conflict`, `pdb78`, …).
     pub heuristic: String,
-    /// `cpu` or `gpu`: what evaluated h.
-    pub evaluator: &'static str,
+    /// What evaluated h.
+    pub evaluator: crate::eval::Evaluated,
     /// The GPU adapter's description when `evaluator` is `gpu`.
     pub adapter: Option<String>,
 }
@@ -116,8 +116,8 @@ pub struct SolveJson {
     pub algorithm: &'static str,
     /// `None` for an unsolvable board: the parity check answers, no search runs.
     pub heuristic: Option<String>,
-    /// `cpu` or `gpu`.
-    pub evaluator: &'static str,
+    /// What evaluated h (`cpu` or `gpu`).
+    pub evaluator: crate::eval::Evaluated,
     /// The GPU adapter, when `evaluator` is `gpu`.
     pub adapter: Option<String>,
     /// The goal's name (`blank-last`, `blank-first`, `custom`).
@@ -257,7 +257,7 @@ mod tests {
         let run = RunInfo {
             algorithm: Algorithm::AStar,
             heuristic: "manhattan".into(),
-            evaluator: "cpu",
+            evaluator: crate::eval::Evaluated::Cpu,
             adapter: None,
         };
         let j = SolveJson::new(&start, &goal, &parity, None, Notation::Blank, &run);

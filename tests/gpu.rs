@@ -50,7 +50,7 @@ fn compare(ctx: &Arc<GpuContext>, rows: usize, cols: usize, count: usize) {
             }
             let mut cpu = CpuEvaluator::new(kind, &g, 2);
             let mut gpu = GpuEvaluator::new(ctx.clone(), kind, &g).unwrap();
-            assert_eq!(gpu.kind(), "gpu");
+            assert_eq!(gpu.kind().name(), "gpu");
             let (mut a, mut b) = (Vec::new(), Vec::new());
             cpu.evaluate(&flat, &mut a).unwrap();
             gpu.evaluate(&flat, &mut b).unwrap();

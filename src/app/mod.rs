@@ -84,14 +84,17 @@ fn initial_state(
     gpu: Option<Arc<GpuContext>>,
     gpu_note: String,
 ) -> Result<AppState, AppError> {
-    // `auto` to watch: `Algorithm::resolve_to_watch`, beside the command line's rule.
-    let hardware = gpu
-        .as_ref()
-        .is_some_and(|g| g.info.device_type != wgpu::DeviceType::Cpu);
+    // `auto` to watch: the plan's rule for a search to watch, beside the command line's.
+    let hardware = crate::plan::Hardware::with(gpu.clone(), 1).is_hardware_gpu();
     let mut st = AppState::new(opts.board.clone(), &opts.source, gpu, gpu_note);
     st.set_goal(opts.goal.clone());
     st.set_stated_length(opts.stated);
-    st.settings.algorithm = opts.algorithm.resolve_to_watch(opts.board.len(), hardware);
+    st.settings.algorithm = crate::plan::pick_algorithm(
+        opts.algorithm,
+        opts.board.len(),
+        crate::plan::Purpose::Watch,
+        hardware,
+    );
     st.settings.heuristic = opts.heuristic.clone();
     if !opts.gpu {
         st.settings.evaluator = EvaluatorChoice::Cpu;

@@ -9,16 +9,14 @@ use std::sync::mpsc::{Receiver, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::eval::gpu::{GpuContext, GpuEvaluator};
-use crate::eval::gpu_ida::GpuIda;
-use crate::eval::ida::IdaDevice;
-use crate::eval::{BatchEvaluator, CpuEvaluator};
-use crate::heuristic::HeuristicSpec;
-use crate::heuristic::{HeuristicChoice, ResolveError, ResolveOptions, resolve};
+use crate::eval::Evaluated;
+use crate::eval::gpu::GpuContext;
+use crate::heuristic::pdb::builder::BuildProgress;
+use crate::heuristic::{HeuristicChoice, HeuristicSpec, ResolveError};
+use crate::plan::{Hardware, Note, PlanError, Purpose, Request, Watch};
 use crate::search::stepper::{Expansion, OpenEntry, Step, Stepper, TreeNode};
 use crate::search::{
-    Algorithm, Batch, Engine, Iteration, Limits, Outcome, Problem, Progress, Pruning, SearchError,
-    Solution, solve,
+    Algorithm, Iteration, Limits, Outcome, Problem, Progress, Pruning, SearchError, Solution,
 };
 
 /// Entries of the open list an inspector snapshot carries.
@@ -130,8 +128,8 @@ pub enum WorkerMsg {
     Done {
         /// The answer, or why there is none.
         result: Result<Outcome, SearchError>,
-        /// `cpu` or `gpu`.
-        evaluator: &'static str,
+        /// Where h was evaluated.
+        evaluator: Evaluated,
         /// The evaluator in words: `cpu (…)`, `cpu (inline)`, or the GPU adapter and backend.
         describe: String,
     },
@@ -263,47 +261,65 @@ struct Pause {
 fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::Sender<WorkerMsg>) {
     let limits = limits_for(&job, cancel);
     let mut on_progress = |p: &Progress| report(p, pause, cancel, tx);
-    let Some(spec) = load_heuristic(&job, cancel, tx) else {
-        return;
+    // One thread for a CPU batch evaluator: the window needs the other core.
+    let hardware = Hardware::with(job.gpu.clone(), 1);
+    let window = Window::new(&job, cancel, tx);
+    let goal = &job.problem.goal;
+    let chosen = crate::plan::choose(&job.request(), &job.problem.start, goal, &hardware, &window);
+    let chosen = match chosen {
+        Ok(c) if !cancel.load(Ordering::Relaxed) => c,
+        r => {
+            let result = match r {
+                Err(PlanError::Heuristic(ResolveError::Cancelled)) | Ok(_) => {
+                    Err(SearchError::Cancelled)
+                }
+                Err(PlanError::Heuristic(e)) => Err(SearchError::Heuristic(e.to_string())),
+                Err(e) => Err(SearchError::Evaluator(e.to_string())),
+            };
+            return done(tx, result, Evaluated::Cpu, String::new());
+        }
     };
-    if cancel.load(Ordering::Relaxed) {
-        let _ = tx.send(WorkerMsg::Done {
-            result: Err(SearchError::Cancelled),
-            evaluator: "cpu",
-            describe: String::new(),
-        });
-        return;
-    }
+    let _ = tx.send(WorkerMsg::Heuristic(chosen.heuristic.clone()));
     // Batched A* in step mode: one node a round (A*'s order, the stepper) until Run, then
     // batches from where the steps left.
-    let batched = job.algorithm == Algorithm::BatchedAStar;
-    let mut handed: Option<Stepper> = None;
+    let mut handed: Option<Box<Stepper>> = None;
     if job.stepped {
-        // Stepped, GPU IDA* is IDA* (the same tree, one node a step, on the CPU).
-        let algorithm = match job.algorithm {
-            Algorithm::BatchedAStar => Algorithm::AStar,
-            Algorithm::GpuIdaStar => Algorithm::IdaStar,
-            a => a,
-        };
-        match run_stepped(
-            &job.problem,
-            algorithm,
-            &spec,
-            job.max_memory,
-            batched,
-            cancel,
-            pause,
-            tx,
-        ) {
+        match run_stepped(&job, &chosen.heuristic, cancel, pause, tx) {
             Ok(Stepped::HandOff(s)) => {
                 let _ = tx.send(WorkerMsg::HandedOff);
-                handed = Some(*s);
+                handed = Some(s);
             }
             Ok(Stepped::Solved(o)) => return done_stepped(tx, Ok(o)),
             Err(e) => return done_stepped(tx, Err(e)),
         }
     }
-    let (result, evaluator, describe) = search(&job, spec, handed, &limits, &mut on_progress, tx);
+    if job.algorithm == Algorithm::GpuIdaStar && job.gpu.is_none() {
+        window.note(Note::Fallback(
+            "no GPU in use; gpu-idastar runs IDA* on the CPU".into(),
+        ));
+    }
+    // With the app's hardware the plan falls back to the CPU rather than fail.
+    match chosen.open(&hardware, goal, job.batch_size, &window) {
+        Ok(mut plan) => {
+            let result = plan.run(&job.problem, handed, &limits, &mut on_progress);
+            done(tx, result, plan.evaluated(), plan.describe());
+        }
+        Err(e) => done(
+            tx,
+            Err(SearchError::Evaluator(e.to_string())),
+            Evaluated::Cpu,
+            String::new(),
+        ),
+    }
+}
+
+/// Sends the search's end: its `result`, where h was `evaluated` and the evaluator in words.
+fn done(
+    tx: &std::sync::mpsc::Sender<WorkerMsg>,
+    result: Result<Outcome, SearchError>,
+    evaluator: Evaluated,
+    describe: String,
+) {
     let _ = tx.send(WorkerMsg::Done {
         result,
         evaluator,
@@ -311,87 +327,17 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
     });
 }
 
-/// The search of `job` with `spec` after any steps: batched A* on the GPU's evaluator (the
-/// CPU's when there is none or it refuses; going on from `handed`, the stepped A* at Run),
-/// GPU IDA* on the device (IDA* on the CPU when there is none), or the CPU. Returns the
-/// outcome, where h was evaluated (`cpu` or `gpu`) and a description of it; notes on a
-/// fallback go to the window.
-fn search(
-    job: &Job,
-    spec: HeuristicSpec,
-    handed: Option<Stepper>,
-    limits: &Limits,
-    on_progress: &mut crate::search::ProgressFn<'_>,
-    tx: &std::sync::mpsc::Sender<WorkerMsg>,
-) -> (Result<Outcome, SearchError>, &'static str, String) {
-    let goal = &job.problem.goal;
-    if job.algorithm == Algorithm::BatchedAStar {
-        let cpu = || -> Box<dyn BatchEvaluator> {
-            Box::new(CpuEvaluator::with_heuristic(
-                spec.build(goal),
-                goal.board().len(),
-                1,
-            ))
-        };
-        let mut e: Box<dyn BatchEvaluator> = match &job.gpu {
-            Some(ctx) => match GpuEvaluator::for_spec(ctx.clone(), &spec, goal) {
-                Ok(g) => Box::new(g),
-                Err(e) => {
-                    let _ = tx.send(WorkerMsg::Note(format!(
-                        "GPU evaluator: {e}; batched A* evaluates on the CPU"
-                    )));
-                    cpu()
-                }
-            },
-            None => cpu(),
-        };
-        let (kind, describe) = (e.kind(), e.describe());
-        let batch = Batch {
-            evaluator: e.as_mut(),
-            size: job.batch_size,
-        };
-        let engine = Engine::Batched {
-            batch,
-            from: handed.map(Box::new),
-        };
-        let result = crate::search::run(&job.problem, engine, limits, on_progress);
-        (result, kind, describe)
-    } else if job.algorithm == Algorithm::GpuIdaStar {
-        let device = job
-            .gpu
-            .as_ref()
-            .map(|ctx| GpuIda::new(ctx.clone(), &spec, goal, None));
-        match device {
-            Some(Ok(mut d)) => {
-                let describe = d.describe();
-                let engine = Engine::Device {
-                    device: &mut d,
-                    heuristic: spec,
-                };
-                let result = crate::search::run(&job.problem, engine, limits, on_progress);
-                (result, "gpu", describe)
-            }
-            other => {
-                let why = match other {
-                    Some(Err(e)) => e.to_string(),
-                    _ => "no GPU adapter".to_string(),
-                };
-                let _ = tx.send(WorkerMsg::Note(format!(
-                    "GPU IDA*: {why}; IDA* runs on the CPU"
-                )));
-                (
-                    solve(&job.problem, Algorithm::IdaStar, spec, limits, on_progress),
-                    "cpu",
-                    "cpu (inline)".to_string(),
-                )
-            }
+impl Job {
+    /// What the job asks the plan for: a search to watch.
+    fn request(&self) -> Request {
+        Request {
+            algorithm: self.algorithm,
+            heuristic: self.heuristic.clone(),
+            purpose: Purpose::Watch,
+            cache_dir: self.pdb_cache.clone(),
+            max_memory: self.max_memory,
+            batch_size: self.batch_size,
         }
-    } else {
-        (
-            solve(&job.problem, job.algorithm, spec, limits, on_progress),
-            "cpu",
-            "cpu (inline)".to_string(),
-        )
     }
 }
 
@@ -457,85 +403,65 @@ fn report(
     held.store(false, Ordering::SeqCst);
 }
 
-/// `job`'s heuristic, loaded or built (with the build's progress sent to the window, and
-/// stopped by `cancel`), and said to the window; `None` when it could not be had, the
-/// search's end then sent.
-fn load_heuristic(
-    job: &Job,
-    cancel: &AtomicBool,
-    tx: &std::sync::mpsc::Sender<WorkerMsg>,
-) -> Option<HeuristicSpec> {
-    let goal = &job.problem.goal;
-    let name = job.heuristic.to_string();
-    // Entries of each pattern of the partition, so that the bar covers the whole of it and
-    // never goes backwards when a larger pattern starts (pdb78: 7 tiles, then 8).
-    let sizes: Vec<u64> = match &job.heuristic {
-        HeuristicChoice::Pdb(spec) => spec
-            .patterns(goal)
-            .map(|ps| {
-                ps.iter()
-                    .map(|p| crate::heuristic::pdb::cache::header_for(goal, p).entries)
-                    .collect()
-            })
-            .unwrap_or_default(),
-        _ => Vec::new(),
-    };
-    let build_start = std::time::Instant::now();
-    let resolved = resolve(
-        &job.heuristic,
-        goal,
-        &ResolveOptions {
-            uses_heuristic: job.algorithm != Algorithm::Bfs,
-            cache_dir: job.pdb_cache.clone(),
-            max_memory: job.max_memory,
-            max_table_bytes: job
-                .gpu
-                .as_ref()
-                .filter(|_| {
-                    matches!(
-                        job.algorithm,
-                        Algorithm::BatchedAStar | Algorithm::GpuIdaStar
-                    )
+/// How the window follows the planning of a job: builds as [`WorkerMsg::Building`] (stopped
+/// by `cancel`), fallbacks and warnings as [`WorkerMsg::Note`] (what `auto` picked shows in the
+/// menus instead).
+struct Window<'a> {
+    tx: &'a std::sync::mpsc::Sender<WorkerMsg>,
+    cancel: &'a AtomicBool,
+    /// The heuristic asked for, as the bar names it.
+    name: String,
+    /// Entries of each pattern of the partition, so that the bar covers the whole of it and
+    /// never goes backwards when a larger pattern starts (pdb78: 7 tiles, then 8).
+    sizes: Vec<u64>,
+    started: std::time::Instant,
+}
+
+impl<'a> Window<'a> {
+    fn new(job: &Job, cancel: &'a AtomicBool, tx: &'a std::sync::mpsc::Sender<WorkerMsg>) -> Self {
+        let goal = &job.problem.goal;
+        let sizes: Vec<u64> = match &job.heuristic {
+            HeuristicChoice::Pdb(spec) => spec
+                .patterns(goal)
+                .map(|ps| {
+                    ps.iter()
+                        .map(|p| crate::heuristic::pdb::cache::header_for(goal, p).entries)
+                        .collect()
                 })
-                .map(|ctx| ctx.max_table_bytes()),
-            progress: &|pattern, patterns, step| {
-                let overall = overall_share(&sizes, pattern, step.filled, step.total);
-                let _ = tx.send(WorkerMsg::Building(BuildStatus {
-                    name: name.clone(),
-                    pattern,
-                    patterns,
-                    depth: step.depth,
-                    filled: step.filled,
-                    total: step.total,
-                    overall: overall.clamp(0.0, 1.0),
-                    seconds: build_start.elapsed().as_secs_f64(),
-                }));
-                // Stop builds with the search (Stop, Reset, a new puzzle).
-                !cancel.load(Ordering::Relaxed)
-            },
-            // Files found invalid or not saved: shown in the app's messages.
-            warn: &|w| {
-                let _ = tx.send(WorkerMsg::Note(w));
-            },
-        },
-    );
-    match resolved {
-        Ok(r) => {
-            let _ = tx.send(WorkerMsg::Heuristic(r.heuristic.clone()));
-            Some(r.heuristic)
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        Window {
+            tx,
+            cancel,
+            name: job.heuristic.to_string(),
+            sizes,
+            started: std::time::Instant::now(),
         }
-        Err(e) => {
-            let result = match e {
-                ResolveError::Cancelled => Err(SearchError::Cancelled),
-                e => Err(SearchError::Heuristic(e.to_string())),
-            };
-            let _ = tx.send(WorkerMsg::Done {
-                result,
-                evaluator: "cpu",
-                describe: String::new(),
-            });
-            None
+    }
+}
+
+impl Watch for Window<'_> {
+    fn note(&self, note: Note) {
+        if let Note::Fallback(line) | Note::Warning(line) = note {
+            let _ = self.tx.send(WorkerMsg::Note(line));
         }
+    }
+
+    fn building(&self, pattern: usize, patterns: usize, step: &BuildProgress) -> bool {
+        let overall = overall_share(&self.sizes, pattern, step.filled, step.total);
+        let _ = self.tx.send(WorkerMsg::Building(BuildStatus {
+            name: self.name.clone(),
+            pattern,
+            patterns,
+            depth: step.depth,
+            filled: step.filled,
+            total: step.total,
+            overall: overall.clamp(0.0, 1.0),
+            seconds: self.started.elapsed().as_secs_f64(),
+        }));
+        // Stop builds with the search (Stop, Reset, a new puzzle).
+        !self.cancel.load(Ordering::Relaxed)
     }
 }
 
@@ -544,11 +470,7 @@ const VIEW_INTERVAL: Duration = Duration::from_millis(30);
 
 /// A stepped search's end, as the worker's last message.
 fn done_stepped(tx: &std::sync::mpsc::Sender<WorkerMsg>, result: Result<Outcome, SearchError>) {
-    let _ = tx.send(WorkerMsg::Done {
-        result,
-        evaluator: "cpu",
-        describe: "cpu (stepped)".to_string(),
-    });
+    done(tx, result, Evaluated::Cpu, "cpu (stepped)".to_string());
 }
 
 /// How a stepped search ended: solved, or handed over at Run (batched A*).
@@ -561,18 +483,22 @@ enum Stepped {
 /// request (and every [`VIEW_INTERVAL`] while it runs free); holds while paused with nothing
 /// asked. Its seconds are the time spent stepping, not the time held. `hand_off` (batched
 /// A*): at Run, the stepper is handed back for batches to go on from.
-#[allow(clippy::too_many_arguments)]
 fn run_stepped(
-    problem: &Problem,
-    algorithm: Algorithm,
+    job: &Job,
     spec: &HeuristicSpec,
-    max_memory: u64,
-    hand_off: bool,
     cancel: &AtomicBool,
     pause: &Pause,
     tx: &std::sync::mpsc::Sender<WorkerMsg>,
 ) -> Result<Stepped, SearchError> {
-    let mut s = Stepper::new(problem, algorithm, spec, max_memory)?;
+    // Stepped, GPU IDA* is IDA* (the same tree, one node a step, on the CPU), and batched A*
+    // is A* until Run hands its search over to batches.
+    let hand_off = job.algorithm == Algorithm::BatchedAStar;
+    let algorithm = match job.algorithm {
+        Algorithm::BatchedAStar => Algorithm::AStar,
+        Algorithm::GpuIdaStar => Algorithm::IdaStar,
+        a => a,
+    };
+    let mut s = Stepper::new(&job.problem, algorithm, spec, job.max_memory)?;
     let mut busy = Duration::ZERO;
     let send = |s: &Stepper, busy: Duration| {
         let _ = tx.send(WorkerMsg::Inspect(Box::new(StepView::of(s))));

@@ -6,11 +6,13 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::watch::Terminal;
 use super::{BenchArgs, CliError, Format, goal_flag, resolve_goal};
 use crate::heuristic::{HeuristicChoice, HeuristicSpec};
+use crate::plan::{Chosen, Hardware, Plan};
 use crate::puzzle::Goal;
 use crate::puzzle::parse::{Instance, parse_puzzles};
-use crate::search::{Algorithm, Batch, Engine, Outcome, Problem, SearchError};
+use crate::search::{Algorithm, Outcome, Problem, SearchError};
 
 #[derive(Serialize, Clone, Debug)]
 struct Row {
@@ -137,34 +139,39 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     // GPU IDA* runs one board at a time: the device is the parallel part.
     let jobs = if gpu_ida { 1 } else { super::jobs(a.jobs) };
     // The evaluator or device first: `auto` picks the strongest heuristic it takes.
-    let evaluators = if a.opts.algorithm == Algorithm::BatchedAStar || gpu_ida {
-        Some(super::evaluator::Evaluators::open(
+    let hardware = if crate::plan::uses_gpu(a.opts.algorithm) {
+        let terminal = Terminal::quiet();
+        Hardware::open(
             a.opts.evaluator,
             a.opts.algorithm,
             a.opts.gpu_invocations,
-        )?)
+            &terminal,
+        )
+        .map_err(|e| terminal.error(e, "--heuristic "))?
     } else {
-        None
+        Hardware::cpu(1)
     };
-    let max_table_bytes = evaluators
-        .as_ref()
-        .and_then(super::evaluator::Evaluators::max_table_bytes);
-    let by_goal = heuristics_by_goal(a, &instances, &goals, max_table_bytes)?;
-    let heuristic = by_goal[0].2.clone();
-    // GPU IDA*'s device, one per goal (its tables and constants are the goal's); `None`: the
-    // CPU IDA* searches instead (said on stderr).
-    let devices = match (&evaluators, gpu_ida) {
-        (Some(ev), true) => by_goal
+    let by_goal = heuristics_by_goal(a, &instances, &goals, &hardware)?;
+    // GPU IDA*'s plan, one per goal (the device's tables and constants are the goal's); without
+    // a device the CPU IDA* searches instead (said on stderr).
+    let devices = if gpu_ida {
+        let terminal = Terminal::quiet();
+        by_goal
             .iter()
-            .map(|(b, _, h)| {
+            .map(|(b, chosen)| {
                 let g = goals
                     .iter()
                     .find(|g| g.board() == b)
                     .expect("a goal of the file");
-                ev.make_ida(h, g).map(Mutex::new)
+                chosen
+                    .clone()
+                    .open(&hardware, g, a.opts.batch_size, &terminal)
+                    .map(Mutex::new)
+                    .map_err(|e| terminal.error(e, "--heuristic "))
             })
-            .collect::<Result<Vec<_>, _>>()?,
-        _ => Vec::new(),
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        Vec::new()
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -178,8 +185,7 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         failed: None,
     });
     let engines = Engines {
-        evaluators: evaluators.as_ref(),
-        gpu_ida,
+        hardware: &hardware,
         batch_size: a.opts.batch_size,
         limits: &limits,
     };
@@ -194,21 +200,17 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
                     start: inst.board.clone(),
                     goal: goal.clone(),
                 };
-                // `auto` is resolved per instance: files may mix sizes and goals.
-                let algorithm = a.opts.algorithm.resolve(inst.board.len());
-                let heuristic = by_goal
+                // `auto` is resolved per goal (and so per size): files may mix sizes and goals.
+                let at = by_goal
                     .iter()
-                    .find(|(b, _, _)| b == goal.board())
-                    .map_or_else(|| heuristic.clone(), |x| x.2.clone());
+                    .position(|(b, _)| b == goal.board())
+                    .expect("a plan per goal");
+                let chosen = &by_goal[at].1;
                 // The counts of the last report: at a limit, those of the moment it stopped.
                 let mut last = crate::search::Progress::default();
                 let mut keep = |p: &crate::search::Progress| last.clone_from(p);
-                let device = by_goal
-                    .iter()
-                    .position(|(b, _, _)| b == goal.board())
-                    .and_then(|i| devices.get(i));
-                let r = engines.search(&problem, algorithm, &heuristic, device, &mut keep);
-                let row = Row::of(inst, algorithm, &heuristic, r, &last);
+                let r = engines.search(&problem, chosen, devices.get(at), &mut keep);
+                let row = Row::of(inst, chosen.algorithm, &chosen.heuristic, r, &last);
                 bar.inc(1);
                 let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
                 p.put(i, row, json, &bar);
@@ -226,27 +228,28 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
 }
 
 /// The algorithm and heuristic for each distinct goal (and size) of the file, in the order
-/// the goals first appear (pattern databases are goal-specific): `choose`'s picks, said per
-/// goal when there are several and `choose` says something (an `auto` pick, tables read or
-/// built). `max_table_bytes`: what the GPU takes, when it is used.
+/// the goals first appear (pattern databases are goal-specific): [`crate::plan::choose`]'s
+/// picks, said per goal when there are several and the plan says something (an `auto` pick,
+/// tables read or built). `hardware`: the GPU, when it is used (`auto` picks within it).
 ///
 /// # Errors
-/// As `solve::choose`.
+/// A heuristic that cannot be had, as [`Terminal::error`] reports it.
 fn heuristics_by_goal(
     a: &BenchArgs,
     instances: &[Instance],
     goals: &[Goal],
-    max_table_bytes: Option<u64>,
-) -> Result<Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)>, CliError> {
+    hardware: &Hardware,
+) -> Result<Vec<(crate::puzzle::Board, Chosen)>, CliError> {
     // One heuristic per distinct goal (and size): pattern databases are goal-specific.
-    let mut by_goal: Vec<(crate::puzzle::Board, Algorithm, HeuristicSpec)> = Vec::new();
+    let mut by_goal: Vec<(crate::puzzle::Board, Chosen)> = Vec::new();
     // With several goals (or sizes) the choices are said per goal, each once.
-    // (Only where `choose` says something: an `auto` pick, or tables read or built.)
+    // (Only where the plan says something: an `auto` pick, or tables read or built.)
     let several = goals.iter().any(|g| g.board() != goals[0].board())
         && (a.opts.algorithm == Algorithm::Auto
             || !matches!(a.opts.heuristic, HeuristicChoice::Kind(_)));
+    let request = super::solve::request(&a.opts);
     for (inst, g) in instances.iter().zip(goals) {
-        if !by_goal.iter().any(|(b, _, _)| b == g.board()) {
+        if !by_goal.iter().any(|(b, _)| b == g.board()) {
             if several {
                 crate::note!(
                     "npuzzle: lines with the {} goal ({}×{}), from line {}:",
@@ -257,8 +260,10 @@ fn heuristics_by_goal(
                 );
             }
             // --time-limit is per instance; it does not cover building the tables.
-            let (algo, h) = super::solve::choose(&a.opts, &inst.board, g, max_table_bytes, None)?;
-            by_goal.push((g.board().clone(), algo, h));
+            let terminal = Terminal::new(&a.opts.heuristic, None);
+            let chosen = crate::plan::choose(&request, &inst.board, g, hardware, &terminal)
+                .map_err(|e| terminal.error(e, "--heuristic "))?;
+            by_goal.push((g.board().clone(), chosen));
         }
     }
     Ok(by_goal)
@@ -389,59 +394,38 @@ fn per_size(rows: &[Row], instances: &[Instance], field: impl Fn(&Row) -> String
         .join(", ")
 }
 
-/// What the bench's instances are searched on: GPU IDA*'s devices (one per goal), batched
-/// A*'s evaluators, or the CPU.
+/// What the bench's instances are searched on: the hardware (GPU IDA*'s plans are opened
+/// once per goal, the others once per instance), batched A*'s nodes a round, and the limits.
 struct Engines<'a> {
-    /// The GPU (or the CPU evaluator) for batched A* and GPU IDA*; `None` for the others.
-    evaluators: Option<&'a super::evaluator::Evaluators>,
-    gpu_ida: bool,
+    hardware: &'a Hardware,
     batch_size: usize,
     limits: &'a crate::search::Limits,
 }
 
-/// A goal's GPU IDA* device, shared by the instances of that goal (`None`: the CPU IDA*
-/// searches the same tree).
-type DeviceSlot = Mutex<Option<Box<dyn crate::eval::ida::IdaDevice + Send>>>;
-
 impl Engines<'_> {
-    /// Searches `problem` with `algorithm` and `heuristic`: on `device` (this goal's, GPU
-    /// IDA*; none: IDA* on the CPU), on a batch evaluator (batched A*), or on the CPU.
+    /// Searches `problem` as `chosen` says: on `device`, its goal's GPU IDA* plan, when there
+    /// is one; else on a plan opened for it (batched A*'s evaluator, or the CPU).
     fn search(
         &self,
         problem: &Problem,
-        algorithm: Algorithm,
-        heuristic: &HeuristicSpec,
-        device: Option<&DeviceSlot>,
+        chosen: &Chosen,
+        device: Option<&Mutex<Plan>>,
         progress: &mut crate::search::ProgressFn<'_>,
     ) -> Result<Outcome, SearchError> {
-        let limits = self.limits;
-        if let (Some(_), true) = (self.evaluators, self.gpu_ida) {
-            let mut slot = device
-                .expect("a device slot per goal")
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            let engine = match slot.as_mut() {
-                Some(dev) => Engine::Device {
-                    device: dev.as_mut(),
-                    heuristic: heuristic.clone(),
-                },
-                None => Engine::cpu(Algorithm::IdaStar, heuristic.clone()),
-            };
-            return crate::search::run(problem, engine, limits, progress);
+        if let Some(plan) = device {
+            let mut plan = plan.lock().unwrap_or_else(|e| e.into_inner());
+            return plan.run(problem, None, self.limits, progress);
         }
-        if let Some(ev) = self.evaluators {
-            let mut e = ev
-                .make(heuristic, &problem.goal)
-                .map_err(|e| SearchError::Evaluator(e.to_string()))?;
-            let batch = Batch {
-                evaluator: e.as_mut(),
-                size: self.batch_size,
-            };
-            let engine = Engine::Batched { batch, from: None };
-            return crate::search::run(problem, engine, limits, progress);
-        }
-        let engine = Engine::cpu(algorithm, heuristic.clone());
-        crate::search::run(problem, engine, limits, progress)
+        let mut plan = chosen
+            .clone()
+            .open(
+                self.hardware,
+                &problem.goal,
+                self.batch_size,
+                &Terminal::quiet(),
+            )
+            .map_err(|e| SearchError::Evaluator(e.to_string()))?;
+        plan.run(problem, None, self.limits, progress)
     }
 }
 

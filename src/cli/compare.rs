@@ -162,20 +162,19 @@ fn methods(a: &CompareArgs, goal: &Goal) -> Result<Vec<Method>, CliError> {
         let choice: HeuristicChoice = name
             .parse()
             .map_err(|e| CliError::Usage(format!("--heuristics {name}: {e}; or bfs")))?;
-        let resolved = super::pdb::resolve(
-            &choice,
-            "--heuristics ",
+        let heuristic = super::watch::load_heuristic(
+            choice,
+            a.algorithm,
             goal,
-            true,
             a.cache_dir.clone(),
             a.max_memory.as_u64(),
-            None,
-            None,
-        )?;
+            "--heuristics ",
+        )?
+        .heuristic;
         out.push(Method {
             algorithm: a.algorithm,
-            name: resolved.heuristic.name().to_string(),
-            heuristic: resolved.heuristic,
+            name: heuristic.name().to_string(),
+            heuristic,
         });
     }
     Ok(out)

@@ -8,7 +8,7 @@ use std::str::FromStr;
 use clap::Args;
 
 use super::{
-    CliError, Format, SearchOpts, StatedLength, evaluator, goal_flag, parse_batch, read_instance,
+    CliError, Format, SearchOpts, StatedLength, goal_flag, parse_batch, read_instance,
     resolve_goal, solve,
 };
 use crate::heuristic::{HeuristicChoice, HeuristicKind};
@@ -36,8 +36,8 @@ pub(super) struct GuiArgs {
     #[arg(long, default_value = "auto")]
     heuristic: Option<HeuristicChoice>,
     /// Batch evaluator for batched A*: auto (GPU if any), gpu, cpu.
-    #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
-    evaluator: evaluator::EvaluatorArg,
+    #[arg(long, value_enum, default_value_t = crate::plan::EvaluatorChoice::Auto)]
+    evaluator: crate::plan::EvaluatorChoice,
     /// Nodes batched A* expands per round.
     #[arg(long, value_name = "B", default_value_t = DEFAULT_BATCH_SIZE, value_parser = parse_batch)]
     batch_size: usize,
@@ -62,7 +62,7 @@ impl Default for GuiArgs {
             goal: None,
             algorithm: None,
             heuristic: None,
-            evaluator: evaluator::EvaluatorArg::Auto,
+            evaluator: crate::plan::EvaluatorChoice::Auto,
             batch_size: DEFAULT_BATCH_SIZE,
             solve: false,
             screenshot: None,
@@ -159,7 +159,7 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
                 stated: inst.optimal,
                 algorithm,
                 heuristic: heuristic.clone(),
-                gpu: a.evaluator != evaluator::EvaluatorArg::Cpu,
+                gpu: a.evaluator != crate::plan::EvaluatorChoice::Cpu,
                 batch_size: a.batch_size.max(1),
                 solve: a.solve,
                 screenshot: a.screenshot.clone(),

@@ -10,11 +10,11 @@
 
 mod bench;
 mod compare;
-mod evaluator;
 mod generate;
 mod gui;
 mod pdb;
 mod solve;
+mod watch;
 
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -101,8 +101,8 @@ struct SearchOpts {
     max_memory: bytesize::ByteSize,
     /// Where h is evaluated for batched-astar, and where gpu-idastar searches: auto (a GPU
     /// adapter if any, else the CPU), gpu, cpu.
-    #[arg(long, value_enum, default_value_t = evaluator::EvaluatorArg::Auto)]
-    evaluator: evaluator::EvaluatorArg,
+    #[arg(long, value_enum, default_value_t = crate::plan::EvaluatorChoice::Auto)]
+    evaluator: crate::plan::EvaluatorChoice,
     /// Parallel searches of gpu-idastar (default: 65,536 on a hardware GPU; 128 a core, 256 to
     /// 4,096, on a software one such as lavapipe). For measuring on a new GPU.
     #[arg(long, value_name = "N", value_parser = parse_invocations, allow_negative_numbers = true)]

@@ -1,18 +1,15 @@
-//! Pattern databases on the command line: `--heuristic` resolved with a progress bar (the
-//! choice itself is [`heuristic::resolve`]'s), and `npuzzle pdb build|list|verify|clear`.
+//! `npuzzle pdb build|list|verify|clear`: pattern databases on the command line.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
 use super::{CliError, flag_goal, parse_size};
 use crate::heuristic::pdb::cache::{PdbCache, header_for, verify_file};
 use crate::heuristic::pdb::{NAMED, PartitionSpec};
-use crate::heuristic::{
-    self, HeuristicChoice, HeuristicSpec, ResolveError, ResolveOptions, Resolved, is_cached,
-};
+use crate::heuristic::{HeuristicChoice, HeuristicSpec, is_cached};
 use crate::puzzle::{Goal, GoalSpec};
+use crate::search::Algorithm;
 
 /// `npuzzle pdb …`
 #[derive(Args, Debug)]
@@ -110,15 +107,13 @@ fn build(
     let g = flag_goal(goal, r, c)?;
     let t = std::time::Instant::now();
     let choice = HeuristicChoice::Pdb(spec.clone());
-    let resolved = resolve(
-        &choice,
-        "",
+    let resolved = super::watch::load_heuristic(
+        choice,
+        Algorithm::IdaStar,
         &g,
-        true,
         cache_dir,
         max_memory.as_u64(),
-        None,
-        None,
+        "",
     )?;
     let HeuristicSpec::Pdb(pdb) = resolved.heuristic else {
         return Err(CliError::Other(format!(
@@ -274,94 +269,6 @@ fn clear(cache: &PdbCache) -> Result<u8, CliError> {
     };
     super::emit(&format!("removed {list} from {}", cache.dir().display()))?;
     Ok(0)
-}
-
-/// Resolves `choice` for `goal` with [`heuristic::resolve`](crate::heuristic::resolve), with a
-/// progress bar on stderr while tables are built, and a note for each table built.
-///
-/// `deadline` (an instant, and the limit in seconds it stands for) stops a build that runs
-/// past it. `flag` (e.g. `"--heuristic "`) goes in front of the messages of a choice that does
-/// not fit the board: the option the user gave it with.
-///
-/// # Errors
-/// [`CliError::Usage`] for a partition that does not fit the board, [`CliError::Limit`] when a
-/// build runs past `deadline`, [`CliError::Unavailable`] when a table cannot be had.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn resolve(
-    choice: &HeuristicChoice,
-    flag: &str,
-    goal: &Goal,
-    uses_heuristic: bool,
-    cache_dir: Option<PathBuf>,
-    max_memory: u64,
-    max_table_bytes: Option<u64>,
-    deadline: Option<(Instant, f64)>,
-) -> Result<Resolved, CliError> {
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "building {msg} {bar:30} {pos}/{len} entries {elapsed_precise}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let name = choice.to_string();
-    let resolved = heuristic::resolve(
-        choice,
-        goal,
-        &ResolveOptions {
-            uses_heuristic,
-            cache_dir: cache_dir.clone(),
-            max_memory,
-            max_table_bytes,
-            progress: &|i, n, step| {
-                bar.set_message(format!("{name} pattern {}/{n}", i + 1));
-                bar.set_length(step.total);
-                bar.set_position(step.filled);
-                deadline.is_none_or(|(d, _)| Instant::now() < d)
-            },
-            warn: &|w| bar.suspend(|| crate::note!("npuzzle: warning: {w}")),
-        },
-    );
-    bar.finish_and_clear();
-    let resolved = resolved.map_err(|e| {
-        // A choice that does not fit the board is named with the option it came from.
-        let message = match e {
-            ResolveError::NotForBoard { .. } | ResolveError::BadPartition { .. } => {
-                format!("{flag}{e}")
-            }
-            _ => e.to_string(),
-        };
-        match (e, deadline) {
-            (ResolveError::Cancelled, Some((_, secs))) => {
-                CliError::Limit(crate::search::SearchError::TimeLimit(secs))
-            }
-            (ResolveError::NotForBoard { .. }, _) => CliError::Usage(message),
-            (e, _) => match e.pdb_error() {
-                Some(why) => CliError::from_pdb(why, message),
-                None => CliError::Other(message),
-            },
-        }
-    })?;
-    if let Some(n) = &resolved.note {
-        crate::note!("npuzzle: {n}");
-    }
-    if !resolved.built.is_empty() {
-        let cache = PdbCache::new(cache_dir).ok();
-        if let Some(n) = cache.as_ref().and_then(PdbCache::location_note) {
-            crate::note!("npuzzle: {n}");
-        }
-        let dir = cache
-            .map(|c| c.dir().display().to_string())
-            .unwrap_or_default();
-        for p in &resolved.built {
-            crate::note!(
-                "npuzzle: built pattern {:?} ({} entries), saved in {dir}",
-                p,
-                header_for(goal, p).entries,
-            );
-        }
-    }
-    Ok(resolved)
 }
 
 /// The patterns of `spec` for `goal` whose tables are not in `cache` (missing, or another

@@ -4,16 +4,17 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::evaluator::EvaluatorArg;
-use super::evaluator::Evaluators;
+use super::watch::Terminal;
 use super::{
     CliError, Format, SearchOpts, SolveArgs, StatedLength, goal_flag, read_instance, resolve_goal,
 };
+use crate::eval::Evaluated;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::HeuristicSpec;
+use crate::plan::{Chosen, EvaluatorChoice, Hardware, Plan, Purpose, Request};
 use crate::puzzle::{Board, Goal, Notation, Solvability};
 use crate::report::{RunInfo, SolveJson, all_solutions_text, solution_text};
-use crate::search::{Algorithm, AllSolutions, Batch, Engine, Outcome, Problem, Progress};
+use crate::search::{Algorithm, AllSolutions, Outcome, Problem, Progress};
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     // Limits are checked with the input, so that a bad one gets its JSON object too.
@@ -111,39 +112,17 @@ fn failure_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> 
     }
 }
 
-/// The algorithm and heuristic to use for `start` towards `goal`, saying on stderr what
-/// `auto` picked. Pattern databases are loaded from the cache or built here.
-///
-/// `max_table_bytes` is what the batch evaluator takes (`auto` picks within it);
-/// `deadline` (an instant and the limit it stands for, in seconds) stops a pattern-database
-/// build that runs past it: [`CliError::Limit`].
-pub(super) fn choose(
-    opts: &SearchOpts,
-    start: &Board,
-    goal: &Goal,
-    max_table_bytes: Option<u64>,
-    deadline: Option<(std::time::Instant, f64)>,
-) -> Result<(Algorithm, HeuristicSpec), CliError> {
-    let algorithm = opts.algorithm.resolve(start.len());
-    if opts.algorithm == Algorithm::Auto {
-        crate::note!(
-            "npuzzle: auto picked {algorithm} for a {}×{} board",
-            start.rows(),
-            start.cols()
-        );
+/// The request `opts` make: an answer, with their algorithm, heuristic, cache, memory cap and
+/// batch size.
+pub(super) fn request(opts: &SearchOpts) -> Request {
+    Request {
+        algorithm: opts.algorithm,
+        heuristic: opts.heuristic.clone(),
+        purpose: Purpose::Answer,
+        cache_dir: opts.cache_dir.clone(),
+        max_memory: opts.max_memory.as_u64(),
+        batch_size: opts.batch_size,
     }
-    let resolved = super::pdb::resolve(
-        &opts.heuristic,
-        "--heuristic ",
-        goal,
-        algorithm != Algorithm::Bfs,
-        opts.cache_dir.clone(),
-        opts.max_memory.as_u64(),
-        max_table_bytes,
-        deadline,
-    )?;
-    let heuristic = resolved.heuristic;
-    Ok((algorithm, heuristic))
 }
 
 pub(super) fn solve_and_print(
@@ -174,69 +153,64 @@ pub(super) fn solve_and_print(
             Ok(None) => {}
         }
     }
-    let on_gpu = all.is_none() && matches!(asked, Algorithm::BatchedAStar | Algorithm::GpuIdaStar);
-    let evaluators = (on_gpu && parity.solvable)
-        .then(|| Evaluators::open(opts.evaluator, asked, opts.gpu_invocations))
-        .transpose()
-        .map_err(|e| {
-            let run = (true, asked, opts.heuristic.to_string(), &start);
-            in_json(opts.format, e, Some(run))
-        })?;
-    let chosen = if parity.solvable {
-        let max_table_bytes = evaluators.as_ref().and_then(Evaluators::max_table_bytes);
-        choose(opts, &start, &goal, max_table_bytes, deadline)
-    } else {
-        Ok((
-            opts.algorithm.resolve(start.len()),
-            HeuristicSpec::Kind(HeuristicKind::LinearConflict),
-        ))
+    // A plan that could not be made: in JSON too, an object says why.
+    let failed = |e: CliError, solvable: bool, algorithm: Algorithm, heuristic: String| {
+        in_json(
+            opts.format,
+            e,
+            Some((solvable, algorithm, heuristic, &start)),
+        )
     };
-    let (algorithm, heuristic) = chosen.map_err(|e| {
-        let algorithm = opts.algorithm.resolve(start.len());
-        let run = (
-            parity.solvable,
-            algorithm,
-            opts.heuristic.to_string(),
-            &start,
-        );
-        in_json(opts.format, e, Some(run))
-    })?;
+    let terminal = Terminal::new(&opts.heuristic, deadline);
+    let on_gpu = all.is_none() && crate::plan::uses_gpu(asked);
+    let hardware = if on_gpu && parity.solvable {
+        Hardware::open(opts.evaluator, asked, opts.gpu_invocations, &terminal).map_err(|e| {
+            let e = terminal.error(e, "--heuristic ");
+            failed(e, true, asked, opts.heuristic.to_string())
+        })?
+    } else {
+        Hardware::cpu(1)
+    };
+    let chosen = if parity.solvable {
+        crate::plan::choose(&request(opts), &start, &goal, &hardware, &terminal)
+            .map_err(|e| terminal.error(e, "--heuristic "))
+    } else {
+        Ok(Chosen {
+            algorithm: asked,
+            heuristic: HeuristicSpec::Kind(HeuristicKind::LinearConflict),
+        })
+    };
+    let chosen =
+        chosen.map_err(|e| failed(e, parity.solvable, asked, opts.heuristic.to_string()))?;
+    let (algorithm, heuristic) = (chosen.algorithm, chosen.heuristic.name().to_string());
     // What is left of the limit for the search (at least a millisecond, so that the limit
     // stays a limit).
     limits.time_limit = limits.time_limit.map(|t| {
         t.saturating_sub(began.elapsed())
             .max(std::time::Duration::from_millis(1))
     });
-    note_unused_evaluator(!on_gpu && opts.evaluator != EvaluatorArg::Auto, algorithm);
+    note_unused_evaluator(
+        !on_gpu && opts.evaluator != EvaluatorChoice::Auto,
+        algorithm,
+    );
+    // An evaluator or device refused.
+    let mut plan = chosen
+        .open(&hardware, &goal, opts.batch_size, &terminal)
+        .map_err(|e| {
+            failed(
+                terminal.error(e, "--heuristic "),
+                true,
+                algorithm,
+                heuristic.clone(),
+            )
+        })?;
     let spinner = indicatif::ProgressBar::new_spinner();
     let mut on_progress = |p: &Progress| spin(&spinner, algorithm, p);
-
-    // An evaluator or device refused: in JSON too, an object says why.
-    let refused = |e: CliError| {
-        let run = (true, algorithm, heuristic.name().to_string(), &start);
-        in_json(opts.format, e, Some(run))
-    };
-    // The device (GPU IDA*) or batch evaluator (batched A*) the plan runs on, if any.
-    let (mut device, mut batcher) = (None, None);
-    if let Some(evaluators) = &evaluators {
-        if algorithm == Algorithm::GpuIdaStar {
-            device = evaluators.make_ida(&heuristic, &goal).map_err(refused)?;
-        } else {
-            batcher = Some(evaluators.make(&heuristic, &goal).map_err(refused)?);
-        }
-    }
-    let (engine, evaluator_kind, adapter) = engine(
-        &mut device,
-        &mut batcher,
-        Engine::cpu(algorithm, heuristic.clone()),
-        &heuristic,
-        opts.batch_size,
-    );
     let problem = Problem {
         start: start.clone(),
         goal: goal.clone(),
     };
-    let outcome = crate::search::run(&problem, engine, &limits, &mut on_progress);
+    let outcome = plan.run(&problem, None, &limits, &mut on_progress);
     spinner.finish_and_clear();
     // A time limit reads as the user gave it (the search had what the tables left of it).
     let outcome = outcome.map_err(|e| match (e, deadline) {
@@ -245,22 +219,8 @@ pub(super) fn solve_and_print(
         }
         (e, _) => e,
     });
-    let outcome = outcome.map_err(|e| {
-        let run = (
-            parity.solvable,
-            algorithm,
-            heuristic.name().to_string(),
-            &start,
-        );
-        in_json(opts.format, e.into(), Some(run))
-    })?;
-    let ran = Ran {
-        algorithm,
-        heuristic: &heuristic,
-        evaluator: evaluator_kind,
-        adapter,
-    };
-    let out = answer(&outcome, &start, &goal, &ran, notation, all, opts.format)?;
+    let outcome = outcome.map_err(|e| failed(e.into(), parity.solvable, algorithm, heuristic))?;
+    let out = answer(&outcome, &start, &goal, &plan, notation, all, opts.format)?;
     super::emit(out.trim_end_matches('\n'))?;
     Ok(exit_code(&outcome, stated))
 }
@@ -288,47 +248,6 @@ fn all_solutions_on(asked: Algorithm, opts: &SearchOpts) -> Result<Option<Search
     }
 }
 
-/// The engine to run on: the GPU IDA* `device` or the batch evaluator `batcher` when there
-/// is one, else `cpu` (GPU IDA* without a device: IDA* on the device's tree); with where h is
-/// evaluated (`cpu` or `gpu`) and the adapter, when a GPU is used.
-fn engine<'a>(
-    device: &'a mut Option<Box<dyn crate::eval::ida::IdaDevice + Send>>,
-    batcher: &'a mut Option<Box<dyn crate::eval::BatchEvaluator>>,
-    cpu: Engine<'a>,
-    heuristic: &HeuristicSpec,
-    batch_size: usize,
-) -> (Engine<'a>, &'static str, Option<String>) {
-    match (device, batcher) {
-        (Some(d), _) => {
-            let adapter = Some(d.describe());
-            let engine = Engine::Device {
-                device: d.as_mut(),
-                heuristic: heuristic.clone(),
-            };
-            (engine, "gpu", adapter)
-        }
-        (_, Some(e)) => {
-            let kind = e.kind();
-            let adapter = (kind == "gpu").then(|| e.describe());
-            let batch = Batch {
-                evaluator: e.as_mut(),
-                size: batch_size,
-            };
-            (Engine::Batched { batch, from: None }, kind, adapter)
-        }
-        _ => (cpu, "cpu", None),
-    }
-}
-
-/// What ran: the algorithm, its heuristic, where h was evaluated (`cpu` or `gpu`) and the
-/// adapter, for the answer's notes and JSON.
-struct Ran<'a> {
-    algorithm: Algorithm,
-    heuristic: &'a HeuristicSpec,
-    evaluator: &'static str,
-    adapter: Option<String>,
-}
-
 /// The answer as `format` prints it (text or the JSON object), saying on stderr how the
 /// search went (or why the board is unsolvable).
 ///
@@ -338,7 +257,7 @@ fn answer(
     outcome: &Outcome,
     start: &Board,
     goal: &Goal,
-    ran: &Ran<'_>,
+    ran: &Plan,
     notation: Notation,
     all: Option<usize>,
     format: Format,
@@ -370,10 +289,10 @@ fn answer(
                 crate::note!("npuzzle: {reason}{}", other_goal_hint(start, goal));
             }
             let run = RunInfo {
-                algorithm: ran.algorithm,
-                heuristic: ran.heuristic.name().to_string(),
-                evaluator: ran.evaluator,
-                adapter: ran.adapter.clone(),
+                algorithm: ran.algorithm(),
+                heuristic: ran.heuristic().name().to_string(),
+                evaluator: ran.evaluated(),
+                adapter: ran.adapter(),
             };
             let solved = sol.map(|s| (s.moves.as_slice(), &s.stats));
             // An unsolvable board has no optimal solution: a count of 0, exact.
@@ -395,8 +314,9 @@ fn answer(
 
 /// The notes on stderr after a solve in text: the counts, and what the GPU (or batched A*'s
 /// evaluator) did.
-fn note_solved(ran: &Ran<'_>, sol: &crate::search::Solution) {
-    let (algorithm, heuristic, evaluator_kind) = (ran.algorithm, ran.heuristic, ran.evaluator);
+fn note_solved(ran: &Plan, sol: &crate::search::Solution) {
+    let (algorithm, heuristic, evaluator_kind) =
+        (ran.algorithm(), ran.heuristic(), ran.evaluated());
     crate::note!(
         "npuzzle: {algorithm}{}: {} expanded, {} generated, {:.3} s",
         if algorithm == Algorithm::Bfs {
@@ -408,7 +328,7 @@ fn note_solved(ran: &Ran<'_>, sol: &crate::search::Solution) {
         sol.stats.generated,
         sol.stats.seconds
     );
-    if algorithm == Algorithm::GpuIdaStar && evaluator_kind == "gpu" {
+    if algorithm == Algorithm::GpuIdaStar && evaluator_kind == Evaluated::Gpu {
         if sol.stats.rounds == 0 {
             crate::note!(
                 "npuzzle: the host's search of the top of the tree reached the goal before any round on the GPU (a small tree)"

@@ -360,8 +360,8 @@ pub(super) const HEURISTIC_WGSL: &str = concat!(
 );
 
 impl BatchEvaluator for GpuEvaluator {
-    fn kind(&self) -> &'static str {
-        "gpu"
+    fn kind(&self) -> super::Evaluated {
+        super::Evaluated::Gpu
     }
 
     fn describe(&self) -> String {

@@ -33,10 +33,37 @@ pub enum EvalError {
     Device(String),
 }
 
+/// What evaluated h in a run: the CPU (inline in the search, or a [`CpuEvaluator`]) or the
+/// GPU. Written `cpu` / `gpu` in the output ([`Evaluated::name`], and so in JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Evaluated {
+    /// The CPU.
+    Cpu,
+    /// A GPU adapter (lavapipe's software one counts).
+    Gpu,
+}
+
+impl Evaluated {
+    /// `cpu` or `gpu`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Evaluated::Cpu => "cpu",
+            Evaluated::Gpu => "gpu",
+        }
+    }
+}
+
+impl std::fmt::Display for Evaluated {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Evaluates `h` for many boards at once.
 pub trait BatchEvaluator: Send {
-    /// `"cpu"` or `"gpu"`.
-    fn kind(&self) -> &'static str;
+    /// Where it evaluates.
+    fn kind(&self) -> Evaluated;
 
     /// Human-readable description, e.g. `cpu (2 threads)` or the GPU adapter's name and backend.
     fn describe(&self) -> String;
@@ -77,8 +104,8 @@ impl CpuEvaluator {
 }
 
 impl BatchEvaluator for CpuEvaluator {
-    fn kind(&self) -> &'static str {
-        "cpu"
+    fn kind(&self) -> Evaluated {
+        Evaluated::Cpu
     }
 
     fn describe(&self) -> String {

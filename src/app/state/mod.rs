@@ -495,7 +495,7 @@ impl AppState {
             return;
         }
         let gpu = match self.settings.evaluator {
-            EvaluatorChoice::Gpu => self.gpu.clone(),
+            EvaluatorChoice::Gpu | EvaluatorChoice::Auto => self.gpu.clone(),
             EvaluatorChoice::Cpu => None,
         };
         let algorithm = self.settings.algorithm.resolve(self.board.len());
@@ -505,7 +505,7 @@ impl AppState {
         let info = crate::report::RunInfo {
             algorithm,
             heuristic: self.settings.heuristic.to_string(),
-            evaluator: "cpu",
+            evaluator: crate::eval::Evaluated::Cpu,
             adapter: None,
         };
         let job = Job {

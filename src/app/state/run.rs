@@ -108,7 +108,7 @@ impl Default for Run {
             info: RunInfo {
                 algorithm: Algorithm::Auto,
                 heuristic: String::new(),
-                evaluator: "cpu",
+                evaluator: crate::eval::Evaluated::Cpu,
                 adapter: None,
             },
         }
@@ -341,7 +341,11 @@ impl Run {
                         break;
                     }
                     WorkerMsg::Panicked(m) => {
-                        done = Some((Err(SearchError::WorkerPanicked(m)), "cpu", String::new()));
+                        done = Some((
+                            Err(SearchError::WorkerPanicked(m)),
+                            crate::eval::Evaluated::Cpu,
+                            String::new(),
+                        ));
                         break;
                     }
                 }
@@ -376,7 +380,8 @@ impl Run {
                     self.progress = Some(p);
                     let run = RunInfo {
                         evaluator,
-                        adapter: (evaluator == "gpu").then(|| describe.clone()),
+                        adapter: (evaluator == crate::eval::Evaluated::Gpu)
+                            .then(|| describe.clone()),
                         ..self.info.clone()
                     };
                     self.solution = Some(SolutionView {
@@ -385,7 +390,7 @@ impl Run {
                         all: s.all,
                         chosen: 0,
                         stats: s.stats,
-                        evaluator: if evaluator == "gpu" {
+                        evaluator: if evaluator == crate::eval::Evaluated::Gpu {
                             format!("gpu ({describe})")
                         } else {
                             describe

@@ -6,14 +6,9 @@ use crate::heuristic::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
 use crate::search::{Algorithm, DEFAULT_BATCH_SIZE};
 
-/// Which batch evaluator the app asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EvaluatorChoice {
-    /// The GPU when there is an adapter.
-    Gpu,
-    /// The CPU.
-    Cpu,
-}
+/// Where the app evaluates h: `Gpu` (the GPU when there is an adapter, else the CPU) or `Cpu`
+/// (its Solver panel offers these two; `Auto` reads as `Gpu`).
+pub use crate::plan::EvaluatorChoice;
 
 /// Solver settings chosen in the Solver panel (plain values the panel edits in place).
 #[derive(Clone, Debug, PartialEq)]
