@@ -1,10 +1,11 @@
 //! The board view: tiles (drawn by the quad painter), numbers, the slide animation, edit
 //! picks, and the frontier's out-of-place shares per cell.
 
-use egui::{Align2, Color32, FontId, Rect, Sense, Vec2, vec2};
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Vec2, vec2};
 
 use crate::app::render::{Quad, QuadPainter};
 use crate::app::state::{AppState, SLIDE_SECONDS};
+use crate::puzzle::{Board, Goal};
 
 /// Tile colour: in place (green) or not (blue), by its goal row for some variety.
 fn tile_color(tile: u8, in_place: bool, highlight: bool) -> Color32 {
@@ -53,7 +54,7 @@ fn loaded_pdb(
 }
 
 /// The coach's line: moves made, h, the exact moves to solve from here, Hint, the verdict.
-fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &crate::puzzle::Board) {
+fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &Board) {
     if st.focus.is_some() || st.run.solution().is_some() && st.playback.position() > 0 {
         return;
     }
@@ -105,20 +106,7 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
     let heuristic = st.settings.heuristic.clone();
     let draw_h = st.show_heuristic && st.settings.algorithm != crate::search::Algorithm::Bfs;
     ui.scope_builder(egui::UiBuilder::new().max_rect(strip), |ui| {
-        ui.horizontal(|ui| {
-            if st.focus.is_some() {
-                ui.colored_label(
-                    Color32::from_rgb(242, 160, 60),
-                    "Showing a board picked from the search.",
-                );
-                if ui.small_button("Back to the puzzle").clicked() {
-                    st.focus = None;
-                }
-            } else {
-                ui.checkbox(&mut st.show_misplaced, "frontier: share out of place");
-            }
-            ui.checkbox(&mut st.show_heuristic, "h on the board");
-        });
+        toggles(ui, st);
         let loaded = loaded_pdb(st, &heuristic);
         let cap = goal
             .as_ref()
@@ -130,24 +118,137 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
         coach_line(ui, st, &b);
     });
     let rect = Rect::from_min_max(area.min + vec2(0.0, STRIP + 2.0), area.max);
-    let (rows, cols) = (b.rows(), b.cols());
-    let cell = (rect.width() / cols as f32)
-        .min(rect.height() / rows as f32)
-        .max(4.0);
-    let size = vec2(cell * cols as f32, cell * rows as f32);
-    let board = Rect::from_center_size(rect.center(), size);
-    let gap = (cell * 0.05).clamp(1.0, 6.0);
+    let cells = Cells::new(rect, b.rows(), b.cols());
     let origin = rect.min;
-    let cell_rect = |i: usize| {
+    let (mut quads, labels) = tile_quads(st, &b, goal.as_ref(), &cells, origin);
+    let shares = misplaced(st);
+    if let Some(shares) = shares {
+        for (i, &s) in shares.iter().enumerate().take(b.len()) {
+            let a = (s.clamp(0.0, 1.0) * 200.0) as u8;
+            quads.push(Quad::new(
+                origin,
+                cells.tile(i),
+                Color32::from_rgba_unmultiplied(220, 40, 40, a),
+                cells.cell * 0.12,
+                0.0,
+            ));
+        }
+    }
+    painter.paint(ui, rect, 1, quads);
+    let p = ui.painter();
+    let font = FontId::proportional((cells.cell * 0.42).max(6.0));
+    for (c, t) in labels {
+        p.text(
+            c,
+            Align2::CENTER_CENTER,
+            t.to_string(),
+            font.clone(),
+            Color32::WHITE,
+        );
+    }
+    if let Some(shares) = shares {
+        share_labels(p, shares, b.len(), &cells);
+    }
+    if draw_h && let Some(g) = &goal {
+        super::overlay::draw(p, &heuristic, &b, g, &|i| cells.tile(i), cells.cell);
+    }
+    let resp = ui.interact(cells.board, ui.scope_id().with("board"), Sense::click());
+    if resp.clicked()
+        && let Some(i) = resp.interact_pointer_pos().and_then(|pos| cells.at(pos))
+    {
+        st.click_cell(i);
+    }
+}
+
+/// The toggles over the board: the out-of-place shares and h on the board; while a board
+/// picked from the search is shown, a line saying so and a way back instead of the first.
+fn toggles(ui: &mut egui::Ui, st: &mut AppState) {
+    ui.horizontal(|ui| {
+        if st.focus.is_some() {
+            ui.colored_label(
+                Color32::from_rgb(242, 160, 60),
+                "Showing a board picked from the search.",
+            );
+            if ui.small_button("Back to the puzzle").clicked() {
+                st.focus = None;
+            }
+        } else {
+            ui.checkbox(&mut st.show_misplaced, "frontier: share out of place");
+        }
+        ui.checkbox(&mut st.show_heuristic, "h on the board");
+    });
+}
+
+/// The frontier's out-of-place share (0..=1) per cell, row-major, when it is to be shown.
+fn misplaced(st: &AppState) -> Option<&[f32]> {
+    if !st.show_misplaced {
+        return None;
+    }
+    st.run.progress().and_then(|p| p.misplaced.as_deref())
+}
+
+/// The board's cells on screen: `rows` × `cols` squares of `cell` points filling as much of
+/// the view as fits, centred in it, each tile `gap` points inside its square.
+struct Cells {
+    board: Rect,
+    rows: usize,
+    cols: usize,
+    cell: f32,
+    gap: f32,
+}
+
+impl Cells {
+    /// The cells of a `rows` × `cols` board in `rect`.
+    fn new(rect: Rect, rows: usize, cols: usize) -> Self {
+        let cell = (rect.width() / cols as f32)
+            .min(rect.height() / rows as f32)
+            .max(4.0);
+        let size = vec2(cell * cols as f32, cell * rows as f32);
+        Cells {
+            board: Rect::from_center_size(rect.center(), size),
+            rows,
+            cols,
+            cell,
+            gap: (cell * 0.05).clamp(1.0, 6.0),
+        }
+    }
+
+    /// Cell `i`'s tile rectangle (row-major).
+    fn tile(&self, i: usize) -> Rect {
         Rect::from_min_size(
-            board.min + vec2((i % cols) as f32 * cell, (i / cols) as f32 * cell),
-            Vec2::splat(cell),
+            self.board.min
+                + vec2(
+                    (i % self.cols) as f32 * self.cell,
+                    (i / self.cols) as f32 * self.cell,
+                ),
+            Vec2::splat(self.cell),
         )
-        .shrink(gap)
-    };
+        .shrink(self.gap)
+    }
+
+    /// The cell (row-major) under the screen point `pos`, if any.
+    fn at(&self, pos: Pos2) -> Option<usize> {
+        let c = ((pos.x - self.board.min.x) / self.cell).floor() as isize;
+        let r = ((pos.y - self.board.min.y) / self.cell).floor() as isize;
+        ((0..self.cols as isize).contains(&c) && (0..self.rows as isize).contains(&r))
+            .then(|| r as usize * self.cols + c as usize)
+    }
+}
+
+/// The board's frame and tiles of `b` as quads (`origin`: the painted rect's top left), the
+/// sliding tile part-way, coloured by place, slide, edit pick and hint; and each tile's centre
+/// and number to write on it.
+fn tile_quads(
+    st: &AppState,
+    b: &Board,
+    goal: Option<&Goal>,
+    cells: &Cells,
+    origin: Pos2,
+) -> (Vec<Quad>, Vec<(Pos2, u8)>) {
+    let (cell, gap) = (cells.cell, cells.gap);
     let mut quads = vec![Quad::new(
         origin,
-        board.expand(gap),
+        cells.board.expand(gap),
         Color32::from_rgb(28, 30, 36),
         gap * 2.0,
         0.0,
@@ -159,22 +260,22 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
         .filter(|s| now - s.start < SLIDE_SECONDS && b.tiles().get(s.to) == Some(&s.tile));
     // The coach's hint: the tile whose move keeps the optimum.
     let hint = (st.focus.is_none())
-        .then(|| st.play.hint(&b).and_then(|m| b.target(m)))
+        .then(|| st.play.hint(b).and_then(|m| b.target(m)))
         .flatten();
     let mut labels = Vec::new();
     for (i, &t) in b.tiles().iter().enumerate() {
         if t == 0 {
             continue;
         }
-        let mut r = cell_rect(i);
+        let mut r = cells.tile(i);
         if let Some(s) = slide
             && s.to == i
         {
             let k = ((now - s.start) / SLIDE_SECONDS).clamp(0.0, 1.0) as f32;
-            let from = cell_rect(s.from);
+            let from = cells.tile(s.from);
             r = r.translate((from.min - r.min) * (1.0 - k));
         }
-        let in_place = goal.as_ref().is_some_and(|g| g.board().tiles()[i] == t);
+        let in_place = goal.is_some_and(|g| g.board().tiles()[i] == t);
         let hl = st.playback.slide().is_some_and(|s| s.tile == t);
         let picked = st.editor.picked() == Some(i);
         let mut col = tile_color(t, in_place, hl);
@@ -187,59 +288,22 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
         quads.push(Quad::new(origin, r, col, cell * 0.12, 1.0));
         labels.push((r.center(), t));
     }
-    if st.show_misplaced
-        && let Some(shares) = st.run.progress().and_then(|p| p.misplaced.as_ref())
-    {
-        for (i, &s) in shares.iter().enumerate().take(b.len()) {
-            let a = (s.clamp(0.0, 1.0) * 200.0) as u8;
-            quads.push(Quad::new(
-                origin,
-                cell_rect(i),
-                Color32::from_rgba_unmultiplied(220, 40, 40, a),
-                cell * 0.12,
-                0.0,
-            ));
-        }
-    }
-    painter.paint(ui, rect, 1, quads);
-    let font = FontId::proportional((cell * 0.42).max(6.0));
-    let p = ui.painter();
-    for (c, t) in labels {
+    (quads, labels)
+}
+
+/// Writes each of the first `n` cells' out-of-place share `shares` (0..=1) as a percentage in
+/// its bottom right corner.
+fn share_labels(p: &egui::Painter, shares: &[f32], n: usize, cells: &Cells) {
+    let small = FontId::proportional((cells.cell * 0.16).max(6.0));
+    for (i, &s) in shares.iter().enumerate().take(n) {
+        let r = cells.tile(i);
+        // Bottom right: the heuristic overlay marks the bottom left (+2) and top right.
         p.text(
-            c,
-            Align2::CENTER_CENTER,
-            t.to_string(),
-            font.clone(),
-            Color32::WHITE,
+            r.right_bottom() + vec2(-3.0, -2.0),
+            Align2::RIGHT_BOTTOM,
+            format!("{:.0}%", s * 100.0),
+            small.clone(),
+            Color32::from_rgb(255, 220, 220),
         );
-    }
-    if st.show_misplaced
-        && let Some(shares) = st.run.progress().and_then(|p| p.misplaced.as_ref())
-    {
-        let small = FontId::proportional((cell * 0.16).max(6.0));
-        for (i, &s) in shares.iter().enumerate().take(b.len()) {
-            let r = cell_rect(i);
-            // Bottom right: the heuristic overlay marks the bottom left (+2) and top right.
-            p.text(
-                r.right_bottom() + vec2(-3.0, -2.0),
-                Align2::RIGHT_BOTTOM,
-                format!("{:.0}%", s * 100.0),
-                small.clone(),
-                Color32::from_rgb(255, 220, 220),
-            );
-        }
-    }
-    if draw_h && let Some(g) = &goal {
-        super::overlay::draw(p, &heuristic, &b, g, &cell_rect, cell);
-    }
-    let resp = ui.interact(board, ui.scope_id().with("board"), Sense::click());
-    if resp.clicked()
-        && let Some(pos) = resp.interact_pointer_pos()
-    {
-        let c = ((pos.x - board.min.x) / cell).floor() as isize;
-        let r = ((pos.y - board.min.y) / cell).floor() as isize;
-        if (0..cols as isize).contains(&c) && (0..rows as isize).contains(&r) {
-            st.click_cell(r as usize * cols + c as usize);
-        }
     }
 }

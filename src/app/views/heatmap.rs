@@ -3,8 +3,8 @@
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
 
 use crate::app::render::{Quad, QuadPainter};
-use crate::app::state::AppState;
-use crate::search::Algorithm;
+use crate::app::state::{AppState, FinishedIteration};
+use crate::search::{Algorithm, GhHistogram, Progress};
 use crate::text::group_digits as group;
 
 /// A perceptual colour ramp (approximately viridis), `t` in 0..=1.
@@ -28,6 +28,9 @@ pub fn ramp(t: f32) -> Color32 {
     Color32::from_rgb(253, 231, 37)
 }
 
+/// An IDA* iteration picked in the iteration chart: its index and its record.
+type Picked<'a> = Option<(usize, &'a FinishedIteration)>;
+
 /// Draws the frontier heatmap in `rect`: nodes per (g, h) of the latest snapshot on a log
 /// colour scale, with a legend, axes, the line f = bound and a hover read-out.
 pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rect: Rect) {
@@ -39,7 +42,6 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
         Stroke::new(1.0, Color32::from_gray(50)),
         egui::StrokeKind::Inside,
     );
-    let title_font = FontId::proportional(13.0);
     let prog = st.run.progress();
     // A finished IDA* iteration picked in the iteration chart, else the latest snapshot.
     let picked = st
@@ -50,7 +52,52 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
         Some((_, it)) => it.histogram.as_ref(),
         None => prog.and_then(|p| p.histogram.as_ref()),
     };
-    let (title, caption) = match (prog, picked) {
+    let (title, caption) = titles(prog, picked, hist);
+    let top = header(&p, rect, title, caption);
+    let plot = Rect::from_min_max(rect.min + vec2(48.0, top), rect.max - vec2(86.0, 34.0));
+    if plot.width() < 20.0 || plot.height() < 20.0 {
+        return;
+    }
+    let Some(hist) = hist.filter(|h| h.total() > 0) else {
+        p.rect_stroke(
+            plot,
+            0.0,
+            Stroke::new(1.0, Color32::DARK_GRAY),
+            egui::StrokeKind::Inside,
+        );
+        return;
+    };
+    let cells: Vec<(usize, usize, u64)> = hist.cells().collect();
+    let max_count = cells.iter().map(|c| c.2).max().unwrap_or(1);
+    let bound = match picked {
+        Some((_, it)) => it.threshold as usize,
+        None => prog.map_or(0, |p| p.bound as usize),
+    };
+    let grid = Grid::new(plot, &cells, bound);
+    // Colour legend: a vertical ramp on the right.
+    let legend = Rect::from_min_max(
+        Pos2::new(plot.max.x + 16.0, plot.min.y),
+        Pos2::new(plot.max.x + 30.0, plot.max.y),
+    );
+    let mut quads = grid.cell_quads(rect.min, &cells, max_count);
+    legend_quads(&mut quads, rect.min, legend);
+    painter.paint(ui, rect, 2, quads);
+    let p = ui.painter_at(rect);
+    let small = FontId::proportional(11.0);
+    legend_labels(&p, legend, max_count, &small);
+    grid.axes(&p, rect, &small);
+    grid.bound_line(&p, bound, &small);
+    grid.hover(ui, &p, rect, hist, &small);
+}
+
+/// The view's title and the caption under it, for the snapshot `prog`, the iteration
+/// `picked` in the chart and the histogram `hist` shown.
+fn titles(
+    prog: Option<&Progress>,
+    picked: Picked<'_>,
+    hist: Option<&GhHistogram>,
+) -> (String, &'static str) {
+    match (prog, picked) {
         (_, Some((i, it))) => (
             format!(
                 "Frontier heatmap: nodes generated per (g, h) in finished IDA* iteration {} · threshold f = {}",
@@ -91,10 +138,15 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
             "Frontier heatmap: start a search to see the open list by (g, h)".to_string(),
             "",
         ),
-    };
-    // Title and caption wrap to the view's width (never cut), and the plot starts below them.
+    }
+}
+
+/// Draws the title and caption at the top of `rect`, wrapped to its width (never cut).
+/// Returns the plot's top offset from `rect`'s top, in points: below them, with room for the
+/// legend's top label.
+fn header(p: &egui::Painter, rect: Rect, title: String, caption: &str) -> f32 {
     let wrap = (rect.width() - 16.0).max(40.0);
-    let title = p.layout(title, title_font.clone(), Color32::LIGHT_GRAY, wrap);
+    let title = p.layout(title, FontId::proportional(13.0), Color32::LIGHT_GRAY, wrap);
     let caption = p.layout(
         caption.to_string(),
         FontId::proportional(11.0),
@@ -106,57 +158,12 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
     let top = 8.0 + title_h + caption.size().y + 18.0;
     p.galley(rect.min + vec2(8.0, 6.0), title, Color32::LIGHT_GRAY);
     p.galley(rect.min + vec2(8.0, 8.0 + title_h), caption, Color32::GRAY);
-    let plot = Rect::from_min_max(rect.min + vec2(48.0, top), rect.max - vec2(86.0, 34.0));
-    if plot.width() < 20.0 || plot.height() < 20.0 {
-        return;
-    }
-    let Some(hist) = hist.filter(|h| h.total() > 0) else {
-        p.rect_stroke(
-            plot,
-            0.0,
-            Stroke::new(1.0, Color32::DARK_GRAY),
-            egui::StrokeKind::Inside,
-        );
-        return;
-    };
-    let cells: Vec<(usize, usize, u64)> = hist.cells().collect();
-    let max_count = cells.iter().map(|c| c.2).max().unwrap_or(1);
-    let bound = match picked {
-        Some((_, it)) => it.threshold as usize,
-        None => prog.map_or(0, |p| p.bound as usize),
-    };
-    let g_max = cells
-        .iter()
-        .map(|c| c.0)
-        .max()
-        .unwrap_or(0)
-        .max(bound)
-        .max(1)
-        + 1;
-    let h_max = cells.iter().map(|c| c.1).max().unwrap_or(0).max(1) + 1;
-    let cw = plot.width() / g_max as f32;
-    let ch = plot.height() / h_max as f32;
-    let to_screen = |g: f32, h: f32| Pos2::new(plot.min.x + g * cw, plot.max.y - h * ch);
-    let log_max = (max_count as f32).ln().max(1e-6);
-    let origin = rect.min;
-    let mut quads = Vec::with_capacity(cells.len() + 32);
-    for &(g, h, c) in &cells {
-        let t = if max_count <= 1 {
-            1.0
-        } else {
-            (c as f32).ln() / log_max
-        };
-        let r = Rect::from_min_max(
-            to_screen(g as f32, h as f32 + 1.0),
-            to_screen(g as f32 + 1.0, h as f32),
-        );
-        quads.push(Quad::new(origin, r, ramp(t), 0.0, 0.0));
-    }
-    // Colour legend: a vertical ramp on the right.
-    let legend = Rect::from_min_max(
-        Pos2::new(plot.max.x + 16.0, plot.min.y),
-        Pos2::new(plot.max.x + 30.0, plot.max.y),
-    );
+    top
+}
+
+/// Appends the legend's colour ramp (32 steps, 1 at the bottom, the most at the top) in
+/// `legend` to `quads`; `origin` is the painted rect's top left.
+fn legend_quads(quads: &mut Vec<Quad>, origin: Pos2, legend: Rect) {
     let steps = 32;
     for i in 0..steps {
         let t0 = i as f32 / steps as f32;
@@ -175,9 +182,11 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
             0.0,
         ));
     }
-    painter.paint(ui, rect, 2, quads);
-    let p = ui.painter_at(rect);
-    let small = FontId::proportional(11.0);
+}
+
+/// Labels the legend's ramp in `legend`: `max_count` at its top, 1 at its bottom, "log count"
+/// beside it.
+fn legend_labels(p: &egui::Painter, legend: Rect, max_count: u64, small: &FontId) {
     p.text(
         legend.left_top() + vec2(0.0, -2.0),
         Align2::LEFT_BOTTOM,
@@ -199,61 +208,129 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
         small.clone(),
         Color32::GRAY,
     );
-    // Axes with ticks.
-    p.line_segment(
-        [plot.left_bottom(), plot.right_bottom()],
-        Stroke::new(1.0, Color32::GRAY),
-    );
-    p.line_segment(
-        [plot.left_bottom(), plot.left_top()],
-        Stroke::new(1.0, Color32::GRAY),
-    );
-    // Ticks at least 28 points apart (labels never run together), none under the legend.
-    let tick = |n: usize, len: f32| ((n as f32 / (len / 28.0).max(1.0)).ceil() as usize).max(1);
-    for g in (0..g_max).step_by(tick(g_max, plot.width())) {
-        let x = to_screen(g as f32 + 0.5, 0.0).x;
-        if x > plot.max.x - 4.0 {
-            break;
+}
+
+/// The plot's scale: `g_max` × `h_max` cells of `cw` × `ch` points filling `plot`, g to the
+/// right, h upwards from its bottom left.
+struct Grid {
+    plot: Rect,
+    g_max: usize,
+    h_max: usize,
+    cw: f32,
+    ch: f32,
+}
+
+impl Grid {
+    /// The scale that fits every cell of `cells` (g, h, count) and the line f = `bound` in
+    /// `plot`.
+    fn new(plot: Rect, cells: &[(usize, usize, u64)], bound: usize) -> Self {
+        let g_max = cells
+            .iter()
+            .map(|c| c.0)
+            .max()
+            .unwrap_or(0)
+            .max(bound)
+            .max(1)
+            + 1;
+        let h_max = cells.iter().map(|c| c.1).max().unwrap_or(0).max(1) + 1;
+        Grid {
+            plot,
+            g_max,
+            h_max,
+            cw: plot.width() / g_max as f32,
+            ch: plot.height() / h_max as f32,
+        }
+    }
+
+    /// The screen point of (g, h), in cells from the plot's bottom left.
+    fn to_screen(&self, g: f32, h: f32) -> Pos2 {
+        Pos2::new(self.plot.min.x + g * self.cw, self.plot.max.y - h * self.ch)
+    }
+
+    /// One quad per cell of `cells` (g, h, count), coloured by its count on a log scale up to
+    /// `max_count`; `origin` is the painted rect's top left. The vector has room for the
+    /// legend's quads too.
+    fn cell_quads(&self, origin: Pos2, cells: &[(usize, usize, u64)], max_count: u64) -> Vec<Quad> {
+        let log_max = (max_count as f32).ln().max(1e-6);
+        let mut quads = Vec::with_capacity(cells.len() + 32);
+        for &(g, h, c) in cells {
+            let t = if max_count <= 1 {
+                1.0
+            } else {
+                (c as f32).ln() / log_max
+            };
+            let r = Rect::from_min_max(
+                self.to_screen(g as f32, h as f32 + 1.0),
+                self.to_screen(g as f32 + 1.0, h as f32),
+            );
+            quads.push(Quad::new(origin, r, ramp(t), 0.0, 0.0));
+        }
+        quads
+    }
+
+    /// Draws the axes with their ticks (at least 28 points apart) and their names; `rect` is
+    /// the view's.
+    fn axes(&self, p: &egui::Painter, rect: Rect, small: &FontId) {
+        let plot = self.plot;
+        p.line_segment(
+            [plot.left_bottom(), plot.right_bottom()],
+            Stroke::new(1.0, Color32::GRAY),
+        );
+        p.line_segment(
+            [plot.left_bottom(), plot.left_top()],
+            Stroke::new(1.0, Color32::GRAY),
+        );
+        // Ticks at least 28 points apart (labels never run together), none under the legend.
+        let tick = |n: usize, len: f32| ((n as f32 / (len / 28.0).max(1.0)).ceil() as usize).max(1);
+        for g in (0..self.g_max).step_by(tick(self.g_max, plot.width())) {
+            let x = self.to_screen(g as f32 + 0.5, 0.0).x;
+            if x > plot.max.x - 4.0 {
+                break;
+            }
+            p.text(
+                Pos2::new(x, plot.max.y + 3.0),
+                Align2::CENTER_TOP,
+                g.to_string(),
+                small.clone(),
+                Color32::GRAY,
+            );
+        }
+        for h in (0..self.h_max).step_by(tick(self.h_max, plot.height() * 0.7)) {
+            let y = self.to_screen(0.0, h as f32 + 0.5).y;
+            p.text(
+                Pos2::new(plot.min.x - 4.0, y),
+                Align2::RIGHT_CENTER,
+                h.to_string(),
+                small.clone(),
+                Color32::GRAY,
+            );
         }
         p.text(
-            Pos2::new(x, plot.max.y + 3.0),
+            Pos2::new(plot.center().x, plot.max.y + 17.0),
             Align2::CENTER_TOP,
-            g.to_string(),
+            "g (moves made)",
             small.clone(),
-            Color32::GRAY,
+            Color32::LIGHT_GRAY,
         );
-    }
-    for h in (0..h_max).step_by(tick(h_max, plot.height() * 0.7)) {
-        let y = to_screen(0.0, h as f32 + 0.5).y;
         p.text(
-            Pos2::new(plot.min.x - 4.0, y),
-            Align2::RIGHT_CENTER,
-            h.to_string(),
+            Pos2::new(rect.min.x + 6.0, plot.center().y),
+            Align2::LEFT_CENTER,
+            "h",
             small.clone(),
-            Color32::GRAY,
+            Color32::LIGHT_GRAY,
         );
     }
-    p.text(
-        Pos2::new(plot.center().x, plot.max.y + 17.0),
-        Align2::CENTER_TOP,
-        "g (moves made)",
-        small.clone(),
-        Color32::LIGHT_GRAY,
-    );
-    p.text(
-        Pos2::new(rect.min.x + 6.0, plot.center().y),
-        Align2::LEFT_CENTER,
-        "h",
-        small.clone(),
-        Color32::LIGHT_GRAY,
-    );
-    // The line f = bound: g + h = bound.
-    if bound > 0 {
-        let g0 = bound.saturating_sub(h_max) as f32;
-        let g1 = bound.min(g_max) as f32;
+
+    /// Draws the line f = `bound` (g + h = bound) and its label; nothing for a bound of 0.
+    fn bound_line(&self, p: &egui::Painter, bound: usize, small: &FontId) {
+        if bound == 0 {
+            return;
+        }
+        let g0 = bound.saturating_sub(self.h_max) as f32;
+        let g1 = bound.min(self.g_max) as f32;
         let b = bound as f32;
-        let start = to_screen(g0 + 0.5, b - g0 + 0.5);
-        let end = to_screen(g1 + 0.5, b - g1 + 0.5);
+        let start = self.to_screen(g0 + 0.5, b - g0 + 0.5);
+        let end = self.to_screen(g1 + 0.5, b - g1 + 0.5);
         let red = Color32::from_rgb(255, 110, 80);
         p.line_segment([start, end], Stroke::new(1.5, red));
         p.text(
@@ -264,12 +341,26 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
             red,
         );
     }
-    // Hover read-out, drawn in the frame of the pointer move itself (a tooltip waits for the
-    // pointer to rest, and so appeared only after a second move).
-    let resp = ui.interact(plot, ui.scope_id().with("heatmap"), Sense::hover());
-    if let Some(pos) = resp.hover_pos() {
-        let g = ((pos.x - plot.min.x) / cw).floor().max(0.0) as usize;
-        let h = ((plot.max.y - pos.y) / ch).floor().max(0.0) as usize;
+
+    /// The hover read-out: the (g, h, f) and count of `hist`'s cell under the pointer, in a
+    /// box kept inside the view's `rect`.
+    fn hover(
+        &self,
+        ui: &egui::Ui,
+        p: &egui::Painter,
+        rect: Rect,
+        hist: &GhHistogram,
+        small: &FontId,
+    ) {
+        // Drawn in the frame of the pointer move itself (a tooltip waits for the pointer to
+        // rest, and so appeared only after a second move).
+        let plot = self.plot;
+        let resp = ui.interact(plot, ui.scope_id().with("heatmap"), Sense::hover());
+        let Some(pos) = resp.hover_pos() else {
+            return;
+        };
+        let g = ((pos.x - plot.min.x) / self.cw).floor().max(0.0) as usize;
+        let h = ((plot.max.y - pos.y) / self.ch).floor().max(0.0) as usize;
         let count = hist.get(g, h);
         let text = format!("g = {g}, h = {h}, f = {}\ncount = {}", g + h, group(count));
         let galley = p.layout_no_wrap(text, small.clone(), Color32::WHITE);

@@ -111,6 +111,40 @@ pub fn path_nodes(
 pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     let mut ui = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     let ui = &mut ui;
+    let Some(tree) = tree_to_draw(ui, st) else {
+        return;
+    };
+    let pos = layout(&tree);
+    // Nodes (not boards: a board can be reached twice) on the solution path, followed down
+    // the tree from the root; while searching, the path up from the last node expanded.
+    let on_path = path_nodes(&tree, st.run.solution().map(|s| (st.board(), &s.moves[..])));
+    let goal = st.goal().map(|g| g.board().clone());
+    caption(ui, st, tree.len());
+    let bounds = pos.iter().fold(Rect::NOTHING, |r, p| {
+        r.union(Rect::from_center_size(*p, vec2(DX, DY)))
+    });
+    if st.tree_scene == Rect::ZERO || !st.tree_scene.is_finite() {
+        st.tree_scene = bounds.expand(20.0);
+    }
+    let mut scene_rect = st.tree_scene;
+    let drawing = Drawing {
+        tree: &tree,
+        pos: &pos,
+        on_path: &on_path,
+    };
+    let (hovered, clicked) = drawing.scene(ui, &mut scene_rect, bounds);
+    st.tree_scene = scene_rect;
+    if let Some(i) = hovered {
+        node_tip(ui, st, rect, &tree[i], goal.as_ref());
+    }
+    if let Some(i) = clicked {
+        st.focus = Some(tree[i].board.clone());
+    }
+}
+
+/// The stepped search's tree to draw, or `None` after a line in `ui` saying why there is
+/// none (no stepped search, too large, nothing expanded yet).
+fn tree_to_draw(ui: &mut egui::Ui, st: &AppState) -> Option<Vec<TreeNode>> {
     let Some(v) = st.run.inspect() else {
         ui.label(if st.run.handed_off() {
             "Batched A* went on in batches after its steps: the tree is drawn while a search is \
@@ -119,58 +153,60 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
             "The search tree is drawn for stepped searches: press Step (N) to start one, \
              then watch the tree grow node by node."
         });
-        return;
+        return None;
     };
     if !v.tree_complete {
         ui.label(format!(
             "The tree is too large to draw (more than {TREE_LIMIT} expanded nodes): see the \
              heatmap for the frontier."
         ));
-        return;
+        return None;
     }
     if v.tree.is_empty() {
-        match st.run.progress() {
-            // An iteration of IDA* has ended: its tree is gone, the next one (`p.iteration`,
-            // threshold `p.bound`) not begun.
-            Some(p)
-                if p.algorithm == Some(crate::search::Algorithm::IdaStar)
-                    && p.expanded > 0
-                    && p.iteration > 1 =>
-            {
-                ui.label(format!(
-                    "IDA*'s iteration {} ended without the goal (the Iterations tab keeps its \
-                     heatmap): the next, with threshold {}, has expanded nothing yet. \
-                     Step starts it from the start board ({} expansions in all iterations so \
-                     far).",
-                    p.iteration - 1,
-                    p.bound,
-                    group(p.expanded)
-                ));
-            }
-            _ => {
-                ui.label("Nothing expanded yet: the tree is the start board alone.");
-            }
-        }
-        return;
+        empty_note(ui, st);
+        return None;
     }
-    let tree = v.tree.clone();
-    let pos = layout(&tree);
-    // Nodes (not boards: a board can be reached twice) on the solution path, followed down
-    // the tree from the root; while searching, the path up from the last node expanded.
-    let on_path = path_nodes(&tree, st.run.solution().map(|s| (st.board(), &s.moves[..])));
-    let goal = st.goal().map(|g| g.board().clone());
+    Some(v.tree.clone())
+}
+
+/// Says why the tree is empty: IDA*'s next iteration has not begun, or nothing is expanded.
+fn empty_note(ui: &mut egui::Ui, st: &AppState) {
+    match st.run.progress() {
+        // An iteration of IDA* has ended: its tree is gone, the next one (`p.iteration`,
+        // threshold `p.bound`) not begun.
+        Some(p)
+            if p.algorithm == Some(crate::search::Algorithm::IdaStar)
+                && p.expanded > 0
+                && p.iteration > 1 =>
+        {
+            ui.label(format!(
+                "IDA*'s iteration {} ended without the goal (the Iterations tab keeps its \
+                 heatmap): the next, with threshold {}, has expanded nothing yet. \
+                 Step starts it from the start board ({} expansions in all iterations so \
+                 far).",
+                p.iteration - 1,
+                p.bound,
+                group(p.expanded)
+            ));
+        }
+        _ => {
+            ui.label("Nothing expanded yet: the tree is the start board alone.");
+        }
+    }
+}
+
+/// The line over the tree: whose tree it is (`nodes` expanded nodes), what is orange, and how
+/// to pan, zoom and pick.
+fn caption(ui: &mut egui::Ui, st: &AppState, nodes: usize) {
     // IDA*'s tree is its current iteration's: say so, with the count over all iterations,
     // so that it reads with the inspector's and the stats' totals.
     let whose = match st.run.progress() {
         Some(p) if p.algorithm == Some(crate::search::Algorithm::IdaStar) => format!(
             "Search tree of IDA*'s iteration {} (threshold {}): {} expanded nodes in it, {} in \
              all iterations",
-            p.iteration,
-            p.bound,
-            tree.len(),
-            p.expanded
+            p.iteration, p.bound, nodes, p.expanded
         ),
-        _ => format!("Search tree: {} expanded nodes", tree.len()),
+        _ => format!("Search tree: {nodes} expanded nodes"),
     };
     ui.label(format!(
         "{whose}, numbered in expansion order; {} · drag or scroll to pan, Ctrl+scroll to \
@@ -181,91 +217,113 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
             "the path to the last node in orange"
         }
     ));
-    let bounds = pos.iter().fold(Rect::NOTHING, |r, p| {
-        r.union(Rect::from_center_size(*p, vec2(DX, DY)))
-    });
-    if st.tree_scene == Rect::ZERO || !st.tree_scene.is_finite() {
-        st.tree_scene = bounds.expand(20.0);
-    }
-    let mut scene_rect = st.tree_scene;
-    let mut hovered: Option<usize> = None;
-    let mut clicked: Option<usize> = None;
-    egui::Scene::new()
-        .zoom_range(0.05..=4.0)
-        .show(ui, &mut scene_rect, |ui| {
-            let resp = ui.allocate_rect(bounds.expand(20.0), Sense::click());
-            let p = ui.painter();
-            let font = FontId::proportional(9.0);
-            for (i, t) in tree.iter().enumerate() {
-                if let Some(par) = t.parent {
-                    let on = on_path[i] && on_path[par];
-                    let stroke = if on {
-                        Stroke::new(2.5, Color32::from_rgb(242, 160, 60))
-                    } else {
-                        Stroke::new(1.0, Color32::from_gray(90))
-                    };
-                    p.line_segment([pos[par], pos[i]], stroke);
+}
+
+/// The tree as drawn: its nodes, their positions in scene points, and which are on the path.
+struct Drawing<'a> {
+    tree: &'a [TreeNode],
+    pos: &'a [Pos2],
+    on_path: &'a [bool],
+}
+
+impl Drawing<'_> {
+    /// Draws the tree in a pannable, zoomable scene showing `scene_rect` (updated by the
+    /// user's pans and zooms) over `bounds`, the nodes' extent. Returns the nodes hovered and
+    /// clicked, if any.
+    fn scene(
+        &self,
+        ui: &mut egui::Ui,
+        scene_rect: &mut Rect,
+        bounds: Rect,
+    ) -> (Option<usize>, Option<usize>) {
+        let mut hovered: Option<usize> = None;
+        let mut clicked: Option<usize> = None;
+        egui::Scene::new()
+            .zoom_range(0.05..=4.0)
+            .show(ui, scene_rect, |ui| {
+                let resp = ui.allocate_rect(bounds.expand(20.0), Sense::click());
+                let p = ui.painter();
+                self.edges(p);
+                let near = resp.hover_pos().and_then(|h| self.nearest(h));
+                self.nodes(p, near);
+                hovered = near;
+                if resp.clicked() {
+                    clicked = near;
                 }
-            }
-            let near = resp.hover_pos().and_then(|h| {
-                pos.iter()
-                    .enumerate()
-                    .map(|(i, p)| (i, p.distance(h)))
-                    .filter(|&(_, d)| d < DX * 0.5)
-                    .min_by(|a, b| a.1.total_cmp(&b.1))
-                    .map(|(i, _)| i)
             });
-            for (i, t) in tree.iter().enumerate() {
-                let fill = if on_path[i] {
-                    Color32::from_rgb(242, 160, 60)
+        (hovered, clicked)
+    }
+
+    /// Draws each node's edge to its parent, thick and orange on the path.
+    fn edges(&self, p: &egui::Painter) {
+        for (i, t) in self.tree.iter().enumerate() {
+            if let Some(par) = t.parent {
+                let on = self.on_path[i] && self.on_path[par];
+                let stroke = if on {
+                    Stroke::new(2.5, Color32::from_rgb(242, 160, 60))
                 } else {
-                    Color32::from_rgb(55, 95, 170)
+                    Stroke::new(1.0, Color32::from_gray(90))
                 };
-                let r = if near == Some(i) { 11.0 } else { 9.0 };
-                p.circle_filled(pos[i], r, fill);
-                p.text(
-                    pos[i],
-                    Align2::CENTER_CENTER,
-                    t.number.to_string(),
-                    font.clone(),
-                    Color32::WHITE,
-                );
+                p.line_segment([self.pos[par], self.pos[i]], stroke);
             }
-            hovered = near;
-            if resp.clicked() {
-                clicked = near;
-            }
-        });
-    st.tree_scene = scene_rect;
-    if let Some(i) = hovered {
-        let t = &tree[i];
-        let at = ui
-            .ctx()
-            .pointer_hover_pos()
-            .map_or(rect.min + vec2(8.0, 24.0), |p| p + vec2(16.0, 16.0));
-        let tip = egui::Area::new(ui.scope_id().with("tree-tip"))
-            .order(egui::Order::Tooltip)
-            .fixed_pos(at);
-        tip.show(ui.ctx(), |ui| {
-            egui::Frame::popup(ui.style()).show(ui, |ui| {
-                let algorithm = st
-                    .run
-                    .progress()
-                    .and_then(|p| p.algorithm)
-                    .unwrap_or(crate::search::Algorithm::AStar);
-                ui.monospace(format!("#{} {}", t.number, ghf(algorithm, t.g, t.h)));
-                mini::board(
-                    ui,
-                    &t.board,
-                    goal.as_ref(),
-                    mini::cell_for(t.board.cols(), 60.0),
-                );
-            });
-        });
+        }
     }
-    if let Some(i) = clicked {
-        st.focus = Some(tree[i].board.clone());
+
+    /// The node nearest the scene point `h`, within half a column of it.
+    fn nearest(&self, h: Pos2) -> Option<usize> {
+        self.pos
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (i, p.distance(h)))
+            .filter(|&(_, d)| d < DX * 0.5)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| i)
     }
+
+    /// Draws the nodes as numbered discs, orange on the path, the one `near` the pointer
+    /// larger.
+    fn nodes(&self, p: &egui::Painter, near: Option<usize>) {
+        let font = FontId::proportional(9.0);
+        for (i, t) in self.tree.iter().enumerate() {
+            let fill = if self.on_path[i] {
+                Color32::from_rgb(242, 160, 60)
+            } else {
+                Color32::from_rgb(55, 95, 170)
+            };
+            let r = if near == Some(i) { 11.0 } else { 9.0 };
+            p.circle_filled(self.pos[i], r, fill);
+            p.text(
+                self.pos[i],
+                Align2::CENTER_CENTER,
+                t.number.to_string(),
+                font.clone(),
+                Color32::WHITE,
+            );
+        }
+    }
+}
+
+/// The hovered node `t`'s tooltip by the pointer (or the top left of `rect`): its number,
+/// g, h and f, and its board (tiles in place against `goal` marked).
+fn node_tip(ui: &egui::Ui, st: &AppState, rect: Rect, t: &TreeNode, goal: Option<&Board>) {
+    let at = ui
+        .ctx()
+        .pointer_hover_pos()
+        .map_or(rect.min + vec2(8.0, 24.0), |p| p + vec2(16.0, 16.0));
+    let tip = egui::Area::new(ui.scope_id().with("tree-tip"))
+        .order(egui::Order::Tooltip)
+        .fixed_pos(at);
+    tip.show(ui.ctx(), |ui| {
+        egui::Frame::popup(ui.style()).show(ui, |ui| {
+            let algorithm = st
+                .run
+                .progress()
+                .and_then(|p| p.algorithm)
+                .unwrap_or(crate::search::Algorithm::AStar);
+            ui.monospace(format!("#{} {}", t.number, ghf(algorithm, t.g, t.h)));
+            mini::board(ui, &t.board, goal, mini::cell_for(t.board.cols(), 60.0));
+        });
+    });
 }
 
 #[cfg(test)]
