@@ -21,26 +21,49 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
             st.editor.set_on(edit);
         }
     });
-    if !st.recent.paths().is_empty() {
-        ui.label("Recent:");
-        let mut chosen = None;
-        for p in st.recent.paths() {
-            let name = p.file_name().map_or_else(
-                || p.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            if ui
-                .small_button(name)
-                .on_hover_text(p.display().to_string())
-                .clicked()
-            {
-                chosen = Some(p.clone());
-            }
-        }
-        if let Some(p) = chosen {
-            st.load_file(&p);
+    recent_files(ui, st);
+    paste_box(ui, st);
+    ui.separator();
+    scramble_controls(ui, st);
+    ui.separator();
+    goal_choice(ui, st);
+    if let Some(v) = st.solvability() {
+        let col = if v.solvable {
+            Color32::LIGHT_GREEN
+        } else {
+            Color32::LIGHT_RED
+        };
+        ui.colored_label(col, v.reason());
+    }
+}
+
+/// The recent files, one button each (a click loads it); nothing when there are none.
+fn recent_files(ui: &mut egui::Ui, st: &mut AppState) {
+    if st.recent.paths().is_empty() {
+        return;
+    }
+    ui.label("Recent:");
+    let mut chosen = None;
+    for p in st.recent.paths() {
+        let name = p.file_name().map_or_else(
+            || p.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        if ui
+            .small_button(name)
+            .on_hover_text(p.display().to_string())
+            .clicked()
+        {
+            chosen = Some(p.clone());
         }
     }
+    if let Some(p) = chosen {
+        st.load_file(&p);
+    }
+}
+
+/// The paste box, Load pasted, and why the text in the box did not load.
+fn paste_box(ui: &mut egui::Ui, st: &mut AppState) {
     ui.label("Paste a board (any format):");
     ui.add(
         egui::TextEdit::multiline(&mut st.editor.paste)
@@ -66,7 +89,11 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
             st.editor.paste_error = None;
         }
     }
-    ui.separator();
+}
+
+/// The scramble controls: the size presets, rows and columns, the next seed, the walk, and
+/// Scramble.
+fn scramble_controls(ui: &mut egui::Ui, st: &mut AppState) {
     ui.horizontal_wrapped(|ui| {
         for (r, c) in [(2, 3), (3, 3), (4, 4), (5, 5)] {
             if ui
@@ -109,7 +136,10 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
     if ui.button("Scramble").clicked() {
         st.scramble();
     }
-    ui.separator();
+}
+
+/// The goal: blank last, blank first, or the board shown.
+fn goal_choice(ui: &mut egui::Ui, st: &mut AppState) {
     let mut goal = match st.goal_spec() {
         GoalSpec::BlankLast => 0,
         GoalSpec::BlankFirst => 1,
@@ -130,13 +160,5 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
             _ => GoalSpec::Board(st.board().clone()),
         };
         st.set_goal(spec);
-    }
-    if let Some(v) = st.solvability() {
-        let col = if v.solvable {
-            Color32::LIGHT_GREEN
-        } else {
-            Color32::LIGHT_RED
-        };
-        ui.colored_label(col, v.reason());
     }
 }

@@ -53,91 +53,12 @@ fn combo(
 pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     let running = st.is_running();
     ui.add_enabled_ui(!running, |ui| {
-        combo(ui, "Algorithm", label(st.settings.algorithm), |ui| {
-            for (a, name) in ALGORITHMS {
-                ui.selectable_value(&mut st.settings.algorithm, a, name);
-            }
-        });
+        algorithm_menu(ui, st);
         if st.settings.algorithm != Algorithm::Bfs {
-            let (rows, cols) = (st.board().rows(), st.board().cols());
-            let selected = st.settings.heuristic.to_string();
-            combo(ui, "Heuristic", selected, |ui| {
-                for h in HeuristicKind::ALL {
-                    ui.selectable_value(
-                        &mut st.settings.heuristic,
-                        HeuristicChoice::Kind(h),
-                        h.name(),
-                    );
-                }
-                // The pattern databases made for this board size (built on first use,
-                // then cached).
-                for (name, r, c, _) in NAMED {
-                    if (r, c) == (rows, cols) {
-                        ui.selectable_value(
-                            &mut st.settings.heuristic,
-                            HeuristicChoice::Pdb(PartitionSpec::Named(name.to_string())),
-                            format!("{name} (pattern database)"),
-                        );
-                    }
-                }
-            });
+            heuristic_menu(ui, st);
         }
-        if let Some(b) = st.run.building() {
-            let left = b
-                .seconds_left()
-                .map_or(String::new(), |s| format!(" · about {s:.0} s left"));
-            ui.label(format!(
-                "Building {}: pattern {}/{} (depth {}){left}",
-                b.name,
-                b.pattern + 1,
-                b.patterns,
-                b.depth
-            ));
-            // The whole partition's progress, not the current pattern's.
-            ui.add(egui::ProgressBar::new(b.overall as f32).show_percentage());
-        }
-        if st.settings.algorithm == Algorithm::BatchedAStar {
-            ui.horizontal_wrapped(|ui| {
-                ui.label("Evaluator");
-                ui.add_enabled_ui(st.has_gpu(), |ui| {
-                    ui.radio_value(&mut st.settings.evaluator, EvaluatorChoice::Gpu, "GPU");
-                });
-                ui.radio_value(&mut st.settings.evaluator, EvaluatorChoice::Cpu, "CPU");
-            });
-            ui.horizontal_wrapped(|ui| {
-                let l = ui.label("Batch size");
-                ui.add(
-                    egui::DragValue::new(&mut st.settings.batch_size)
-                        .range(1..=1 << 20)
-                        .speed(16.0),
-                )
-                .labelled_by(l.id);
-            });
-        }
-        // For the searches that keep tables (auto: A* up to 3×3).
-        if matches!(
-            st.settings.algorithm.resolve(st.board().len()),
-            Algorithm::Bfs | Algorithm::AStar | Algorithm::BatchedAStar
-        ) {
-            ui.horizontal_wrapped(|ui| {
-                let l = ui.label("Memory cap");
-                ui.add(
-                    egui::DragValue::new(&mut st.settings.max_memory_mib)
-                        .range(16..=65_536)
-                        .suffix(" MiB"),
-                )
-                .labelled_by(l.id);
-            });
-        }
-        ui.add_enabled(
-            st.settings.algorithm.counts_all_solutions(),
-            egui::Checkbox::new(&mut st.settings.all_solutions, "All optimal solutions"),
-        )
-        .on_hover_text(
-            "Count every optimal solution and list the first 1000 to play back (BFS, A*, IDA*; \
-             IDA* searches its last iteration to the end). Start only: Step shows one path.",
-        )
-        .on_disabled_hover_text("BFS, A* and IDA* count all optimal solutions");
+        build_progress(ui, st);
+        limits(ui, st);
     });
     // The GPU is only for the algorithms that use it (the status bar names it always).
     if matches!(
@@ -146,78 +67,180 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     ) {
         ui.small(st.gpu_note());
     }
-    ui.horizontal_wrapped(|ui| {
-        if ui
-            .add_enabled(!running, egui::Button::new("Start"))
-            .on_hover_text("Space: solve at full speed")
-            .clicked()
-        {
-            st.start();
-        }
-        // A stepped search resumes as Run (free-running, still stepped).
-        let stepped = st.run.is_stepped();
-        let pause = match (st.is_paused(), stepped) {
-            (true, true) => "Run",
-            (true, false) => "Resume",
-            (false, _) => "Pause",
-        };
-        if ui
-            .add_enabled(running, egui::Button::new(pause))
-            .on_hover_text("Space")
-            .clicked()
-        {
-            st.toggle_pause();
-        }
-        if ui.add_enabled(running, egui::Button::new("Stop")).clicked() {
-            st.stop();
-        }
-        if ui.button("Reset").on_hover_text("R").clicked() {
-            st.reset();
+    ui.horizontal_wrapped(|ui| run_buttons(ui, st, running));
+    ui.horizontal_wrapped(|ui| step_buttons(ui, st, running));
+    ui.small("Keys: Space start/pause · N step · R reset · Ctrl+O open · Ctrl+Q quit · arrows slide a tile");
+}
+
+/// The algorithm menu.
+fn algorithm_menu(ui: &mut egui::Ui, st: &mut AppState) {
+    combo(ui, "Algorithm", label(st.settings.algorithm), |ui| {
+        for (a, name) in ALGORITHMS {
+            ui.selectable_value(&mut st.settings.algorithm, a, name);
         }
     });
-    let batched = st.settings.algorithm == Algorithm::BatchedAStar;
-    ui.horizontal_wrapped(|ui| {
-        let one = if batched && st.is_running() && !st.run.is_stepped() {
-            "N: one round of batched A* (a batch of expansions)"
-        } else if batched {
-            "N: expand one node: batched A*'s rounds have one node each while stepped (A*'s order), then Run goes on in batches"
-        } else if st.settings.algorithm == Algorithm::IdaStar {
-            "N: expand one node (the search starts in step mode; Run lets it run free); after an iteration's last node, a step ends the iteration and raises the threshold"
-        } else {
-            "N: expand one node (the search starts in step mode; Run lets it run free)"
-        };
-        if ui.button("Step").on_hover_text(one).clicked() {
-            st.step(1);
-        }
-        if ui
-            .button("×10")
-            .on_hover_text("ten steps")
-            .clicked()
-        {
-            st.step(10);
-        }
-        {
-            let ida = matches!(
-                st.settings.algorithm.resolve(st.board().len()),
-                Algorithm::IdaStar | Algorithm::GpuIdaStar
+}
+
+/// The heuristic menu: the heuristics, and the pattern databases made for the board's size.
+fn heuristic_menu(ui: &mut egui::Ui, st: &mut AppState) {
+    let (rows, cols) = (st.board().rows(), st.board().cols());
+    let selected = st.settings.heuristic.to_string();
+    combo(ui, "Heuristic", selected, |ui| {
+        for h in HeuristicKind::ALL {
+            ui.selectable_value(
+                &mut st.settings.heuristic,
+                HeuristicChoice::Kind(h),
+                h.name(),
             );
-            let (label, tip) = if ida {
-                ("Next iteration", "run to the end of this IDA* iteration")
-            } else if st.settings.algorithm == Algorithm::Bfs {
-                ("Next depth", "run until BFS starts the next depth")
-            } else {
-                ("Next f layer", "run until the open list's lowest f rises")
-            };
-            // Only a stepped search (or none yet) stops at layers.
-            let can = !running || st.run.is_stepped();
-            if ui
-                .add_enabled(can, egui::Button::new(label))
-                .on_hover_text(tip)
-                .clicked()
-            {
-                st.step_layer();
+        }
+        // The pattern databases made for this board size (built on first use,
+        // then cached).
+        for (name, r, c, _) in NAMED {
+            if (r, c) == (rows, cols) {
+                ui.selectable_value(
+                    &mut st.settings.heuristic,
+                    HeuristicChoice::Pdb(PartitionSpec::Named(name.to_string())),
+                    format!("{name} (pattern database)"),
+                );
             }
         }
     });
-    ui.small("Keys: Space start/pause · N step · R reset · Ctrl+O open · Ctrl+Q quit · arrows slide a tile");
+}
+
+/// The pattern database being built, if any: its pattern, depth and time left, and a bar of
+/// the whole partition's progress.
+fn build_progress(ui: &mut egui::Ui, st: &AppState) {
+    let Some(b) = st.run.building() else {
+        return;
+    };
+    let left = b
+        .seconds_left()
+        .map_or(String::new(), |s| format!(" · about {s:.0} s left"));
+    ui.label(format!(
+        "Building {}: pattern {}/{} (depth {}){left}",
+        b.name,
+        b.pattern + 1,
+        b.patterns,
+        b.depth
+    ));
+    // The whole partition's progress, not the current pattern's.
+    ui.add(egui::ProgressBar::new(b.overall as f32).show_percentage());
+}
+
+/// The settings below the menus: batched A*'s evaluator and batch size, the memory cap of the
+/// searches that keep tables, and the all-optimal-solutions box.
+fn limits(ui: &mut egui::Ui, st: &mut AppState) {
+    if st.settings.algorithm == Algorithm::BatchedAStar {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Evaluator");
+            ui.add_enabled_ui(st.has_gpu(), |ui| {
+                ui.radio_value(&mut st.settings.evaluator, EvaluatorChoice::Gpu, "GPU");
+            });
+            ui.radio_value(&mut st.settings.evaluator, EvaluatorChoice::Cpu, "CPU");
+        });
+        ui.horizontal_wrapped(|ui| {
+            let l = ui.label("Batch size");
+            ui.add(
+                egui::DragValue::new(&mut st.settings.batch_size)
+                    .range(1..=1 << 20)
+                    .speed(16.0),
+            )
+            .labelled_by(l.id);
+        });
+    }
+    // For the searches that keep tables (auto: A* up to 3×3).
+    if matches!(
+        st.settings.algorithm.resolve(st.board().len()),
+        Algorithm::Bfs | Algorithm::AStar | Algorithm::BatchedAStar
+    ) {
+        ui.horizontal_wrapped(|ui| {
+            let l = ui.label("Memory cap");
+            ui.add(
+                egui::DragValue::new(&mut st.settings.max_memory_mib)
+                    .range(16..=65_536)
+                    .suffix(" MiB"),
+            )
+            .labelled_by(l.id);
+        });
+    }
+    ui.add_enabled(
+        st.settings.algorithm.counts_all_solutions(),
+        egui::Checkbox::new(&mut st.settings.all_solutions, "All optimal solutions"),
+    )
+    .on_hover_text(
+        "Count every optimal solution and list the first 1000 to play back (BFS, A*, IDA*; \
+         IDA* searches its last iteration to the end). Start only: Step shows one path.",
+    )
+    .on_disabled_hover_text("BFS, A* and IDA* count all optimal solutions");
+}
+
+/// Start, Pause (Resume, Run), Stop and Reset; `running`: whether a search runs.
+fn run_buttons(ui: &mut egui::Ui, st: &mut AppState, running: bool) {
+    if ui
+        .add_enabled(!running, egui::Button::new("Start"))
+        .on_hover_text("Space: solve at full speed")
+        .clicked()
+    {
+        st.start();
+    }
+    // A stepped search resumes as Run (free-running, still stepped).
+    let stepped = st.run.is_stepped();
+    let pause = match (st.is_paused(), stepped) {
+        (true, true) => "Run",
+        (true, false) => "Resume",
+        (false, _) => "Pause",
+    };
+    if ui
+        .add_enabled(running, egui::Button::new(pause))
+        .on_hover_text("Space")
+        .clicked()
+    {
+        st.toggle_pause();
+    }
+    if ui.add_enabled(running, egui::Button::new("Stop")).clicked() {
+        st.stop();
+    }
+    if ui.button("Reset").on_hover_text("R").clicked() {
+        st.reset();
+    }
+}
+
+/// Step, ×10 and the next layer (iteration, depth, f layer); `running`: whether a search runs.
+fn step_buttons(ui: &mut egui::Ui, st: &mut AppState, running: bool) {
+    let batched = st.settings.algorithm == Algorithm::BatchedAStar;
+    let one = if batched && st.is_running() && !st.run.is_stepped() {
+        "N: one round of batched A* (a batch of expansions)"
+    } else if batched {
+        "N: expand one node: batched A*'s rounds have one node each while stepped (A*'s order), then Run goes on in batches"
+    } else if st.settings.algorithm == Algorithm::IdaStar {
+        "N: expand one node (the search starts in step mode; Run lets it run free); after an iteration's last node, a step ends the iteration and raises the threshold"
+    } else {
+        "N: expand one node (the search starts in step mode; Run lets it run free)"
+    };
+    if ui.button("Step").on_hover_text(one).clicked() {
+        st.step(1);
+    }
+    if ui.button("×10").on_hover_text("ten steps").clicked() {
+        st.step(10);
+    }
+    let ida = matches!(
+        st.settings.algorithm.resolve(st.board().len()),
+        Algorithm::IdaStar | Algorithm::GpuIdaStar
+    );
+    let (label, tip) = if ida {
+        ("Next iteration", "run to the end of this IDA* iteration")
+    } else if st.settings.algorithm == Algorithm::Bfs {
+        ("Next depth", "run until BFS starts the next depth")
+    } else {
+        ("Next f layer", "run until the open list's lowest f rises")
+    };
+    // Only a stepped search (or none yet) stops at layers.
+    let can = !running || st.run.is_stepped();
+    if ui
+        .add_enabled(can, egui::Button::new(label))
+        .on_hover_text(tip)
+        .clicked()
+    {
+        st.step_layer();
+    }
 }

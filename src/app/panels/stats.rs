@@ -2,7 +2,7 @@
 
 use super::group;
 use crate::app::state::AppState;
-use crate::search::Algorithm;
+use crate::search::{Algorithm, Progress};
 
 /// What the open and closed counts are, and why a finished A* shows one closed board more than
 /// it expanded.
@@ -10,6 +10,9 @@ const OPEN_CLOSED: &str = "open: boards generated and waiting on the open list (
 closed: boards taken off it. A* takes the goal off the open list and stops without expanding \
 it, so once it has found the goal, closed is one more than expanded. Batched A* notices the \
 goal when it generates it, so there the two agree.";
+
+/// A row of the panel: its label, its value, and its hover text.
+type Row = (&'static str, String, Option<&'static str>);
 
 /// The Stats panel: the latest progress snapshot in figures, and the frame time.
 pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
@@ -23,35 +26,48 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
         }
         return;
     };
-    let secs = p.seconds.max(1e-9);
     // Whose figures these are: the settings may have changed since the run.
     if let Some(a) = p.algorithm {
-        let h = st.run.heuristic().map(|h| h.name().to_string());
-        // A search that holds (paused, or stepped and waiting for the next step) is not said
-        // to run.
-        let when = if !st.run.is_running() {
-            "last run"
-        } else if st.run.is_idle() {
-            "paused"
-        } else {
-            "running"
-        };
-        // Stepped, batched A* expands one node a round in A*'s order: its progress says A*.
-        let stepped_batched = st.run.is_stepped()
-            && st.run.algorithm() == Algorithm::BatchedAStar
-            && a == Algorithm::AStar;
-        let search = if stepped_batched {
-            format!(
-                "{}, stepped (one node a round)",
-                super::solver::search_name(Algorithm::BatchedAStar, h.as_deref())
-            )
-        } else {
-            super::solver::search_name(a, h.as_deref())
-        };
-        ui.add(egui::Label::new(format!("{when}: {search}")).wrap());
+        whose(ui, st, a);
     }
     // (label, value, hover text), in the order shown.
-    let mut rows: Vec<(&str, String, Option<&str>)> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    search_rows(&mut rows, st, p);
+    speed_rows(&mut rows, st, p);
+    table(ui, &rows);
+}
+
+/// The line naming the search these figures are of (`a`: the algorithm its progress names)
+/// and whether it runs, is paused or was the last run.
+fn whose(ui: &mut egui::Ui, st: &AppState, a: Algorithm) {
+    let h = st.run.heuristic().map(|h| h.name().to_string());
+    // A search that holds (paused, or stepped and waiting for the next step) is not said
+    // to run.
+    let when = if !st.run.is_running() {
+        "last run"
+    } else if st.run.is_idle() {
+        "paused"
+    } else {
+        "running"
+    };
+    // Stepped, batched A* expands one node a round in A*'s order: its progress says A*.
+    let stepped_batched = st.run.is_stepped()
+        && st.run.algorithm() == Algorithm::BatchedAStar
+        && a == Algorithm::AStar;
+    let search = if stepped_batched {
+        format!(
+            "{}, stepped (one node a round)",
+            super::solver::search_name(Algorithm::BatchedAStar, h.as_deref())
+        )
+    } else {
+        super::solver::search_name(a, h.as_deref())
+    };
+    ui.add(egui::Label::new(format!("{when}: {search}")).wrap());
+}
+
+/// Appends the rows of where the search is to `rows`: g, h and f (or the deepest g), the
+/// iteration, depth or best f, the nodes expanded and generated, open and closed.
+fn search_rows(rows: &mut Vec<Row>, st: &AppState, p: &Progress) {
     let mut row = |k: &'static str, v: String| rows.push((k, v, None));
     // Fast IDA* reports no single current node (it reports every ~65,000 nodes): its
     // deepest g, not a g/h/f that would mix that depth with the start's h.
@@ -84,6 +100,12 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
             Some(OPEN_CLOSED),
         ));
     }
+}
+
+/// Appends the rows of how fast it goes to `rows`: GPU or batch rounds, nodes per second,
+/// the time elapsed, the tables' memory and the frame cost.
+fn speed_rows(rows: &mut Vec<Row>, st: &AppState, p: &Progress) {
+    let secs = p.seconds.max(1e-9);
     let mut row = |k: &'static str, v: String| rows.push((k, v, None));
     if p.algorithm == Some(Algorithm::GpuIdaStar) {
         row("GPU rounds", group(p.round));
@@ -113,8 +135,12 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
         "frame cost",
         format!("{:.1} ms", st.clock.frame_seconds() * 1e3),
     );
-    // Label and value side by side where the widest row fits (a small window's panel is
-    // about 200 points wide), else each value under its label: no figure is cut off.
+}
+
+/// Shows `rows`: label and value side by side where the widest row fits (a small window's
+/// panel is about 200 points wide), else each value under its label, so that no figure is cut
+/// off.
+fn table(ui: &mut egui::Ui, rows: &[Row]) {
     let label_font = egui::TextStyle::Body.resolve(ui.style());
     let value_font = egui::TextStyle::Monospace.resolve(ui.style());
     let text_width = |text: &str, font: &egui::FontId| {
@@ -146,14 +172,14 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
     ui.data_mut(|d| d.insert_temp(key, stacked));
     if !stacked {
         egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
-            for (k, v, h) in &rows {
+            for (k, v, h) in rows {
                 hover(ui.label(*k), *h);
                 hover(ui.monospace(v), *h);
                 ui.end_row();
             }
         });
     } else {
-        for (k, v, h) in &rows {
+        for (k, v, h) in rows {
             hover(ui.weak(*k), *h);
             hover(ui.monospace(v), *h);
         }
