@@ -2,10 +2,11 @@
 //! the worker thread behind them.
 
 use crate::app::worker::{BuildStatus, Job, StepView, Worker, WorkerMsg};
+use crate::eval::Evaluated;
 use crate::puzzle::{Board, Move, Solvability};
 use crate::report::{RunInfo, tiles_moved};
 use crate::search::{
-    Algorithm, AllSolutions, GhHistogram, Outcome, Progress, SearchError, SearchStats,
+    Algorithm, AllSolutions, GhHistogram, Outcome, Progress, SearchError, SearchStats, Solution,
 };
 
 /// The state of the search.
@@ -108,7 +109,7 @@ impl Default for Run {
             info: RunInfo {
                 algorithm: Algorithm::Auto,
                 heuristic: String::new(),
-                evaluator: crate::eval::Evaluated::Cpu,
+                evaluator: Evaluated::Cpu,
                 adapter: None,
             },
         }
@@ -291,64 +292,11 @@ impl Run {
     pub(super) fn poll(&mut self, start: &Board) -> Polled {
         let mut polled = Polled::default();
         let mut done = None;
-        if let Some(w) = &self.worker {
-            while let Some(msg) = w.poll() {
-                polled.changed = true;
-                match msg {
-                    WorkerMsg::Progress(p) => {
-                        self.building = None;
-                        if p.iteration_done && p.iteration as usize > self.iterations.len() {
-                            let before: u64 = self.iterations.iter().map(|i| i.expanded).sum();
-                            self.iterations.push(FinishedIteration {
-                                threshold: p.bound,
-                                expanded: p.expanded.saturating_sub(before),
-                                histogram: p.histogram.clone(),
-                            });
-                        }
-                        let mut p = *p;
-                        // Batched A*'s final report has no batch of its own: the last round's
-                        // figures stay.
-                        if let Some(prev) = self
-                            .progress
-                            .as_ref()
-                            .filter(|_| p.finished && p.algorithm == Some(Algorithm::BatchedAStar))
-                        {
-                            p.batch_boards = prev.batch_boards;
-                            p.eval_seconds = prev.eval_seconds;
-                            p.boards_per_second = prev.boards_per_second;
-                        }
-                        self.progress = Some(p);
-                    }
-                    WorkerMsg::Inspect(v) => self.inspect = Some(*v),
-                    WorkerMsg::Building(b) => {
-                        self.last_build = Some(b.clone());
-                        self.building = Some(b);
-                    }
-                    WorkerMsg::Note(m) => polled.notes.push(m),
-                    WorkerMsg::Heuristic(h) => self.heuristic = Some(h),
-                    WorkerMsg::HandedOff => {
-                        // Batched A* goes on in batches: no node to inspect any more.
-                        self.stepped = false;
-                        self.handed_off = true;
-                        self.inspect = None;
-                    }
-                    WorkerMsg::Done {
-                        result,
-                        evaluator,
-                        describe,
-                    } => {
-                        done = Some((result, evaluator, describe));
-                        break;
-                    }
-                    WorkerMsg::Panicked(m) => {
-                        done = Some((
-                            Err(SearchError::WorkerPanicked(m)),
-                            crate::eval::Evaluated::Cpu,
-                            String::new(),
-                        ));
-                        break;
-                    }
-                }
+        while let Some(msg) = self.worker.as_ref().and_then(Worker::poll) {
+            polled.changed = true;
+            done = self.receive(msg, &mut polled);
+            if done.is_some() {
+                break;
             }
         }
         if let Some((result, evaluator, describe)) = done {
@@ -356,65 +304,137 @@ impl Run {
             self.worker = None;
             self.building = None;
             match result {
-                Ok(Outcome::Solved(s)) => {
-                    // The solving iteration (and any a report missed), from the statistics.
-                    for it in s.stats.iterations.iter().skip(self.iterations.len()) {
-                        self.iterations.push(FinishedIteration {
-                            threshold: it.threshold,
-                            expanded: it.expanded,
-                            histogram: None,
-                        });
-                    }
-                    // The Stats panel shows the final counts (small searches may end before
-                    // their first progress report).
-                    let mut p = self.progress.take().unwrap_or_default();
-                    p.expanded = s.stats.expanded;
-                    p.generated = s.stats.generated;
-                    p.seconds = s.stats.seconds;
-                    p.bound = s.moves.len() as u32;
-                    p.g = s.moves.len() as u32;
-                    p.h = 0;
-                    if s.stats.rounds > 0 {
-                        p.round = s.stats.rounds;
-                    }
-                    self.progress = Some(p);
-                    let run = RunInfo {
-                        evaluator,
-                        adapter: (evaluator == crate::eval::Evaluated::Gpu)
-                            .then(|| describe.clone()),
-                        ..self.info.clone()
-                    };
-                    self.solution = Some(SolutionView {
-                        tiles: tiles_moved(start, &s.moves),
-                        moves: s.moves,
-                        all: s.all,
-                        chosen: 0,
-                        stats: s.stats,
-                        evaluator: if evaluator == crate::eval::Evaluated::Gpu {
-                            format!("gpu ({describe})")
-                        } else {
-                            describe
-                        },
-                        run,
-                    });
-                    self.state = RunState::Done;
-                }
+                Ok(Outcome::Solved(s)) => self.solved(s, evaluator, describe, start),
                 Ok(Outcome::Unsolvable(v)) => self.answer_unsolvable(v),
                 Err(e) => {
-                    let m = match e {
-                        SearchError::MemoryLimit { refused: true, .. } => {
-                            format!("{e} (pick IDA*, or close other programs)")
-                        }
-                        SearchError::MemoryLimit { .. } => {
-                            format!("{e} (raise the Memory cap in the Solver panel, or pick IDA*)")
-                        }
-                        e => e.to_string(),
-                    };
+                    let m = failure(e);
                     polled.error = Some(m.clone());
                     self.state = RunState::Failed(m);
                 }
             }
         }
         polled
+    }
+
+    /// Takes in one message of the worker (its notes go to `polled`); returns how the search
+    /// ended when the message says it has.
+    fn receive(&mut self, msg: WorkerMsg, polled: &mut Polled) -> Option<Ending> {
+        match msg {
+            WorkerMsg::Progress(p) => self.progressed(*p),
+            WorkerMsg::Inspect(v) => self.inspect = Some(*v),
+            WorkerMsg::Building(b) => {
+                self.last_build = Some(b.clone());
+                self.building = Some(b);
+            }
+            WorkerMsg::Note(m) => polled.notes.push(m),
+            WorkerMsg::Heuristic(h) => self.heuristic = Some(h),
+            WorkerMsg::HandedOff => {
+                // Batched A* goes on in batches: no node to inspect any more.
+                self.stepped = false;
+                self.handed_off = true;
+                self.inspect = None;
+            }
+            WorkerMsg::Done {
+                result,
+                evaluator,
+                describe,
+            } => return Some((result, evaluator, describe)),
+            WorkerMsg::Panicked(m) => {
+                return Some((
+                    Err(SearchError::WorkerPanicked(m)),
+                    Evaluated::Cpu,
+                    String::new(),
+                ));
+            }
+        }
+        None
+    }
+
+    /// Takes in a progress report `p`: the build is over, an IDA* iteration that ended is
+    /// recorded, and `p` becomes the latest snapshot.
+    fn progressed(&mut self, mut p: Progress) {
+        self.building = None;
+        if p.iteration_done && p.iteration as usize > self.iterations.len() {
+            let before: u64 = self.iterations.iter().map(|i| i.expanded).sum();
+            self.iterations.push(FinishedIteration {
+                threshold: p.bound,
+                expanded: p.expanded.saturating_sub(before),
+                histogram: p.histogram.clone(),
+            });
+        }
+        // Batched A*'s final report has no batch of its own: the last round's
+        // figures stay.
+        if let Some(prev) = self
+            .progress
+            .as_ref()
+            .filter(|_| p.finished && p.algorithm == Some(Algorithm::BatchedAStar))
+        {
+            p.batch_boards = prev.batch_boards;
+            p.eval_seconds = prev.eval_seconds;
+            p.boards_per_second = prev.boards_per_second;
+        }
+        self.progress = Some(p);
+    }
+
+    /// The search solved `start` with `s`, its evaluator `evaluator` (`cpu` or `gpu`) being
+    /// `describe`: records the iterations and figures its reports missed, and the solution.
+    fn solved(&mut self, s: Solution, evaluator: Evaluated, describe: String, start: &Board) {
+        // The solving iteration (and any a report missed), from the statistics.
+        for it in s.stats.iterations.iter().skip(self.iterations.len()) {
+            self.iterations.push(FinishedIteration {
+                threshold: it.threshold,
+                expanded: it.expanded,
+                histogram: None,
+            });
+        }
+        // The Stats panel shows the final counts (small searches may end before
+        // their first progress report).
+        let mut p = self.progress.take().unwrap_or_default();
+        p.expanded = s.stats.expanded;
+        p.generated = s.stats.generated;
+        p.seconds = s.stats.seconds;
+        p.bound = s.moves.len() as u32;
+        p.g = s.moves.len() as u32;
+        p.h = 0;
+        if s.stats.rounds > 0 {
+            p.round = s.stats.rounds;
+        }
+        self.progress = Some(p);
+        let run = RunInfo {
+            evaluator,
+            adapter: (evaluator == Evaluated::Gpu).then(|| describe.clone()),
+            ..self.info.clone()
+        };
+        self.solution = Some(SolutionView {
+            tiles: tiles_moved(start, &s.moves),
+            moves: s.moves,
+            all: s.all,
+            chosen: 0,
+            stats: s.stats,
+            evaluator: if evaluator == Evaluated::Gpu {
+                format!("gpu ({describe})")
+            } else {
+                describe
+            },
+            run,
+        });
+        self.state = RunState::Done;
+    }
+}
+
+/// How a search ended: its answer (or why there is none), its evaluator (`cpu` or `gpu`),
+/// and that evaluator in words.
+type Ending = (Result<Outcome, SearchError>, Evaluated, String);
+
+/// A failed search's error `e` in the app's words: a memory limit says what to do about it.
+fn failure(e: SearchError) -> String {
+    match e {
+        SearchError::MemoryLimit { refused: true, .. } => {
+            format!("{e} (pick IDA*, or close other programs)")
+        }
+        SearchError::MemoryLimit { .. } => {
+            format!("{e} (raise the Memory cap in the Solver panel, or pick IDA*)")
+        }
+        e => e.to_string(),
     }
 }
