@@ -99,6 +99,18 @@ pub trait Watch: Sync {
     fn loaded(&self) {}
 }
 
+/// A watch that shows nothing; a build stops when `cancel` is set (the app's coach and
+/// Compare view load their heuristics this way).
+pub struct Silent<'a>(pub &'a std::sync::atomic::AtomicBool);
+
+impl Watch for Silent<'_> {
+    fn note(&self, _: Note) {}
+
+    fn building(&self, _: usize, _: usize, _: &BuildProgress) -> bool {
+        !self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 /// Why no plan could be made.
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {

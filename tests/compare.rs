@@ -6,7 +6,7 @@ mod common;
 use common::bin::{HARD8, KORF12, npuzzle, path_of, solve_json, temp_file};
 use common::{bfs_distance, goal};
 use npuzzle::puzzle::GoalSpec;
-use npuzzle::search::compare::DepthTable;
+use npuzzle::search::measure::DepthTable;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

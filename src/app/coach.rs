@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 
-use crate::heuristic::{HeuristicChoice, HeuristicSpec, ResolveOptions, resolve};
+use crate::heuristic::{HeuristicChoice, HeuristicSpec};
 use crate::puzzle::{Board, Goal, Move};
 use crate::search::{Algorithm, Limits, Outcome, Problem, solve};
 
@@ -94,20 +94,19 @@ pub(super) fn load(
     max_memory: u64,
     cancel: &AtomicBool,
 ) -> Result<HeuristicSpec, String> {
-    resolve(
-        choice,
-        goal,
-        &ResolveOptions {
-            uses_heuristic: true,
-            cache_dir,
-            max_memory,
-            max_table_bytes: None,
-            progress: &|_, _, _| !cancel.load(Ordering::Relaxed),
-            warn: &|_| {},
-        },
-    )
-    .map(|r| r.heuristic)
-    .map_err(|e| e.to_string())
+    let request = crate::plan::Request {
+        algorithm: Algorithm::IdaStar,
+        heuristic: choice.clone(),
+        purpose: crate::plan::Purpose::Answer,
+        cache_dir,
+        max_memory,
+        batch_size: crate::search::DEFAULT_BATCH_SIZE,
+    };
+    let hardware = crate::plan::Hardware::cpu(1);
+    let watch = crate::plan::Silent(cancel);
+    crate::plan::load_heuristic(&request, Algorithm::IdaStar, goal, &hardware, &watch)
+        .map(|r| r.heuristic)
+        .map_err(|e| e.to_string())
 }
 
 fn answer(

@@ -11,7 +11,7 @@
 //! - `worker.rs`: the search thread.
 
 mod coach;
-mod compare;
+mod comparer;
 mod panels;
 mod render;
 mod state;

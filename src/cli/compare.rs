@@ -17,7 +17,7 @@ use super::{
 use crate::heuristic::HeuristicChoice;
 use crate::puzzle::{Board, Goal, Solvability};
 use crate::report::group_digits;
-use crate::search::compare::{
+use crate::search::measure::{
     DepthRow, DepthTable, Measure, Method, TEXTBOOK_DEPTHS, default_methods, depth_experiment,
     measure,
 };
@@ -156,7 +156,7 @@ fn methods(a: &CompareArgs, goal: &Goal) -> Result<Vec<Method>, CliError> {
     let mut out = Vec::new();
     for name in names {
         if name.eq_ignore_ascii_case("bfs") {
-            out.push(Method::bfs());
+            out.push(Method::Bfs);
             continue;
         }
         let choice: HeuristicChoice = name
@@ -171,11 +171,7 @@ fn methods(a: &CompareArgs, goal: &Goal) -> Result<Vec<Method>, CliError> {
             "--heuristics ",
         )?
         .heuristic;
-        out.push(Method {
-            algorithm: a.algorithm,
-            name: heuristic.name().to_string(),
-            heuristic,
-        });
+        out.push(Method::informed(a.algorithm, heuristic));
     }
     Ok(out)
 }
@@ -362,10 +358,9 @@ fn experiment(a: &CompareArgs, goal: &Goal, limits: &Limits) -> Result<u8, CliEr
         ))?;
         let mut h = format!("{:>3} {:>6}", "d", "boards");
         for m in &methods {
-            let name = if m.algorithm == Algorithm::Bfs {
-                "bfs".to_string()
-            } else {
-                format!("{}({})", m.algorithm, m.name)
+            let name = match m {
+                Method::Bfs => "bfs".to_string(),
+                m => format!("{}({})", m.algorithm(), m.name()),
             };
             let _ = write!(h, " {name:>24}");
         }

@@ -13,10 +13,10 @@ pub mod astar;
 pub mod batched_astar;
 mod best_first;
 pub mod bfs;
-pub mod compare;
 pub mod gpu_idastar;
 pub mod idastar;
 mod key;
+pub mod measure;
 pub mod move_fsm;
 mod open_list;
 mod progress;
@@ -351,6 +351,8 @@ pub struct Problem {
 /// evaluator, or GPU IDA* with a device. Made by the caller's plan (the CLI's commands, the
 /// app's worker), run by [`run`].
 pub enum Engine<'e> {
+    /// Breadth-first search on the CPU: it needs no heuristic.
+    Bfs,
     /// `algorithm` on the CPU with `heuristic` (ignored by BFS): `Auto` resolved by size;
     /// BFS, A*, IDA* on [`Limits::threads`] threads; batched A* with a one-thread CPU
     /// evaluator; GPU IDA* as IDA* on the same tree.
@@ -408,6 +410,7 @@ pub fn run(
     progress: &mut ProgressFn<'_>,
 ) -> Result<Outcome, SearchError> {
     match engine {
+        Engine::Bfs => checked(problem, limits, |ctl| bfs::search(problem, ctl, progress)),
         Engine::Cpu {
             algorithm,
             heuristic,

@@ -5,7 +5,7 @@
 //! panels (`panels/`) draw it and call its methods; tests drive it through egui_kittest.
 
 mod clock;
-mod compare;
+mod comparison;
 mod editor;
 mod lists;
 mod play;
@@ -18,7 +18,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use clock::Clock;
-pub use compare::Compare;
+pub use comparison::Compare;
 pub use editor::{EditClick, Editor};
 pub use lists::{Level, Message, Messages, Recent};
 pub use play::Play;

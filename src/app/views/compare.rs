@@ -6,7 +6,7 @@
 use egui::{Align2, Color32, FontId, Pos2, Rect, Stroke, vec2};
 
 use crate::app::state::AppState;
-use crate::search::compare::{DepthRow, Measure};
+use crate::search::measure::{DepthRow, Measure};
 use crate::text::group_digits as group;
 
 /// Line colours of the chart, one per method.

@@ -11,7 +11,7 @@ use rand::SeedableRng;
 
 use crate::heuristic::{HeuristicChoice, HeuristicSpec};
 use crate::puzzle::{Board, Goal};
-use crate::search::compare::{
+use crate::search::measure::{
     DepthRow, DepthTable, Measure, Method, TEXTBOOK_DEPTHS, default_methods, depth_experiment,
     measure,
 };
@@ -118,7 +118,7 @@ fn methods(
     let mut out = Vec::new();
     for choice in default_methods(goal, cache_dir.clone()) {
         let Some(choice) = choice else {
-            out.push(Method::bfs());
+            out.push(Method::Bfs);
             continue;
         };
         if cancel.load(Ordering::Relaxed) {
@@ -131,11 +131,7 @@ fn methods(
                 super::coach::load(&choice, goal, cache_dir.clone(), max_memory, cancel)?
             }
         };
-        out.push(Method {
-            algorithm,
-            name: spec.name().to_string(),
-            heuristic: spec,
-        });
+        out.push(Method::informed(algorithm, spec));
     }
     Ok(out)
 }
@@ -159,7 +155,11 @@ fn run(
                 if cancel.load(Ordering::Relaxed) {
                     return Ok(());
                 }
-                let _ = tx.send(CompareMsg::Running(format!("{} {}", m.algorithm, m.name)));
+                let _ = tx.send(CompareMsg::Running(format!(
+                    "{} {}",
+                    m.algorithm(),
+                    m.name()
+                )));
                 let _ = tx.send(CompareMsg::Row(measure(&problem, m, limits)));
             }
             Ok(())

@@ -1,10 +1,10 @@
 //! The Compare view's state: the table of one board solved with each heuristic, or the
 //! textbook experiment's rows, filled as the worker sends them.
 
-use crate::app::compare::{CompareJob, CompareMsg, Comparer};
+use crate::app::comparer::{CompareJob, CompareMsg, Comparer};
 use crate::puzzle::{Board, Goal};
 use crate::search::Algorithm;
-use crate::search::compare::{DepthRow, Measure};
+use crate::search::measure::{DepthRow, Measure};
 
 /// Comparing heuristics.
 pub struct Compare {

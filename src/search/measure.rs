@@ -8,7 +8,7 @@ use rand::Rng;
 
 use super::bfs::distance_table;
 use super::rank::{rank, unrank};
-use super::{Algorithm, Limits, Outcome, Problem, SearchError, solve};
+use super::{Algorithm, Engine, Limits, Outcome, Problem, SearchError, run};
 use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal};
 
@@ -16,24 +16,52 @@ use crate::puzzle::{Board, Goal};
 /// the experiment's default.
 pub const TEXTBOOK_DEPTHS: [u32; 12] = [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24];
 
-/// One search to compare: an algorithm and a heuristic (ignored by BFS), with the name shown.
+/// One search to compare.
 #[derive(Clone, Debug)]
-pub struct Method {
-    /// `bfs`, `astar` or `idastar` (not `auto`).
-    pub algorithm: Algorithm,
-    /// The heuristic (a pattern database already loaded).
-    pub heuristic: HeuristicSpec,
-    /// The heuristic's name (`none` for BFS).
-    pub name: String,
+pub enum Method {
+    /// Breadth-first search: it has no heuristic (named `none` in tables).
+    Bfs,
+    /// A* or IDA* with a heuristic (a pattern database already loaded).
+    Informed {
+        /// `astar` or `idastar` (not `auto`).
+        algorithm: Algorithm,
+        /// The heuristic.
+        heuristic: HeuristicSpec,
+    },
 }
 
 impl Method {
-    /// Breadth-first search, named `none` (it has no heuristic; its spec is never read).
-    pub fn bfs() -> Method {
-        Method {
-            algorithm: Algorithm::Bfs,
-            heuristic: HeuristicSpec::Kind(crate::heuristic::HeuristicKind::Manhattan),
-            name: "none".into(),
+    /// `algorithm` with `heuristic`.
+    pub fn informed(algorithm: Algorithm, heuristic: HeuristicSpec) -> Method {
+        Method::Informed {
+            algorithm,
+            heuristic,
+        }
+    }
+
+    /// The search.
+    pub fn algorithm(&self) -> Algorithm {
+        match self {
+            Method::Bfs => Algorithm::Bfs,
+            Method::Informed { algorithm, .. } => *algorithm,
+        }
+    }
+
+    /// The heuristic's name, as tables show it (`none` for BFS).
+    pub fn name(&self) -> String {
+        match self {
+            Method::Bfs => "none".to_string(),
+            Method::Informed { heuristic, .. } => heuristic.name().to_string(),
+        }
+    }
+
+    /// h of `problem`'s start, in moves (0 for BFS).
+    fn initial_h(&self, problem: &Problem) -> u32 {
+        match self {
+            Method::Bfs => 0,
+            Method::Informed { heuristic, .. } => heuristic
+                .build(&problem.goal)
+                .estimate(problem.start.tiles()),
         }
     }
 }
@@ -84,30 +112,21 @@ pub struct Measure {
 /// by a limit reports the counts at the stop and the limit as `error`.
 pub fn measure(problem: &Problem, method: &Method, limits: &Limits) -> Measure {
     let mut last = super::Progress::default();
-    let r = solve(
-        problem,
-        method.algorithm,
-        method.heuristic.clone(),
-        &Limits {
-            histogram: false,
-            ..limits.clone()
-        },
-        &mut |p| last = p.clone(),
-    );
-    let algorithm = method.algorithm.resolve(problem.start.len()).name();
-    let heuristic = if method.algorithm == Algorithm::Bfs {
-        "none".to_string()
-    } else {
-        method.name.clone()
+    let engine = match method {
+        Method::Bfs => Engine::Bfs,
+        Method::Informed {
+            algorithm,
+            heuristic,
+        } => Engine::cpu(*algorithm, heuristic.clone()),
     };
-    let initial_h = if method.algorithm == Algorithm::Bfs {
-        0
-    } else {
-        method
-            .heuristic
-            .build(&problem.goal)
-            .estimate(problem.start.tiles())
+    let limits = Limits {
+        histogram: false,
+        ..limits.clone()
     };
+    let r = run(problem, engine, &limits, &mut |p| last = p.clone());
+    let algorithm = method.algorithm().resolve(problem.start.len()).name();
+    let heuristic = method.name();
+    let initial_h = method.initial_h(problem);
     match r {
         Ok(Outcome::Solved(s)) => Measure {
             algorithm,
@@ -189,7 +208,7 @@ pub fn depth_experiment(
         let mut cells = Vec::new();
         for m in methods {
             let (mut solved, mut e, mut g, mut s) = (0usize, 0.0, 0.0, 0.0);
-            let mut name = (m.algorithm.name(), m.name.clone());
+            let mut name = (m.algorithm().name(), m.name());
             for b in &boards {
                 if limits
                     .cancel
