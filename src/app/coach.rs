@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 
-use crate::heuristic::{HeuristicChoice, HeuristicSpec};
+use crate::heuristic::{HeuristicChoice, HeuristicSpec, ResolveError};
 use crate::puzzle::{Board, Goal, Move};
-use crate::search::{Algorithm, Limits, Outcome, Problem, solve};
+use crate::search::{Algorithm, Limits, Outcome, Problem, SearchError, solve};
 
 /// An optimal solution of one board.
 #[derive(Clone, Debug)]
@@ -26,10 +26,27 @@ pub struct Answer {
     pub seconds: f64,
 }
 
+/// Why the coach has no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum CoachError {
+    /// The heuristic could not be loaded or built.
+    #[error(transparent)]
+    Heuristic(#[from] ResolveError),
+    /// The search stopped (its time cap, memory) or failed.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// The board cannot reach the goal.
+    #[error("this board cannot reach the goal")]
+    Unsolvable,
+    /// No thread to solve on.
+    #[error("could not start the coach's thread: {0}")]
+    NoThread(std::io::Error),
+}
+
 /// One board being solved in the background.
 pub struct Coach {
     cancel: Arc<AtomicBool>,
-    rx: Receiver<Result<Answer, String>>,
+    rx: Receiver<Result<Answer, CoachError>>,
 }
 
 impl Coach {
@@ -64,14 +81,14 @@ impl Coach {
         if let Err(e) = spawned {
             // No thread: the answer is an error, never a hang.
             let (tx, rx2) = channel();
-            let _ = tx.send(Err(format!("could not start the coach's thread: {e}")));
+            let _ = tx.send(Err(CoachError::NoThread(e)));
             return Coach { cancel, rx: rx2 };
         }
         Coach { cancel, rx }
     }
 
     /// The answer once there is one (never blocks); `Err` names why there is none.
-    pub fn poll(&self) -> Option<Result<Answer, String>> {
+    pub fn poll(&self) -> Option<Result<Answer, CoachError>> {
         self.rx.try_recv().ok()
     }
 }
@@ -86,14 +103,14 @@ impl Drop for Coach {
 /// progress shown, warnings dropped, stopped when `cancel` is set.
 ///
 /// # Errors
-/// The resolve error, in words.
+/// As [`crate::plan::load_heuristic`].
 pub(super) fn load(
     choice: &HeuristicChoice,
     goal: &Goal,
     cache_dir: Option<std::path::PathBuf>,
     max_memory: u64,
     cancel: &AtomicBool,
-) -> Result<HeuristicSpec, String> {
+) -> Result<HeuristicSpec, ResolveError> {
     let request = crate::plan::Request {
         algorithm: Algorithm::IdaStar,
         heuristic: choice.clone(),
@@ -106,7 +123,6 @@ pub(super) fn load(
     let watch = crate::plan::Silent(cancel);
     crate::plan::load_heuristic(&request, Algorithm::IdaStar, goal, &hardware, &watch)
         .map(|r| r.heuristic)
-        .map_err(|e| e.to_string())
 }
 
 fn answer(
@@ -116,7 +132,7 @@ fn answer(
     cache_dir: Option<std::path::PathBuf>,
     max_memory: u64,
     cancel: &Arc<AtomicBool>,
-) -> Result<(Vec<Move>, HeuristicSpec), String> {
+) -> Result<(Vec<Move>, HeuristicSpec), CoachError> {
     let spec = match ready {
         Some(s) => s,
         None => load(
@@ -148,7 +164,7 @@ fn answer(
         &mut |_| {},
     ) {
         Ok(Outcome::Solved(s)) => Ok((s.moves, spec)),
-        Ok(Outcome::Unsolvable(_)) => Err("this board cannot reach the goal".into()),
-        Err(e) => Err(e.to_string()),
+        Ok(Outcome::Unsolvable(_)) => Err(CoachError::Unsolvable),
+        Err(e) => Err(e.into()),
     }
 }

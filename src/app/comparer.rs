@@ -29,7 +29,27 @@ pub enum CompareMsg {
     /// One depth of the experiment.
     Depth(DepthRow),
     /// Finished (or cancelled); an error when it could not go on.
-    Done(Option<String>),
+    Done(Option<CompareError>),
+}
+
+/// Why a comparison could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// A heuristic could not be loaded or built.
+    #[error(transparent)]
+    Heuristic(#[from] crate::heuristic::ResolveError),
+    /// A search failed (not a limit: a row says that).
+    #[error(transparent)]
+    Search(#[from] crate::search::SearchError),
+    /// Stopped while loading the heuristics.
+    #[error("cancelled")]
+    Cancelled,
+    /// The experiment's board is too large for its table of optimal depths.
+    #[error("the experiment needs a board of at most 10 cells (3×3, 2×5, …)")]
+    TooLarge,
+    /// No thread to compare on.
+    #[error("no thread: {0}")]
+    NoThread(std::io::Error),
 }
 
 /// What to compare.
@@ -83,7 +103,7 @@ impl Comparer {
                 let _ = tx.send(CompareMsg::Done(err));
             });
         if let Err(e) = spawned {
-            let _ = tx2.send(CompareMsg::Done(Some(format!("no thread: {e}"))));
+            let _ = tx2.send(CompareMsg::Done(Some(CompareError::NoThread(e))));
         }
         Comparer { cancel, rx }
     }
@@ -114,7 +134,7 @@ fn methods(
     max_memory: u64,
     cancel: &AtomicBool,
     tx: &Sender<CompareMsg>,
-) -> Result<Vec<Method>, String> {
+) -> Result<Vec<Method>, CompareError> {
     let mut out = Vec::new();
     for choice in default_methods(goal, cache_dir.clone()) {
         let Some(choice) = choice else {
@@ -122,7 +142,7 @@ fn methods(
             continue;
         };
         if cancel.load(Ordering::Relaxed) {
-            return Err("cancelled".into());
+            return Err(CompareError::Cancelled);
         }
         let spec = match &choice {
             HeuristicChoice::Kind(k) => HeuristicSpec::Kind(*k),
@@ -142,7 +162,7 @@ fn run(
     cache_dir: Option<std::path::PathBuf>,
     cancel: &AtomicBool,
     tx: &Sender<CompareMsg>,
-) -> Result<(), String> {
+) -> Result<(), CompareError> {
     match job {
         CompareJob::Board {
             board,
@@ -165,8 +185,7 @@ fn run(
             Ok(())
         }
         CompareJob::Experiment { goal } => {
-            let table = DepthTable::new(&goal)
-                .ok_or("the experiment needs a board of at most 10 cells (3×3, 2×5, …)")?;
+            let table = DepthTable::new(&goal).ok_or(CompareError::TooLarge)?;
             let ms = methods(
                 &goal,
                 Algorithm::AStar,
@@ -187,7 +206,7 @@ fn run(
                 let _ = tx.send(CompareMsg::Depth(r.clone()));
             }) {
                 Ok(_) | Err(crate::search::SearchError::Cancelled) => Ok(()),
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(e.into()),
             }
         }
     }

@@ -35,19 +35,33 @@ pub use worker::{BuildStatus, OPEN_SHOWN, StepView};
 use crate::cli::{GuiRequest, LaunchError};
 use crate::eval::gpu::GpuContext;
 
+/// A cause carried whole: winit's, wgpu's and the PNG encoder's error types.
+type Cause = Box<dyn std::error::Error + Send + Sync>;
+
 /// Why the app could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
-    /// No window could be opened (no display).
-    #[error("cannot open a window: {0}")]
-    Window(String),
-    /// No graphics adapter to draw the window with.
+    /// No window could be opened (no display): winit's error.
+    #[error("cannot open a window: {}", window::winit_message(.0))]
+    Window(#[source] Cause),
+    /// No graphics adapter to draw the window with: wgpu's (or the GPU context's) error.
     #[error("no graphics adapter for the window: {0}")]
-    NoAdapter(String),
-    /// The screenshot could not be taken or saved.
+    NoAdapter(#[source] Cause),
+    /// The screenshot could not be read back from the GPU or encoded.
     #[error("screenshot failed: {0}")]
-    Screenshot(String),
-    /// The solve asked for with `--solve` failed.
+    Screenshot(#[source] Cause),
+    /// A screenshot asked for before there is a window.
+    #[error("screenshot failed: no window")]
+    NoWindowToCapture,
+    /// The screenshot could not be saved.
+    #[error("screenshot failed: {}: {source}", path.display())]
+    SaveScreenshot {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The write's error.
+        source: std::io::Error,
+    },
+    /// The solve asked for with `--solve` failed: the failure as the window showed it.
     #[error("solve failed: {0}")]
     Solve(String),
 }

@@ -56,7 +56,7 @@ struct App {
 /// # Errors
 /// [`AppError`] when no window or graphics adapter can be had, or the screenshot fails.
 pub fn run(opts: GuiRequest) -> Result<(), AppError> {
-    let event_loop = EventLoop::new().map_err(|e| AppError::Window(winit_message(&e)))?;
+    let event_loop = EventLoop::new().map_err(|e| AppError::Window(e.into()))?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut app = App {
         opts,
@@ -74,7 +74,7 @@ pub fn run(opts: GuiRequest) -> Result<(), AppError> {
     };
     event_loop
         .run_app(&mut app)
-        .map_err(|e| AppError::Window(winit_message(&e)))?;
+        .map_err(|e| AppError::Window(e.into()))?;
     app.result
 }
 
@@ -114,7 +114,7 @@ impl App {
             ));
         let window = Arc::new(
             el.create_window(attrs)
-                .map_err(|e| AppError::Window(winit_message(&e)))?,
+                .map_err(|e| AppError::Window(e.into()))?,
         );
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
@@ -122,19 +122,18 @@ impl App {
             ));
         let surface = instance
             .create_surface(window.clone())
-            .map_err(|e| AppError::NoAdapter(e.to_string()))?;
+            .map_err(|e| AppError::NoAdapter(e.into()))?;
         let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
             force_fallback_adapter: false,
             compatible_surface: Some(&surface),
             apply_limit_buckets: false,
         }))
-        .map_err(|e| AppError::NoAdapter(e.to_string()))?;
-        let ctx =
-            GpuContext::from_adapter(&adapter).map_err(|e| AppError::NoAdapter(e.to_string()))?;
+        .map_err(|e| AppError::NoAdapter(e.into()))?;
+        let ctx = GpuContext::from_adapter(&adapter).map_err(|e| AppError::NoAdapter(e.into()))?;
         let caps = surface.get_capabilities(&adapter);
         let format = egui_wgpu::preferred_framebuffer_format(&caps.formats)
-            .map_err(|e| AppError::NoAdapter(e.to_string()))?;
+            .map_err(|e| AppError::NoAdapter(e.into()))?;
         let size = window.inner_size();
         let config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
@@ -399,7 +398,7 @@ impl App {
 
     fn capture(&mut self, path: &std::path::Path) -> Result<(), AppError> {
         let Some(g) = &self.gfx else {
-            return Err(AppError::Screenshot("no window".into()));
+            return Err(AppError::NoWindowToCapture);
         };
         let (w, h, format) = (g.config.width, g.config.height, g.config.format);
         let device = g.ctx.device.clone();
@@ -459,10 +458,10 @@ impl App {
         });
         device
             .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| AppError::Screenshot(e.to_string()))?;
+            .map_err(|e| AppError::Screenshot(e.into()))?;
         rx.recv()
-            .map_err(|e| AppError::Screenshot(e.to_string()))?
-            .map_err(|e| AppError::Screenshot(e.to_string()))?;
+            .map_err(|e| AppError::Screenshot(e.into()))?
+            .map_err(|e| AppError::Screenshot(e.into()))?;
         let bgra = matches!(
             format,
             wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
@@ -471,7 +470,7 @@ impl App {
         {
             let data = slice
                 .get_mapped_range()
-                .map_err(|e| AppError::Screenshot(e.to_string()))?;
+                .map_err(|e| AppError::Screenshot(e.into()))?;
             for y in 0..h as usize {
                 let line = &data[y * row as usize..y * row as usize + w as usize * 4];
                 for px in line.chunks_exact(4) {
@@ -491,13 +490,15 @@ impl App {
             enc.set_depth(png::BitDepth::Eight);
             let mut writer = enc
                 .write_header()
-                .map_err(|e| AppError::Screenshot(e.to_string()))?;
+                .map_err(|e| AppError::Screenshot(e.into()))?;
             writer
                 .write_image_data(&rgba)
-                .map_err(|e| AppError::Screenshot(e.to_string()))?;
+                .map_err(|e| AppError::Screenshot(e.into()))?;
         }
-        super::write_atomic(path, &png_bytes)
-            .map_err(|e| AppError::Screenshot(format!("{}: {e}", path.display())))
+        super::write_atomic(path, &png_bytes).map_err(|source| AppError::SaveScreenshot {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 }
 
@@ -640,7 +641,7 @@ impl ApplicationHandler for App {
 /// A winit error's message without the source location winit puts in front of OS errors
 /// (`os error at …/winit-0.30.13/src/platform_impl/linux/mod.rs:765: neither WAYLAND_DISPLAY
 /// nor …`): a user needs the reason, not winit's file and line.
-fn winit_message(e: &dyn std::fmt::Display) -> String {
+pub(super) fn winit_message(e: &dyn std::fmt::Display) -> String {
     let s = e.to_string();
     match s.strip_prefix("os error at ") {
         Some(rest) => rest

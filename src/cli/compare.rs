@@ -78,12 +78,10 @@ pub(super) struct CompareArgs {
     format: Format,
 }
 
-fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+fn parse_algorithm(s: &str) -> Result<Algorithm, super::ArgError> {
     match s.parse::<Algorithm>()? {
         a @ (Algorithm::AStar | Algorithm::IdaStar) => Ok(a),
-        a => Err(format!(
-            "compare runs each heuristic with astar or idastar, not {a} (list bfs among --heuristics)"
-        )),
+        a => Err(super::ArgError::NotForCompare(a)),
     }
 }
 

@@ -211,17 +211,18 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
 
 /// Parses `--screenshot`: a `.png` path in a folder that exists, checked before the app opens
 /// (the picture is written only after the solve).
-fn parse_screenshot(s: &str) -> Result<PathBuf, String> {
+fn parse_screenshot(s: &str) -> Result<PathBuf, super::ArgError> {
+    use super::ArgError;
     let path = PathBuf::from(s);
     if !path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("png"))
     {
         // (`.png` alone is a name without an extension.)
-        return Err("a screenshot is a PNG file: a name ending in .png".to_string());
+        return Err(ArgError::NotPng);
     }
     if path.is_dir() {
-        return Err(format!("{s} is a folder"));
+        return Err(ArgError::IsAFolder(s.to_string()));
     }
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -229,7 +230,7 @@ fn parse_screenshot(s: &str) -> Result<PathBuf, String> {
     };
     match std::fs::metadata(folder) {
         Ok(m) if m.is_dir() => Ok(path),
-        Ok(_) => Err(format!("{} is not a folder", folder.display())),
-        Err(_) => Err(format!("there is no folder {}", folder.display())),
+        Ok(_) => Err(ArgError::NotAFolder(folder.display().to_string())),
+        Err(_) => Err(ArgError::NoFolder(folder.display().to_string())),
     }
 }

@@ -231,51 +231,106 @@ fn jobs(asked: Option<usize>) -> usize {
     }
 }
 
+/// A command-line value that does not parse (clap shows it after the option's name).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ArgError {
+    /// `--walk` longer than [`MAX_WALK`](crate::puzzle::random::MAX_WALK).
+    #[error(
+        "a walk of {0} moves would take too long; at most {max} (a walk that long is already as \
+         random as a uniform draw: omit --walk for uniform boards)",
+        max = crate::puzzle::random::MAX_WALK
+    )]
+    WalkTooLong(String),
+    /// `--walk` not a whole number.
+    #[error("expected a number of moves, got {0:?}")]
+    NotMoves(String),
+    /// A memory size of 16 EiB or more.
+    #[error("{0} is more than this machine can address (16 EiB)")]
+    MemoryTooLarge(String),
+    /// Not a memory size.
+    #[error("expected a size like 512MiB, 4GiB or a number of bytes, got {0:?}")]
+    NotMemory(String),
+    /// Not a whole number of at least 1; `what` was expected.
+    #[error("expected {what} of at least 1, got {value:?}")]
+    NotAtLeastOne {
+        /// What was expected (`a batch size`).
+        what: &'static str,
+        /// What was given.
+        value: String,
+    },
+    /// A path that is there but is not a folder.
+    #[error("{0} is not a folder")]
+    NotAFolder(String),
+    /// A path that is a folder where a file is wanted.
+    #[error("{0} is a folder")]
+    IsAFolder(String),
+    /// A folder that is not there.
+    #[error("there is no folder {0}")]
+    NoFolder(String),
+    /// `--screenshot` not ending in `.png`.
+    #[error("a screenshot is a PNG file: a name ending in .png")]
+    NotPng,
+    /// Not `RxC`.
+    #[error("expected a size like 4x4 or 3x5, got {0:?}")]
+    NotASize(String),
+    /// `RxC` outside the sizes a board may have.
+    #[error(transparent)]
+    Size(#[from] crate::puzzle::BoardError),
+    /// Not an algorithm's name.
+    #[error(transparent)]
+    Algorithm(#[from] crate::search::UnknownAlgorithm),
+    /// An algorithm `compare` does not run with a heuristic.
+    #[error(
+        "compare runs each heuristic with astar or idastar, not {0} (list bfs among --heuristics)"
+    )]
+    NotForCompare(Algorithm),
+}
+
 /// A walk length: a whole number up to [`MAX_WALK`](crate::puzzle::random::MAX_WALK).
-fn parse_walk(s: &str) -> Result<usize, String> {
+fn parse_walk(s: &str) -> Result<usize, ArgError> {
     use crate::puzzle::random::MAX_WALK;
     match s.parse::<u128>() {
         Ok(k) if k <= MAX_WALK as u128 => Ok(k as usize),
-        Ok(_) => Err(format!(
-            "a walk of {s} moves would take too long; at most {MAX_WALK} (a walk that long is \
-             already as random as a uniform draw: omit --walk for uniform boards)"
-        )),
-        Err(_) => Err(format!("expected a number of moves, got {s:?}")),
+        Ok(_) => Err(ArgError::WalkTooLong(s.to_string())),
+        Err(_) => Err(ArgError::NotMoves(s.to_string())),
     }
 }
 
 /// A memory size: bytes, or a number with a unit (`512MiB`, `4GiB`, `2.5GB`), below 16 EiB.
-fn parse_memory(s: &str) -> Result<bytesize::ByteSize, String> {
+fn parse_memory(s: &str) -> Result<bytesize::ByteSize, ArgError> {
     s.parse::<bytesize::ByteSize>().map_err(|_| {
         let digits = s.trim().bytes().take_while(u8::is_ascii_digit).count();
         if digits > 0 && s.trim()[..digits].parse::<u64>().is_err() {
-            format!("{s} is more than this machine can address (16 EiB)")
+            ArgError::MemoryTooLarge(s.to_string())
         } else {
-            format!("expected a size like 512MiB, 4GiB or a number of bytes, got {s:?}")
+            ArgError::NotMemory(s.to_string())
         }
     })
 }
 
 /// A batch size: a whole number of at least 1.
-fn parse_batch(s: &str) -> Result<usize, String> {
+fn parse_batch(s: &str) -> Result<usize, ArgError> {
     at_least_one(s, "a batch size")
 }
 
 /// A number of threads (`--jobs`, `--threads`): a whole number of at least 1.
-fn parse_threads(s: &str) -> Result<usize, String> {
+fn parse_threads(s: &str) -> Result<usize, ArgError> {
     at_least_one(s, "a number of threads")
 }
 
 /// `--gpu-invocations`: at least 1 (the device says what it takes at most).
-fn parse_invocations(s: &str) -> Result<usize, String> {
+fn parse_invocations(s: &str) -> Result<usize, ArgError> {
     at_least_one(s, "a number of invocations")
 }
 
 /// `s` as a whole number of at least 1, else an error naming `what` was expected.
-fn at_least_one(s: &str, what: &str) -> Result<usize, String> {
+fn at_least_one(s: &str, what: &'static str) -> Result<usize, ArgError> {
     match s.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("expected {what} of at least 1, got {s:?}")),
+        _ => Err(ArgError::NotAtLeastOne {
+            what,
+            value: s.to_string(),
+        }),
     }
 }
 
@@ -305,23 +360,23 @@ fn check_cache_env(cli: &Cli) -> Result<(), CliError> {
 
 /// Parses `--cache-dir`: a folder, or a path where one can be made; a file or anything else
 /// already there is refused at once (the tables would otherwise be built and not saved).
-pub(super) fn parse_cache_dir(s: &str) -> Result<std::path::PathBuf, String> {
+pub(super) fn parse_cache_dir(s: &str) -> Result<std::path::PathBuf, ArgError> {
     let path = std::path::PathBuf::from(s);
     match std::fs::metadata(&path) {
-        Ok(m) if !m.is_dir() => Err(format!("{s} is not a folder")),
+        Ok(m) if !m.is_dir() => Err(ArgError::NotAFolder(s.to_string())),
         _ => Ok(path),
     }
 }
 
 /// Parses `RxC` (also `R×C`, `RXC`).
-pub(super) fn parse_size(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected a size like 4x4 or 3x5, got {s:?}");
+pub(super) fn parse_size(s: &str) -> Result<(usize, usize), ArgError> {
+    let bad = || ArgError::NotASize(s.to_string());
     let (r, c) = s.split_once(['x', 'X', '×']).ok_or_else(bad)?;
     let (r, c) = (
         r.trim().parse().map_err(|_| bad())?,
         c.trim().parse().map_err(|_| bad())?,
     );
-    crate::puzzle::check_size(r, c).map_err(|e| e.to_string())?;
+    crate::puzzle::check_size(r, c)?;
     Ok((r, c))
 }
 

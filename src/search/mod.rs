@@ -127,8 +127,15 @@ impl fmt::Display for Algorithm {
     }
 }
 
+/// A name [`Algorithm::from_str`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown algorithm {0:?} (expected auto, bfs, astar, idastar, batched-astar or gpu-idastar)"
+)]
+pub struct UnknownAlgorithm(pub String);
+
 impl FromStr for Algorithm {
-    type Err = String;
+    type Err = UnknownAlgorithm;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
@@ -138,9 +145,7 @@ impl FromStr for Algorithm {
             "idastar" | "ida*" | "ida" => Ok(Algorithm::IdaStar),
             "batchedastar" | "batched" => Ok(Algorithm::BatchedAStar),
             "gpuidastar" | "gpuida*" | "gpuida" => Ok(Algorithm::GpuIdaStar),
-            _ => Err(format!(
-                "unknown algorithm {s:?} (expected auto, bfs, astar, idastar, batched-astar or gpu-idastar)"
-            )),
+            _ => Err(UnknownAlgorithm(s.to_string())),
         }
     }
 }

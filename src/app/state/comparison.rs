@@ -132,7 +132,7 @@ impl Compare {
                 CompareMsg::Row(r) => self.rows.push(r),
                 CompareMsg::Depth(d) => self.depth_rows.push(d),
                 CompareMsg::Done(e) => {
-                    self.error = e;
+                    self.error = e.map(|e| e.to_string());
                     self.running = None;
                     self.worker = None;
                 }

@@ -222,7 +222,7 @@ impl Play {
                 }
                 self.answer = Some(a);
             }
-            Err(e) => self.error = Some(e),
+            Err(e) => self.error = Some(e.to_string()),
         }
         true
     }

@@ -26,19 +26,60 @@ const UNSEEN: u8 = u8::MAX;
 /// Placements whose Manhattan bound and neighbour are checked.
 const SAMPLES: u64 = 4096;
 
+/// An invariant a table read from disk breaks (see the module documentation).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Implausible {
+    /// A pattern tile the goal board does not have.
+    #[error("tile {0} is not on the goal board")]
+    TileNotOnGoal(u8),
+    /// The goal placement's value is not 0.
+    #[error("the goal placement's value is {0}, not 0")]
+    GoalNotZero(u8),
+    /// Entries with both region flags.
+    #[error("{0} entries have both region flags, which no placement has")]
+    BothFlags(u64),
+    /// Entries of value 0 other than the goal's.
+    #[error("{0} entries are 0, but only the goal placement is")]
+    Zeros(u64),
+    /// Unreached entries where every placement is reachable.
+    #[error("{0} entries are unreached (255), but every placement is reachable")]
+    Unreached(u64),
+    /// Unreached entries other than half of them, where half are.
+    #[error("{0} entries are unreached (255), but exactly half of the placements are")]
+    NotHalfUnreached(u64),
+    /// An entry below its tiles' Manhattan distance.
+    #[error("placement {index} has entry {d}, below its tiles' Manhattan distance {md}")]
+    BelowManhattan {
+        /// The placement's index.
+        index: u64,
+        /// Its entry.
+        d: u8,
+        /// Its tiles' Manhattan distance.
+        md: u32,
+    },
+    /// An entry with no neighbour below it.
+    #[error("placement {index} has entry {d}, but no placement one move away has less")]
+    NoLowerNeighbour {
+        /// The placement's index.
+        index: u64,
+        /// Its entry.
+        d: u8,
+    },
+}
+
 /// Checks `table` (pattern tiles `table.tiles()` on a `rows × cols` board) against the goal
 /// board `goal` (row-major, `0` = blank); `counts` are its entries whose value is 0, those
 /// that are 255, and those with both region flags, from [`count_zero_and_unseen`].
 ///
 /// # Errors
-/// What does not hold, in words.
+/// What does not hold: an [`Implausible`].
 pub(super) fn table_is_plausible(
     table: &PatternTable,
     rows: usize,
     cols: usize,
     goal: &[u8],
     (zeros, unseen, both): (u64, u64, u64),
-) -> Result<(), String> {
+) -> Result<(), Implausible> {
     let n = rows * cols;
     let tiles = table.tiles();
     let k = tiles.len();
@@ -48,35 +89,24 @@ pub(super) fn table_is_plausible(
     for &t in tiles {
         match goal.iter().position(|&g| g == t) {
             Some(c) => home.push(c as u8),
-            None => return Err(format!("tile {t} is not on the goal board")),
+            None => return Err(Implausible::TileNotOnGoal(t)),
         }
     }
     let goal_index = table.index(&home);
     if bytes[goal_index] & mask != 0 {
-        return Err(format!(
-            "the goal placement's value is {}, not 0",
-            bytes[goal_index] & mask
-        ));
+        return Err(Implausible::GoalNotZero(bytes[goal_index] & mask));
     }
     if table.regions() && both > 0 {
-        return Err(format!(
-            "{both} entries have both region flags, which no placement has"
-        ));
+        return Err(Implausible::BothFlags(both));
     }
     if zeros != 1 {
-        return Err(format!(
-            "{zeros} entries are 0, but only the goal placement is"
-        ));
+        return Err(Implausible::Zeros(zeros));
     }
     if unseen > 0 && k + 3 <= n {
-        return Err(format!(
-            "{unseen} entries are unreached (255), but every placement is reachable"
-        ));
+        return Err(Implausible::Unreached(unseen));
     }
     if k + 1 == n && unseen != bytes.len() as u64 / 2 {
-        return Err(format!(
-            "{unseen} entries are unreached (255), but exactly half of the placements are"
-        ));
+        return Err(Implausible::NotHalfUnreached(unseen));
     }
     let len = bytes.len() as u64;
     let step = (len / SAMPLES).max(1);
@@ -100,9 +130,7 @@ pub(super) fn table_is_plausible(
             })
             .sum();
         if u32::from(d) < md {
-            return Err(format!(
-                "placement {index} has entry {d}, below its tiles' Manhattan distance {md}"
-            ));
+            return Err(Implausible::BelowManhattan { index, d, md });
         }
         let mut lower = false;
         'tiles: for i in 0..k {
@@ -128,9 +156,7 @@ pub(super) fn table_is_plausible(
             }
         }
         if !lower {
-            return Err(format!(
-                "placement {index} has entry {d}, but no placement one move away has less"
-            ));
+            return Err(Implausible::NoLowerNeighbour { index, d });
         }
     }
     Ok(())

@@ -52,10 +52,72 @@ pub(super) fn write(
 /// # Errors
 /// Why there is none to use: the file is missing or unreadable, or (the message says what)
 /// it is of another version, for other parameters, or corrupt.
-pub(super) fn read(dir: &Path, rows: usize, cols: usize, depth: usize) -> Result<MoveFsm, String> {
+pub(super) fn read(
+    dir: &Path,
+    rows: usize,
+    cols: usize,
+    depth: usize,
+) -> Result<MoveFsm, FsmFileError> {
     let path = path_for(dir, rows, cols, depth);
-    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    decode(&bytes, rows, cols, depth).map_err(|why| format!("{}: {why}", path.display()))
+    let bytes = std::fs::read(&path).map_err(|source| FsmFileError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    decode(&bytes, rows, cols, depth).map_err(|why| FsmFileError::Bad { path, why })
+}
+
+/// Why a pruning automaton's file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum FsmFileError {
+    /// It cannot be read (missing, unreadable).
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// It was read and is not this automaton: see [`Corrupt`].
+    #[error("{}: {why}", path.display())]
+    Bad {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong with it.
+        why: Corrupt,
+    },
+}
+
+/// What is wrong with an automaton file that was read.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum Corrupt {
+    #[error("shorter than its checksum")]
+    Short,
+    #[error("checksum mismatch (corrupt)")]
+    Checksum,
+    #[error("not a pruning automaton file")]
+    NotAutomaton,
+    #[error("truncated header")]
+    TruncatedHeader,
+    #[error("format version {0} (this build reads {VERSION})")]
+    Version(usize),
+    #[error("made by builder {0} (this one is {BUILDER})")]
+    Builder(usize),
+    #[error("built for other parameters")]
+    OtherParameters,
+    #[error("bad header: depth {built}, {states} states")]
+    BadHeader { built: usize, states: usize },
+    #[error("truncated transition table")]
+    TruncatedTable,
+    #[error("a transition to state {to} of {states}")]
+    BadTransition { to: u16, states: usize },
+    #[error("{strings} forbidden strings in {bytes} bytes")]
+    TooManyStrings { strings: usize, bytes: usize },
+    #[error("truncated strings")]
+    TruncatedStrings,
+    #[error("a bad forbidden string")]
+    BadString,
+    #[error("trailing bytes")]
+    Trailing,
 }
 
 fn encode(rows: usize, cols: usize, depth: usize, fsm: &MoveFsm) -> Vec<u8> {
@@ -87,47 +149,39 @@ fn encode(rows: usize, cols: usize, depth: usize, fsm: &MoveFsm) -> Vec<u8> {
     out
 }
 
-fn decode(bytes: &[u8], rows: usize, cols: usize, depth: usize) -> Result<MoveFsm, String> {
-    let body_len = bytes
-        .len()
-        .checked_sub(4)
-        .ok_or("shorter than its checksum")?;
+fn decode(bytes: &[u8], rows: usize, cols: usize, depth: usize) -> Result<MoveFsm, Corrupt> {
+    let body_len = bytes.len().checked_sub(4).ok_or(Corrupt::Short)?;
     let (body, crc) = bytes.split_at(body_len);
-    if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().map_err(|_| "no checksum")?) {
-        return Err("checksum mismatch (corrupt)".into());
+    let crc = u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]);
+    if crc32fast::hash(body) != crc {
+        return Err(Corrupt::Checksum);
     }
     let rest = body
         .strip_prefix(MAGIC.as_slice())
-        .ok_or("not a pruning automaton file")?;
-    let word = |i: usize| -> Result<usize, String> {
+        .ok_or(Corrupt::NotAutomaton)?;
+    let word = |i: usize| -> Result<usize, Corrupt> {
         rest.get(4 * i..4 * i + 4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-            .ok_or_else(|| "truncated header".to_string())
+            .ok_or(Corrupt::TruncatedHeader)
     };
     if word(0)? != VERSION as usize {
-        return Err(format!(
-            "format version {} (this build reads {VERSION})",
-            word(0)?
-        ));
+        return Err(Corrupt::Version(word(0)?));
     }
     if word(1)? != BUILDER as usize {
-        return Err(format!(
-            "made by builder {} (this one is {BUILDER})",
-            word(1)?
-        ));
+        return Err(Corrupt::Builder(word(1)?));
     }
     if (word(2)?, word(3)?, word(4)?) != (rows, cols, depth) {
-        return Err("built for other parameters".into());
+        return Err(Corrupt::OtherParameters);
     }
     let (built, states, strings) = (word(5)?, word(6)?, word(7)?);
     if built > depth || states == 0 || states >= usize::from(DEAD) {
-        return Err(format!("bad header: depth {built}, {states} states"));
+        return Err(Corrupt::BadHeader { built, states });
     }
     let mut at = 4 * HEADER_WORDS;
     let table_bytes = states * 8;
     let table = rest
         .get(at..at + table_bytes)
-        .ok_or("truncated transition table")?;
+        .ok_or(Corrupt::TruncatedTable)?;
     at += table_bytes;
     let mut next = Vec::with_capacity(states);
     for row in table.chunks_exact(8) {
@@ -135,7 +189,7 @@ fn decode(bytes: &[u8], rows: usize, cols: usize, depth: usize) -> Result<MoveFs
         for (mi, t) in r.iter_mut().enumerate() {
             *t = u16::from_le_bytes([row[2 * mi], row[2 * mi + 1]]);
             if *t != DEAD && usize::from(*t) >= states {
-                return Err(format!("a transition to state {t} of {states}"));
+                return Err(Corrupt::BadTransition { to: *t, states });
             }
         }
         next.push(r);
@@ -143,23 +197,25 @@ fn decode(bytes: &[u8], rows: usize, cols: usize, depth: usize) -> Result<MoveFs
     // Each string takes at least a byte: a count beyond what is left is a lie (and would
     // reserve memory for it).
     if strings > rest.len().saturating_sub(at) {
-        return Err(format!(
-            "{strings} forbidden strings in {} bytes",
-            rest.len() - at
-        ));
+        return Err(Corrupt::TooManyStrings {
+            strings,
+            bytes: rest.len() - at,
+        });
     }
     let mut forbidden = Vec::with_capacity(strings);
     for _ in 0..strings {
-        let len = usize::from(*rest.get(at).ok_or("truncated strings")?);
-        let moves = rest.get(at + 1..at + 1 + len).ok_or("truncated strings")?;
+        let len = usize::from(*rest.get(at).ok_or(Corrupt::TruncatedStrings)?);
+        let moves = rest
+            .get(at + 1..at + 1 + len)
+            .ok_or(Corrupt::TruncatedStrings)?;
         if len > built || moves.iter().any(|&m| m > 3) {
-            return Err("a bad forbidden string".into());
+            return Err(Corrupt::BadString);
         }
         forbidden.push(moves.iter().map(|&m| Move::ALL[usize::from(m)]).collect());
         at += 1 + len;
     }
     if at != rest.len() {
-        return Err("trailing bytes".into());
+        return Err(Corrupt::Trailing);
     }
     Ok(MoveFsm::from_parts(next, forbidden, built))
 }
@@ -208,6 +264,7 @@ mod tests {
         assert!(
             decode(&lie, 2, 4, 8)
                 .unwrap_err()
+                .to_string()
                 .contains("forbidden strings")
         );
         // A file for other parameters, renamed into place, is refused too.

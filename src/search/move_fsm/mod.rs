@@ -99,14 +99,19 @@ impl fmt::Display for Pruning {
     }
 }
 
+/// A name [`Pruning::from_str`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown pruning {0:?} (expected undo or fsm)")]
+pub struct UnknownPruning(pub String);
+
 impl FromStr for Pruning {
-    type Err = String;
+    type Err = UnknownPruning;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "undo" => Ok(Pruning::Undo),
             "fsm" => Ok(Pruning::Fsm),
-            _ => Err(format!("unknown pruning {s:?} (expected undo or fsm)")),
+            _ => Err(UnknownPruning(s.to_string())),
         }
     }
 }
