@@ -1,0 +1,387 @@
+//! The command line's arguments (clap) and their value parsers.
+
+use std::str::FromStr;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use super::*;
+use crate::heuristic::HeuristicChoice;
+use crate::puzzle::Notation;
+use crate::search::{
+    Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_SOLUTIONS, Limits, Pruning, default_max_memory,
+};
+
+/// Optimal sliding-tile puzzle solver (8-, 15-, 24-puzzle, any rows×cols board).
+///
+/// Boards are row-major, 0 is the blank. Move letters U D L R say where the blank goes
+/// (--notation tile: where the moved tile goes). Without a command, solves the bundled
+/// default puzzle.
+#[derive(Parser, Debug)]
+#[command(name = "npuzzle", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub(super) command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub(super) enum Command {
+    /// Solve one board optimally.
+    Solve(SolveArgs),
+    /// Solve every board of a bench file and compare with the optimal lengths it gives.
+    Bench(BenchArgs),
+    /// Print random solvable boards, one per line in the one-line format.
+    Generate(GenerateArgs),
+    /// Compare heuristics: solve one board with each (initial h, nodes, seconds, effective
+    /// branching factor), or, with --size, the textbook table of mean nodes against optimal
+    /// depth over random boards.
+    Compare(compare::CompareArgs),
+    /// Open the desktop app on a puzzle file (the bundled default puzzle without one).
+    Gui(gui::GuiArgs),
+    /// Pattern databases: build, list, verify, clear the cache.
+    Pdb(pdb::PdbArgs),
+}
+
+/// Options shared by `solve` and `bench`.
+#[derive(Args, Debug, Clone)]
+pub(super) struct SearchOpts {
+    /// Goal: blank-last (1 2 … N-1 then blank), blank-first (blank then 1 2 …), or a file
+    /// holding a goal board of the same size [default: the goal a bench line names, else
+    /// blank-last; a --goal that contradicts the line's is an error].
+    #[arg(long)]
+    pub(super) goal: Option<String>,
+    /// Search algorithm: auto (A* up to 3×3, IDA* above), bfs, astar, idastar, batched-astar
+    /// (expands --batch-size nodes a round and evaluates their successors in one batch, on the
+    /// GPU with --evaluator gpu), gpu-idastar (IDA* whose subtrees are searched on the GPU in
+    /// rounds; boards of at most 32 cells, sides up to 8; manhattan, linear-conflict, pdbs).
+    #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
+    pub(super) algorithm: Algorithm,
+    /// Heuristic: auto (the strongest available: a cached or quick pattern database, else
+    /// linear conflict), hamming, manhattan, linear-conflict, walking-distance, wd-lc (the larger
+    /// of walking distance and linear conflict), or a pattern database: pdb8 (3×3,
+    /// exact), pdb555, pdb663, pdb78 (4×4), pdb6666 (5×5), pdb:SIZES (pdb:4,4), pdb:TILES
+    /// (pdb:1 2 3 4/5 6 7 8). Pattern databases are built on first use and cached.
+    #[arg(long, default_value = "auto")]
+    pub(super) heuristic: HeuristicChoice,
+    /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
+    #[arg(long, value_name = "DIR", value_parser = parse_cache_dir)]
+    pub(super) cache_dir: Option<std::path::PathBuf>,
+    /// Stop after this many seconds (exit code 3). For `solve` it also covers building pattern
+    /// databases (a build stops at the end of its current BFS layer); for `bench` it applies
+    /// to each instance's search, and tables are built before the first instance.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub(super) time_limit: Option<f64>,
+    /// Memory cap for BFS and A* tables and for building pattern databases, e.g. 512MiB, 4GiB
+    /// (exit code 3 when reached, or when the system refuses memory first). The default is
+    /// half the memory available (the smallest of free RAM, the cgroup's limit and ulimit -v),
+    /// at most 4 GiB.
+    #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(default_max_memory()), value_parser = parse_memory)]
+    pub(super) max_memory: bytesize::ByteSize,
+    /// Where h is evaluated for batched-astar, and where gpu-idastar searches: auto (a GPU
+    /// adapter if any, else the CPU), gpu, cpu.
+    #[arg(long, value_enum, default_value_t = crate::plan::EvaluatorChoice::Auto)]
+    pub(super) evaluator: crate::plan::EvaluatorChoice,
+    /// Parallel searches of gpu-idastar (default: 65,536 on a hardware GPU; 128 a core, 256 to
+    /// 4,096, on a software one such as lavapipe). For measuring on a new GPU.
+    #[arg(long, value_name = "N", value_parser = parse_invocations, allow_negative_numbers = true)]
+    pub(super) gpu_invocations: Option<usize>,
+    /// Nodes batched-astar expands per round.
+    #[arg(long, value_name = "B", default_value_t = DEFAULT_BATCH_SIZE, value_parser = parse_batch, allow_negative_numbers = true)]
+    pub(super) batch_size: usize,
+    /// Board size RxC for bench-style lines of non-square boards, e.g. 3x4 (a board that gives
+    /// its own size must agree with it).
+    #[arg(long, value_name = "RxC", value_parser = parse_size)]
+    pub(super) size: Option<(usize, usize)>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(super) format: Format,
+    /// IDA*'s move pruning: fsm (an automaton of duplicate move sequences, Taylor & Korf
+    /// 1993: fewer nodes, same optimal length) or undo (only the move undoing the last one).
+    #[arg(long, default_value = "fsm", value_parser = Pruning::from_str)]
+    pub(super) pruning: Pruning,
+    /// Threads for one IDA* search (set by `solve --jobs`; bench runs instances in parallel).
+    #[arg(skip = 1usize)]
+    pub(super) threads: usize,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct SolveArgs {
+    /// Board file (Princeton, rectangular, one-line, rows alone, or a one-line bench file), or
+    /// - for stdin.
+    #[arg(default_value = "-")]
+    pub(super) file: std::path::PathBuf,
+    #[command(flatten)]
+    pub(super) opts: SearchOpts,
+    /// Move letters: blank (where the blank goes) or tile (where the tile goes).
+    #[arg(long, value_enum, default_value_t = NotationArg::Blank)]
+    pub(super) notation: NotationArg,
+    /// Threads for IDA* (default: all cores); the answer is optimal with any number.
+    // A negative number is a bad value of --jobs, not an unknown argument.
+    #[arg(long, short, allow_negative_numbers = true, value_parser = parse_threads)]
+    pub(super) jobs: Option<usize>,
+    /// Find every optimal solution: their number, and the first --max-solutions of them in
+    /// move order (U < D < L < R), each replayed. Transpositions count as distinct solutions.
+    /// With idastar (the last iteration is searched to the end), astar or bfs.
+    #[arg(long)]
+    pub(super) all: bool,
+    /// How many solutions --all lists (it counts them all).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SOLUTIONS, allow_negative_numbers = true, requires = "all")]
+    pub(super) max_solutions: usize,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct BenchArgs {
+    /// Bench file: lines `id t0 t1 … tN-1 [optimal]`, `#` comments.
+    pub(super) file: std::path::PathBuf,
+    #[command(flatten)]
+    pub(super) opts: SearchOpts,
+    /// Instances solved in parallel (default: all cores).
+    // A negative number is a bad value of --jobs, not an unknown argument.
+    #[arg(long, short, allow_negative_numbers = true, value_parser = parse_threads)]
+    pub(super) jobs: Option<usize>,
+    /// Threads for each instance's IDA* (default 1; with gpu-idastar, all cores, for the
+    /// host's top of each iteration's tree). `--jobs 1 --threads 2` solves one instance at a
+    /// time on two cores: a set whose largest instance dominates (the 24-puzzles) then keeps
+    /// both cores busy to the end.
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_threads)]
+    pub(super) threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct GenerateArgs {
+    /// Board size RxC, e.g. 4x4 or 3x5.
+    #[arg(long, value_name = "RxC", value_parser = parse_size)]
+    pub(super) size: (usize, usize),
+    /// Number of boards.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub(super) count: usize,
+    /// Seed: the same seed gives the same boards. Random when absent.
+    #[arg(long, allow_negative_numbers = true)]
+    pub(super) seed: Option<u64>,
+    /// Instead of uniform boards, make K random moves from the goal (never undoing the last);
+    /// at most 10000000 (a longer walk is no different from a uniform board: omit --walk).
+    #[arg(long, value_name = "K", value_parser = parse_walk, allow_negative_numbers = true)]
+    pub(super) walk: Option<usize>,
+    /// Goal the boards must be able to reach (blank-last, blank-first or a file).
+    #[arg(long, default_value = "blank-last")]
+    pub(super) goal: String,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Format {
+    Text,
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum NotationArg {
+    Blank,
+    Tile,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Self {
+        match n {
+            NotationArg::Blank => Notation::Blank,
+            NotationArg::Tile => Notation::Tile,
+        }
+    }
+}
+
+/// How many threads more than the cores `--jobs` may ask for.
+pub(super) const JOBS_PER_CORE: usize = 4;
+
+/// The threads for `--jobs`: all cores when absent, at least 1, and at most
+/// [`JOBS_PER_CORE`] times the cores (more only adds switching, and tens of thousands of
+/// threads could not all be started), saying so on stderr when it caps.
+pub(super) fn jobs(asked: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = cores * JOBS_PER_CORE;
+    match asked {
+        None => cores,
+        Some(n) if n > most => {
+            crate::note!(
+                "npuzzle: --jobs {n} capped at {most} ({JOBS_PER_CORE} threads per core, {cores} cores)"
+            );
+            most
+        }
+        Some(n) => n.max(1),
+    }
+}
+
+/// A command-line value that does not parse (clap shows it after the option's name).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ArgError {
+    /// `--walk` longer than [`MAX_WALK`](crate::puzzle::random::MAX_WALK).
+    #[error(
+        "a walk of {0} moves would take too long; at most {max} (a walk that long is already as \
+         random as a uniform draw: omit --walk for uniform boards)",
+        max = crate::puzzle::random::MAX_WALK
+    )]
+    WalkTooLong(String),
+    /// `--walk` not a whole number.
+    #[error("expected a number of moves, got {0:?}")]
+    NotMoves(String),
+    /// A memory size of 16 EiB or more.
+    #[error("{0} is more than this machine can address (16 EiB)")]
+    MemoryTooLarge(String),
+    /// Not a memory size.
+    #[error("expected a size like 512MiB, 4GiB or a number of bytes, got {0:?}")]
+    NotMemory(String),
+    /// Not a whole number of at least 1; `what` was expected.
+    #[error("expected {what} of at least 1, got {value:?}")]
+    NotAtLeastOne {
+        /// What was expected (`a batch size`).
+        what: &'static str,
+        /// What was given.
+        value: String,
+    },
+    /// A path that is there but is not a folder.
+    #[error("{0} is not a folder")]
+    NotAFolder(String),
+    /// A path that is a folder where a file is wanted.
+    #[error("{0} is a folder")]
+    IsAFolder(String),
+    /// A folder that is not there.
+    #[error("there is no folder {0}")]
+    NoFolder(String),
+    /// `--screenshot` not ending in `.png`.
+    #[error("a screenshot is a PNG file: a name ending in .png")]
+    NotPng,
+    /// Not `RxC`.
+    #[error("expected a size like 4x4 or 3x5, got {0:?}")]
+    NotASize(String),
+    /// `RxC` outside the sizes a board may have.
+    #[error(transparent)]
+    Size(#[from] crate::puzzle::BoardError),
+    /// Not an algorithm's name.
+    #[error(transparent)]
+    Algorithm(#[from] crate::search::UnknownAlgorithm),
+    /// An algorithm `compare` does not run with a heuristic.
+    #[error(
+        "compare runs each heuristic with astar or idastar, not {0} (list bfs among --heuristics)"
+    )]
+    NotForCompare(Algorithm),
+}
+
+/// A walk length: a whole number up to [`MAX_WALK`](crate::puzzle::random::MAX_WALK).
+pub(super) fn parse_walk(s: &str) -> Result<usize, ArgError> {
+    use crate::puzzle::random::MAX_WALK;
+    match s.parse::<u128>() {
+        Ok(k) if k <= MAX_WALK as u128 => Ok(k as usize),
+        Ok(_) => Err(ArgError::WalkTooLong(s.to_string())),
+        Err(_) => Err(ArgError::NotMoves(s.to_string())),
+    }
+}
+
+/// A memory size: bytes, or a number with a unit (`512MiB`, `4GiB`, `2.5GB`), below 16 EiB.
+pub(super) fn parse_memory(s: &str) -> Result<bytesize::ByteSize, ArgError> {
+    s.parse::<bytesize::ByteSize>().map_err(|_| {
+        let digits = s.trim().bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && s.trim()[..digits].parse::<u64>().is_err() {
+            ArgError::MemoryTooLarge(s.to_string())
+        } else {
+            ArgError::NotMemory(s.to_string())
+        }
+    })
+}
+
+/// A batch size: a whole number of at least 1.
+pub(super) fn parse_batch(s: &str) -> Result<usize, ArgError> {
+    at_least_one(s, "a batch size")
+}
+
+/// A number of threads (`--jobs`, `--threads`): a whole number of at least 1.
+pub(super) fn parse_threads(s: &str) -> Result<usize, ArgError> {
+    at_least_one(s, "a number of threads")
+}
+
+/// `--gpu-invocations`: at least 1 (the device says what it takes at most).
+pub(super) fn parse_invocations(s: &str) -> Result<usize, ArgError> {
+    at_least_one(s, "a number of invocations")
+}
+
+/// `s` as a whole number of at least 1, else an error naming `what` was expected.
+pub(super) fn at_least_one(s: &str, what: &'static str) -> Result<usize, ArgError> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(ArgError::NotAtLeastOne {
+            what,
+            value: s.to_string(),
+        }),
+    }
+}
+
+/// `$NPUZZLE_CACHE_DIR` where the command uses it (no `--cache-dir` given) must be a folder or
+/// a path where one can be made, as `--cache-dir` must ([`parse_cache_dir`]).
+///
+/// # Errors
+/// [`CliError::Usage`] naming the variable.
+pub(super) fn check_cache_env(cli: &Cli) -> Result<(), CliError> {
+    let flag_given = match &cli.command {
+        Some(Command::Solve(a)) => a.opts.cache_dir.is_some(),
+        Some(Command::Bench(a)) => a.opts.cache_dir.is_some(),
+        Some(Command::Compare(a)) => a.cache_dir.is_some(),
+        Some(Command::Gui(a)) => a.cache_dir.is_some(),
+        Some(Command::Pdb(a)) => a.cache_dir.is_some(),
+        Some(Command::Generate(_)) => true,
+        None => false,
+    };
+    let var = crate::heuristic::pdb::cache::CACHE_ENV;
+    match std::env::var_os(var).filter(|v| !v.is_empty() && !flag_given) {
+        Some(v) => parse_cache_dir(&v.to_string_lossy())
+            .map(|_| ())
+            .map_err(|why| CliError::Usage(format!("{var}: {why}"))),
+        None => Ok(()),
+    }
+}
+
+/// Parses `--cache-dir`: a folder, or a path where one can be made; a file or anything else
+/// already there is refused at once (the tables would otherwise be built and not saved).
+pub(super) fn parse_cache_dir(s: &str) -> Result<std::path::PathBuf, ArgError> {
+    let path = std::path::PathBuf::from(s);
+    match std::fs::metadata(&path) {
+        Ok(m) if !m.is_dir() => Err(ArgError::NotAFolder(s.to_string())),
+        _ => Ok(path),
+    }
+}
+
+/// Parses `RxC` (also `R×C`, `RXC`).
+pub(super) fn parse_size(s: &str) -> Result<(usize, usize), ArgError> {
+    let bad = || ArgError::NotASize(s.to_string());
+    let (r, c) = s.split_once(['x', 'X', '×']).ok_or_else(bad)?;
+    let (r, c) = (
+        r.trim().parse().map_err(|_| bad())?,
+        c.trim().parse().map_err(|_| bad())?,
+    );
+    crate::puzzle::check_size(r, c)?;
+    Ok((r, c))
+}
+
+impl SearchOpts {
+    pub(super) fn limits(&self) -> Result<Limits, CliError> {
+        let time_limit = match self.time_limit {
+            None => None,
+            Some(s) if s.is_finite() && s > 0.0 => Some(
+                std::time::Duration::try_from_secs_f64(s)
+                    .ok()
+                    .filter(|d| std::time::Instant::now().checked_add(*d).is_some())
+                    .ok_or_else(|| {
+                        CliError::Usage(format!("--time-limit {s:.3e} seconds is too large"))
+                    })?,
+            ),
+            Some(s) => {
+                return Err(CliError::Usage(format!(
+                    "--time-limit must be a positive number of seconds, got {s}"
+                )));
+            }
+        };
+        Ok(Limits {
+            time_limit,
+            max_memory: self.max_memory.as_u64(),
+            threads: self.threads.max(1),
+            pruning: self.pruning,
+            cache_dir: crate::heuristic::pdb::cache::PdbCache::folder(self.cache_dir.clone()),
+            ..Limits::default()
+        })
+    }
+}

@@ -1,0 +1,104 @@
+//! `CliError`: a command's failure and its exit code.
+
+use crate::heuristic::pdb::PdbError;
+use crate::puzzle::parse::ParseError;
+use crate::search::SearchError;
+
+/// A failure of a command, with its exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad input file or board (exit 2).
+    #[error("{0}")]
+    Input(#[from] ParseError),
+    /// Bad usage (exit 2).
+    #[error("{0}")]
+    Usage(String),
+    /// A limit was reached (exit 3).
+    #[error("{}", limit_message(.0))]
+    Limit(SearchError),
+    /// Anything else (exit 1).
+    #[error("{0}")]
+    Other(String),
+    /// A device or feature asked for is not available (exit 3).
+    #[error("{0}")]
+    Unavailable(String),
+    /// Standard output was closed by its reader (e.g. `| head`): stop quietly (exit 0).
+    #[error("output closed")]
+    Closed,
+    /// The time limit ran out while the input was still being read (exit 3).
+    #[error(
+        "time limit of {seconds} s reached while reading {input}: the input has not ended \
+         (a terminal or a pipe still open; end it with Ctrl-D or close the pipe)"
+    )]
+    ReadLimit {
+        /// The input's name (`<stdin>` or the file).
+        input: String,
+        /// The limit, in seconds, as given.
+        seconds: f64,
+    },
+}
+
+/// A search error's message, a memory cap's with the options that change it on the command
+/// line.
+pub(super) fn limit_message(e: &SearchError) -> String {
+    match e {
+        SearchError::MemoryLimit { refused: true, .. } => {
+            format!("{e} (--algorithm idastar, or give the process more memory)")
+        }
+        SearchError::MemoryLimit { .. } => {
+            format!("{e} (raise --max-memory, or --algorithm idastar)")
+        }
+        e => e.to_string(),
+    }
+}
+
+impl CliError {
+    /// Whether a limit (time, memory, cancel) was reached, as the JSON `limit` says.
+    pub(crate) fn is_limit(&self) -> bool {
+        matches!(self, CliError::Limit(_) | CliError::ReadLimit { .. })
+    }
+
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) | CliError::Usage(_) => 2,
+            CliError::Limit(_) | CliError::Unavailable(_) | CliError::ReadLimit { .. } => 3,
+            CliError::Other(_) => 1,
+            CliError::Closed => 0,
+        }
+    }
+}
+
+impl CliError {
+    /// A pattern-database error `e`, reported as `msg`, with the exit code it calls for:
+    /// a pattern or partition that does not fit the board is bad usage (exit 2); a build
+    /// past its memory cap or memory that cannot be had is a limit (exit 3); a cache folder
+    /// or file that cannot be read or written is an error (exit 1).
+    pub(crate) fn from_pdb(e: &PdbError, msg: String) -> Self {
+        match e {
+            PdbError::BadPattern { .. }
+            | PdbError::TooManyPlacements { .. }
+            | PdbError::WrongSize { .. }
+            | PdbError::BadPartition(_) => CliError::Usage(msg),
+            PdbError::TooBig { .. } | PdbError::Memory(_) => CliError::Unavailable(msg),
+            PdbError::Cancelled
+            | PdbError::NoCacheDir
+            | PdbError::Missing { .. }
+            | PdbError::Io { .. }
+            | PdbError::Corrupt { .. } => CliError::Other(msg),
+        }
+    }
+}
+
+impl From<SearchError> for CliError {
+    /// Limits (time, memory, cancel) exit with 3; faults, including the internal errors
+    /// (a solution that does not replay, an exhausted search, a panicked search thread),
+    /// with 1. The JSON `error` is the message, `limit` whether it was a limit.
+    fn from(e: SearchError) -> Self {
+        if e.is_limit() {
+            CliError::Limit(e)
+        } else {
+            CliError::Other(e.to_string())
+        }
+    }
+}
