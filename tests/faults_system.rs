@@ -385,3 +385,80 @@ fn a_fifo_nobody_writes_is_said_and_bounded_by_the_time_limit() {
         out.stderr
     );
 }
+
+/// The shipped benchmark files say their goal in a `# goal:` line, and every command honours
+/// it: `bench` on Korf's 100 answered "unsolvable" a hundred times without `--goal
+/// blank-first`. A `--goal` that contradicts the header is an error naming both.
+#[test]
+fn a_goal_header_is_honoured_by_every_command() {
+    let korf = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/bench/korf100.txt");
+    let text = std::fs::read_to_string(korf).expect("korf100.txt");
+    assert!(
+        text.contains("\n# goal: blank-first\n"),
+        "the shipped file says its goal"
+    );
+    // Its three easiest boards (#79: 42, #12: 45, #55: 41 moves) under the same header.
+    let header: String = text
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let boards: String = text
+        .lines()
+        .filter(|l| ["79 ", "12 ", "55 "].iter().any(|id| l.starts_with(id)))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(boards.lines().count(), 3, "{boards}");
+    let file = temp_file(&(header + &boards));
+    let f = path_of(&file);
+    let out = npuzzle(
+        &[
+            "bench",
+            &f,
+            "--format",
+            "json",
+            "--heuristic",
+            "linear-conflict",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let rows: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let moves: Vec<u64> = rows.iter().filter_map(|r| r["moves"].as_u64()).collect();
+    assert_eq!(moves, [45, 41, 42], "{}", out.stdout);
+    // `solve` and `compare` of one of its lines, with the header.
+    let one = temp_file("# goal: blank-first\n79 0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15 42\n");
+    let one = path_of(&one);
+    let out = npuzzle(
+        &[
+            "solve",
+            &one,
+            "--format",
+            "json",
+            "--heuristic",
+            "linear-conflict",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let j: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert_eq!(
+        (j["moves"].as_u64(), j["goal"].as_str()),
+        (Some(42), Some("blank-first"))
+    );
+    for cmd in ["solve", "compare", "bench"] {
+        let out = npuzzle(&[cmd, &one, "--goal", "blank-last"], None);
+        assert_eq!(out.code, 2, "{cmd}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(
+                ":1: the file's \"# goal:\" line names the blank-first goal but --goal blank-last"
+            ),
+            "{cmd}: {}",
+            out.stderr
+        );
+    }
+}

@@ -5,7 +5,7 @@
 mod common;
 
 use common::parse::{SRC, board, err_at, hard8, ok_all, ok_board};
-use npuzzle::puzzle::parse::{ParseErrorKind, parse_board, parse_puzzles};
+use npuzzle::puzzle::parse::{ParseErrorKind, parse_board, parse_instance, parse_puzzles};
 use npuzzle::puzzle::{Board, GoalSpec};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -326,4 +326,46 @@ fn random_short_inputs_never_panic() {
     // The corpus exercises both outcomes.
     assert!(oks > 50, "only {oks} inputs parsed");
     assert!(errs > 1000, "only {errs} inputs failed");
+}
+
+/// A `# goal: NAME` comment line names the goal of every board of the file that does not name
+/// its own; a line that names another, a second header that names another, or a name that is
+/// no goal are errors with their lines.
+#[test]
+fn a_goal_header_names_the_goal_of_every_board() {
+    let text = "# Korf-style\n# goal: blank-first\n1 1 2 3 4 5 6 7 8 0 22\n2 8 1 2 0 4 3 7 6 5\n";
+    let all = parse_puzzles(text, "h.txt", None).unwrap();
+    assert_eq!(all.len(), 2);
+    for inst in &all {
+        assert_eq!(inst.goal, Some(GoalSpec::BlankFirst));
+        assert_eq!(inst.goal_header, Some(2));
+        assert_eq!(
+            inst.named_goal().map(|(_, line, _)| line),
+            Some(2),
+            "the header's line is named"
+        );
+    }
+    // A board file may carry one too; `Goal: BLANK_LAST` reads as blank-last.
+    let one = parse_instance("#Goal: BLANK_LAST\n3\n1 2 3\n4 5 6\n7 0 8\n", "b.txt", None);
+    assert_eq!(one.unwrap().goal, Some(GoalSpec::BlankLast));
+    // Without one, nothing is named.
+    let none = parse_instance("1 2 3/4 5 6/7 0 8", "s", None).unwrap();
+    assert_eq!((none.goal, none.goal_header), (None, None));
+    // A line naming the same goal agrees; another is an error at that line naming both.
+    let same = "# goal: blank-first\nx blank_first 1 2 3 4 5 6 7 8 0\n";
+    assert!(parse_puzzles(same, "h.txt", None).is_ok());
+    let other = "# goal: blank-first\nx blank_last 1 2 3 4 5 6 7 8 0\n";
+    let e = parse_puzzles(other, "h.txt", None).unwrap_err();
+    assert_eq!(e.line, Some(2));
+    assert_eq!(
+        e.to_string(),
+        "h.txt:2: the line names the blank-last goal but line 1 says \"# goal: blank-first\""
+    );
+    let twice = "# goal: blank-first\n# goal: blank-last\n1 2 3/4 5 6/7 0 8\n";
+    let e = parse_puzzles(twice, "h.txt", None).unwrap_err();
+    assert_eq!(e.line, Some(2));
+    let unknown = "# goal: top-left\n1 2 3/4 5 6/7 0 8\n";
+    let e = parse_puzzles(unknown, "h.txt", None).unwrap_err();
+    assert_eq!(e.line, Some(1));
+    assert!(e.to_string().contains("unknown goal \"top-left\""), "{e}");
 }

@@ -123,7 +123,7 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     let goals: Vec<Goal> = instances
         .iter()
         .map(|i| {
-            let line = i.goal.as_ref().map(|g| (g, name.as_str(), i.line));
+            let line = i.named_goal().map(|n| (n, name.as_str()));
             resolve_goal(flag.as_ref(), line, i.board.rows(), i.board.cols())
         })
         .collect::<Result<_, _>>()?;
@@ -223,7 +223,8 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         return Err(e);
     }
     let rows: Vec<Row> = printer.rows.into_iter().flatten().collect();
-    let goal_name = flag.as_ref().map_or("blank-last", |(_, g)| g.name());
+    // The goal of the first line (the file's `# goal:`, else --goal, else blank-last).
+    let goal_name = goals.first().map_or("blank-last", |g| g.name());
     summarize(&rows, &instances, goal_name, jobs, wall, json)
 }
 

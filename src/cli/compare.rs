@@ -116,7 +116,7 @@ fn compare(a: &CompareArgs) -> Result<u8, CliError> {
             // Read within the time limit too (a pipe that never ends).
             let limit = Duration::from_secs_f64(a.time_limit);
             let (source, inst) = read_instance(file, None, Some(limit))?;
-            let line = inst.goal.as_ref().map(|g| (g, source.as_str(), inst.line));
+            let line = inst.named_goal().map(|n| (n, source.as_str()));
             let (rows, cols) = (inst.board.rows(), inst.board.cols());
             let goal = resolve_goal(flag.as_ref(), line, rows, cols)?;
             let methods = methods(a, &goal)?;

@@ -135,7 +135,7 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
         ),
     };
     let flag = goal_flag(a.goal.as_deref())?;
-    let line = inst.goal.as_ref().map(|g| (g, source.as_str(), inst.line));
+    let line = inst.named_goal().map(|n| (n, source.as_str()));
     let board = inst.board.clone();
     let goal = resolve_goal(flag.as_ref(), line, board.rows(), board.cols())?;
     let spec = GoalSpec::of_board(goal.board());

@@ -26,17 +26,17 @@ pub(super) fn goal_spec(s: &str) -> Result<GoalSpec, CliError> {
     Ok(GoalSpec::Board(parse_board(&text, &name, None)?))
 }
 
-/// The goal a command solves towards, the one place `--goal` meets the goal a bench line
-/// names: the line's goal where it names one, else `--goal` (`flag`, already read by
-/// [`goal_spec`]; `None` when not given), else blank-last. Resolved for a `rows`×`cols`
-/// board.
+/// The goal a command solves towards, the one place `--goal` meets the goal a file names:
+/// the file's goal where it names one (`named`: [`Instance::named_goal`] and the source's
+/// name), else `--goal` (`flag`, already read by [`goal_spec`]; `None` when not given), else
+/// blank-last. Resolved for a `rows`×`cols` board.
 ///
 /// # Errors
-/// [`CliError::Usage`] when `--goal` was given and names another goal than the line (both
+/// [`CliError::Usage`] when `--goal` was given and names another goal than the file (both
 /// are said, with `source:line`), or when the goal does not fit the board.
 pub(super) fn resolve_goal(
     flag: Option<&(&str, GoalSpec)>,
-    line: Option<(&GoalSpec, &str, usize)>,
+    named: Option<((&GoalSpec, usize, &str), &str)>,
     rows: usize,
     cols: usize,
 ) -> Result<Goal, CliError> {
@@ -44,17 +44,22 @@ pub(super) fn resolve_goal(
         spec.resolve(rows, cols)
             .map_err(|e| CliError::Usage(format!("--goal {text}: {e}")))
     };
-    match (flag, line) {
-        (flag, Some((spec, source, no))) => {
+    match (flag, named) {
+        (flag, Some(((spec, no, by), source))) => {
             let goal = spec
                 .resolve(rows, cols)
                 .map_err(|e| CliError::Usage(format!("{source}:{no}: goal: {e}")))?;
             if let Some(flag) = flag {
                 let asked = from_flag(flag)?;
                 if asked.board() != goal.board() {
+                    let whose = if by == "the line" {
+                        "the line's"
+                    } else {
+                        "the file's"
+                    };
                     return Err(CliError::Usage(format!(
-                        "{source}:{no}: the line names the {} goal but --goal {} was given: \
-                         leave --goal out to use the line's",
+                        "{source}:{no}: {by} names the {} goal but --goal {} was given: \
+                         leave --goal out to use {whose}",
                         goal.name(),
                         flag.0,
                     )));

@@ -24,7 +24,7 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     let read = read_instance(&a.file, a.opts.size, limit).and_then(|(source, inst)| {
         a.opts.limits()?;
         let flag = goal_flag(a.opts.goal.as_deref())?;
-        let line = inst.goal.as_ref().map(|g| (g, source.as_str(), inst.line));
+        let line = inst.named_goal().map(|n| (n, source.as_str()));
         let (rows, cols) = (inst.board.rows(), inst.board.cols());
         let goal = resolve_goal(flag.as_ref(), line, rows, cols)?;
         Ok((goal, StatedLength::of(&inst, &source), inst.board))

@@ -108,6 +108,16 @@ pub enum ParseErrorKind {
         /// The board's own size, `(rows, cols)`.
         found: (usize, usize),
     },
+    /// A line names another goal than the file's `# goal:` line.
+    #[error("the line names the {line} goal but line {header_line} says \"# goal: {header}\"")]
+    GoalConflict {
+        /// The goal the line names.
+        line: &'static str,
+        /// The goal the header names.
+        header: &'static str,
+        /// The header's line.
+        header_line: usize,
+    },
     /// A single board was asked for but the input holds several.
     #[error("holds {0} puzzles where one was expected (use `npuzzle bench` for many)")]
     SeveralPuzzles(usize),
@@ -144,10 +154,25 @@ pub struct Instance {
     pub board: Board,
     /// Optimal solution length in moves, when the file gives one.
     pub optimal: Option<u32>,
-    /// A goal named on the line (`blank_last` / `blank_first`), overriding the command's.
+    /// A goal the file names for it, overriding the command's default: on its own line
+    /// (`blank_last` / `blank_first`), or in a `# goal: NAME` line for the whole file.
     pub goal: Option<GoalSpec>,
     /// 1-based line where the instance starts.
     pub line: usize,
+    /// The `# goal:` line that named `goal`, when the file's header named it (not the line).
+    pub goal_header: Option<usize>,
+}
+
+impl Instance {
+    /// The goal the file names for this instance, with the line that names it and how that
+    /// line is called in messages (`the line`, or `the file's "# goal:" line`).
+    pub fn named_goal(&self) -> Option<(&GoalSpec, usize, &'static str)> {
+        let goal = self.goal.as_ref()?;
+        Some(match self.goal_header {
+            Some(h) => (goal, h, "the file's \"# goal:\" line"),
+            None => (goal, self.line, "the line"),
+        })
+    }
 }
 
 /// Reads a whole file. Returns the name to use in messages (the path as given, lossily as
@@ -287,7 +312,28 @@ pub fn parse_puzzles(
         .filter(|(_, l)| !l.is_empty())
         .collect();
     let p = Parser { source };
-    let all = puzzles(&p, &lines, size)?;
+    let mut all = puzzles(&p, &lines, size)?;
+    if let Some((header_line, header)) = goal_header(&p, text, separator)? {
+        for i in &mut all {
+            match &i.goal {
+                None => {
+                    i.goal = Some(header.clone());
+                    i.goal_header = Some(header_line);
+                }
+                Some(g) if *g == header => {}
+                Some(g) => {
+                    return Err(p.err(
+                        Some(i.line),
+                        ParseErrorKind::GoalConflict {
+                            line: g.name(),
+                            header: header.name(),
+                            header_line,
+                        },
+                    ));
+                }
+            }
+        }
+    }
     // Boards that give their own size (block and slash boards) must agree with a size given.
     if let Some(given) = size
         && let Some(bad) = all
@@ -303,6 +349,57 @@ pub fn parse_puzzles(
         ));
     }
     Ok(all)
+}
+
+/// The goal a `# goal: NAME` comment line names for every puzzle of the file (the first such
+/// line; `NAME` as [`goal_name`] reads it), with its line number.
+///
+/// # Errors
+/// [`ParseErrorKind::UnknownGoal`] for a name that is no goal, and
+/// [`ParseErrorKind::GoalConflict`] for a second `# goal:` line that names another.
+fn goal_header(
+    p: &Parser<'_>,
+    text: &str,
+    separator: char,
+) -> Result<Option<(usize, GoalSpec)>, ParseError> {
+    let mut found: Option<(usize, GoalSpec)> = None;
+    for (no, l) in text.split(separator).enumerate().map(|(i, l)| (i + 1, l)) {
+        let Some(comment) = l.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let comment = comment.trim_start();
+        let Some(rest) = comment
+            .get(..5)
+            .filter(|k| k.eq_ignore_ascii_case("goal:"))
+            .map(|_| comment[5..].trim())
+        else {
+            continue;
+        };
+        let name = rest.split_whitespace().next().unwrap_or("");
+        let goal = goal_name(name).ok_or_else(|| {
+            p.err(
+                Some(no),
+                ParseErrorKind::UnknownGoal {
+                    name: name.to_string(),
+                },
+            )
+        })?;
+        match &found {
+            None => found = Some((no, goal)),
+            Some((first, g)) if *g != goal => {
+                return Err(p.err(
+                    Some(no),
+                    ParseErrorKind::GoalConflict {
+                        line: goal.name(),
+                        header: g.name(),
+                        header_line: *first,
+                    },
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(found)
 }
 
 /// The puzzles of `lines` (numbered, comments and blank lines left out), in whichever format
@@ -325,6 +422,7 @@ fn puzzles(
                     optimal: None,
                     goal: None,
                     line: no,
+                    goal_header: None,
                 })
             })
             .collect();
@@ -516,6 +614,7 @@ impl Parser<'_> {
             optimal: None,
             goal: None,
             line: first,
+            goal_header: None,
         })
     }
 
@@ -662,6 +761,7 @@ impl Parser<'_> {
             optimal,
             goal,
             line: no,
+            goal_header: None,
         })
     }
 }

@@ -318,14 +318,13 @@ impl AppState {
     pub fn load_text(&mut self, text: &str, name: &str) -> bool {
         match parse_instance(text, name, None) {
             Ok(inst) => {
-                let named = inst.goal.filter(|g| *g != self.goal_spec);
-                if let Some(g) = named {
+                let named = inst.named_goal().filter(|(g, _, _)| **g != self.goal_spec);
+                if let Some((g, no, by)) = named {
                     self.messages.note(format!(
-                        "{name}:{}: the line names the {} goal: goal set to it",
-                        inst.line,
+                        "{name}:{no}: {by} names the {} goal: goal set to it",
                         g.name()
                     ));
-                    self.goal_spec = g;
+                    self.goal_spec = g.clone();
                 }
                 self.set_board(inst.board, name);
                 self.stated = inst.optimal;
