@@ -729,3 +729,47 @@ fn gpu_ida_star_in_the_app_shows_its_rounds_and_grows_the_iteration_chart() {
     h.get_by_label("GPU rounds");
     h.get_by_label("busy (last round)");
 }
+
+/// Reset after playing the puzzle by hand brings back the board it started from (it kept the
+/// solved board, whose search then found the goal in 0 moves), with its stated length and the
+/// coach's count of moves started over; pressing R does the same as the button.
+#[test]
+fn reset_after_playing_by_hand_brings_back_the_puzzle() {
+    let mut h = harness(NEAR);
+    h.step();
+    let start = h.state().st.board().clone();
+    h.state_mut().st.set_stated_length(Some(2));
+    // Down, Right: the player solves it.
+    for m in [Move::Down, Move::Right] {
+        assert!(h.state_mut().st.move_blank(m), "{m:?}");
+    }
+    h.step();
+    let solved = goal(&GoalSpec::BlankLast, 3, 3).board().clone();
+    assert_eq!(h.state().st.board(), &solved);
+    assert_eq!(h.state().st.play.moves(), 2);
+    assert_eq!(
+        h.state().st.stated_length(),
+        None,
+        "the length was the puzzle's"
+    );
+    h.get_by_label("Reset").click();
+    h.step();
+    let st = &h.state().st;
+    assert_eq!(st.board(), &start);
+    assert_eq!(st.stated_length(), Some(2));
+    assert_eq!(st.play.moves(), 0);
+    // A Start now solves the puzzle, not the goal in 0 moves.
+    h.state_mut().st.settings.algorithm = Algorithm::AStar;
+    h.state_mut().st.start();
+    for _ in 0..500 {
+        h.step();
+        if h.state().st.run.solution().is_some() {
+            break;
+        }
+    }
+    let moves = h.state().st.run.solution().map(|s| s.moves.len());
+    assert_eq!(moves, Some(2));
+    // With nothing played, Reset keeps the board (and a new puzzle is the new start).
+    h.state_mut().st.reset();
+    assert_eq!(h.state().st.board(), &start);
+}

@@ -50,6 +50,9 @@ pub struct AppState {
     goal_spec: GoalSpec,
     /// The optimal length the puzzle's file states (a bench line's last number), if any.
     stated: Option<u32>,
+    /// The puzzle as it was loaded, scrambled or edited, before any move by hand, with its
+    /// source and stated length: what Reset brings back.
+    origin: (Board, String, Option<u32>),
     /// The GPU, when there is one.
     gpu: Option<Arc<GpuContext>>,
     /// One line on the evaluator: the adapter, or why there is none.
@@ -115,6 +118,7 @@ impl AppState {
         }
         AppState {
             scramble: Scramble::new((board.rows(), board.cols())),
+            origin: (board.clone(), source.to_string(), None),
             board,
             source: source.to_string(),
             goal_spec: GoalSpec::BlankLast,
@@ -165,15 +169,18 @@ impl AppState {
     /// it).
     pub fn set_stated_length(&mut self, moves: Option<u32>) {
         self.stated = moves;
+        self.origin.2 = moves;
     }
 
     /// Sets the goal (stopping any search and clearing its results).
     /// A length the puzzle's file stated is for the goal it was loaded with: it is dropped
     /// when the goal changes.
     pub fn set_goal(&mut self, spec: GoalSpec) {
-        self.reset();
+        self.stop();
+        self.clear_results();
         if spec != self.goal_spec {
             self.stated = None;
+            self.origin.2 = None;
         }
         self.goal_spec = spec;
         self.reset_play();
@@ -269,6 +276,7 @@ impl AppState {
 
     /// Replaces the puzzle (stops any search, clears the solution); the coach starts again.
     pub fn set_board(&mut self, board: Board, source: &str) {
+        self.origin = (board.clone(), source.to_string(), None);
         self.replace_board(board, source);
         self.reset_play();
     }
@@ -327,7 +335,7 @@ impl AppState {
                     self.goal_spec = g.clone();
                 }
                 self.set_board(inst.board, name);
-                self.stated = inst.optimal;
+                self.set_stated_length(inst.optimal);
                 true
             }
             Err(e) => {
@@ -590,10 +598,16 @@ impl AppState {
         }
     }
 
-    /// Stops and clears the results; the puzzle stays.
+    /// Stops and clears the results, and brings back the puzzle as it was loaded, scrambled
+    /// or edited when moves by hand have changed it (the moves and the coach start over).
     pub fn reset(&mut self) {
         self.stop();
         self.clear_results();
+        if self.board != self.origin.0 {
+            let (board, source, stated) = self.origin.clone();
+            self.set_board(board, &source);
+            self.set_stated_length(stated);
+        }
     }
 
     /// Advances playback and drains the worker's messages; call once a frame. Returns whether
