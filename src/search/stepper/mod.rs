@@ -198,7 +198,7 @@ struct Frame {
     /// Children within the threshold not yet searched, next last.
     todo: Vec<(Move, Board, u32)>,
     /// The moves of every successor generated, in order (the recursive search generates
-    /// them one by one: see the goal case of `step_idastar`).
+    /// them one by one: see `ida_solved`).
     generated: Vec<Move>,
 }
 
