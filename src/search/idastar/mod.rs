@@ -23,8 +23,7 @@ use std::sync::atomic::AtomicBool;
 use super::all::Collector;
 use super::move_fsm::MoveFsm;
 use super::{
-    Algorithm, CellSampler, Control, GhHistogram, Iteration, Limits, Problem, ProgressFn,
-    SearchError, SearchStats, Solution,
+    Algorithm, Control, Iteration, Limits, Problem, ProgressFn, SearchError, SearchStats, Solution,
 };
 use crate::heuristic::{
     Hamming, HeuristicKind, HeuristicSpec, Incremental, LinearConflict, Manhattan, MaxOf,
@@ -174,14 +173,11 @@ fn run_on<H: Incremental + Sync, O: Offload>(
 where
     H::State: Send + Sync,
 {
-    let (rows, cols) = (problem.start.rows(), problem.start.cols());
-    let n = rows * cols;
+    let n = problem.start.len();
     let limits = ctl.limits().clone();
     // All optimal solutions: the last iteration searched to the end (on the CPU).
     let collect = limits.all_solutions.filter(|_| device.is_none());
-    let pruning = limits.ida_pruning();
-    let machine = MoveFsm::shared(rows, cols, pruning.depth(n), limits.cache_dir.as_deref());
-    let tables = MoveTables::new(rows, cols, problem.goal.board().tiles(), machine);
+    let tables = move_tables(problem, &limits);
     let moves = tables.moves();
     // The device prunes with the same automaton as its host part.
     if let Some(d) = device.as_deref_mut() {
@@ -196,10 +192,17 @@ where
         deadline: ctl.deadline(),
         abort: AtomicBool::new(false),
     };
+    let algorithm = if device.is_some() {
+        Algorithm::GpuIdaStar
+    } else {
+        Algorithm::IdaStar
+    };
+    let goal = problem.goal.board().tiles();
+    let watch = Reporter::new(ctl, progress, h0, histogram.then_some(goal), algorithm);
     let mut dfs = Dfs {
         h,
         moves,
-        goal: problem.goal.board().tiles(),
+        goal,
         tiles,
         blank: problem.start.blank(),
         state,
@@ -210,23 +213,7 @@ where
         split_at: u32::MAX,
         split: SplitNodes::new(n),
         found: collect.map(Collector::new),
-        watch: Reporter {
-            ctl,
-            progress,
-            hist: histogram.then(GhHistogram::new),
-            cells: histogram.then(|| CellSampler::new(problem.goal.board().tiles(), 64)),
-            done: Tally::default(),
-            iteration: 1,
-            max_g: 0,
-            h0,
-            algorithm: if device.is_some() {
-                Algorithm::GpuIdaStar
-            } else {
-                Algorithm::IdaStar
-            },
-            rounds: 0,
-            busy: 0.0,
-        },
+        watch,
     };
     let mut stats = SearchStats {
         initial_h: h0,
@@ -235,81 +222,155 @@ where
     // Whether the count of all solutions is complete (a time limit may cut it short).
     let mut exact = true;
     let moves = loop {
-        dfs.tally = Tally::default();
-        if let Some(c) = &mut dfs.found {
+        dfs.restart_iteration(h0);
+        let end = iteration(
+            &mut dfs,
+            device.as_deref_mut(),
+            h0,
+            &limits,
+            &shared,
+            threads,
+        );
+        let end = match last_of_all(end, &dfs.found, &mut exact) {
+            Ok(end) => end,
+            Err(e) => return Err(dfs.stopped(e)),
+        };
+        dfs.iteration_done(&mut stats, matches!(end, IterationEnd::Found(_)));
+        match end {
+            IterationEnd::Found(moves) => break moves,
+            IterationEnd::Next(next) => dfs.raise(next)?,
+        }
+    };
+    Ok(dfs.answer(moves, exact, stats))
+}
+
+/// The move tables of `problem`'s shape and goal, with the pruning automaton of
+/// [`Limits::ida_pruning`] (read from or written to [`Limits::cache_dir`]).
+fn move_tables(problem: &Problem, limits: &Limits) -> MoveTables {
+    let (rows, cols) = (problem.start.rows(), problem.start.cols());
+    let depth = limits.ida_pruning().depth(rows * cols);
+    let machine = MoveFsm::shared(rows, cols, depth, limits.cache_dir.as_deref());
+    MoveTables::new(rows, cols, problem.goal.board().tiles(), machine)
+}
+
+/// One iteration with threshold `dfs.bound` from the start (`h0` its h): on the offload when
+/// there is one, else on this thread (`threads` 1) or on `threads` threads (`shared` their
+/// limits).
+///
+/// # Errors
+/// A limit, or [`SearchError::Evaluator`] when the device fails.
+fn iteration<H: Incremental + Sync, O: Offload>(
+    dfs: &mut Dfs<'_, H, Reporter<'_, '_, '_>>,
+    device: Option<&mut O>,
+    h0: u32,
+    limits: &Limits,
+    shared: &Shared,
+    threads: usize,
+) -> Result<IterationEnd, SearchError>
+where
+    H::State: Send + Sync,
+{
+    if let Some(device) = device {
+        device.iteration(dfs, h0, limits, (shared, threads))
+    } else if threads == 1 {
+        match dfs.dfs(0, h0, MoveFsm::ROOT, u32::MAX) {
+            Ok(next) => Ok(IterationEnd::Next(next)),
+            Err(Halt::Found) => Ok(IterationEnd::Found(std::mem::take(&mut dfs.path))),
+            Err(halt) => Err(halt.error(limits)),
+        }
+    } else {
+        parallel_iteration(dfs, h0, threads, shared, limits)
+    }
+}
+
+/// How an iteration ended when looking for all solutions (`found` the goals collected): one
+/// that reached the goal is the last; stopped by the time limit there, it gives what it found
+/// so far, and the count is no longer `exact`. Without `found`, `end` as it is.
+fn last_of_all(
+    end: Result<IterationEnd, SearchError>,
+    found: &Option<Collector>,
+    exact: &mut bool,
+) -> Result<IterationEnd, SearchError> {
+    match (end, found) {
+        (Ok(IterationEnd::Next(_)), Some(c)) if c.count() > 0 => {
+            Ok(IterationEnd::Found(Vec::new()))
+        }
+        (Err(SearchError::TimeLimit(_)), Some(c)) if c.count() > 0 => {
+            *exact = false;
+            Ok(IterationEnd::Found(Vec::new()))
+        }
+        (r, _) => r,
+    }
+}
+
+impl<H: Incremental> Dfs<'_, H, Reporter<'_, '_, '_>> {
+    /// Clears what the coordinator counted of the iteration about to start: the tally, the
+    /// goals collected and the histogram (the start's h in it).
+    fn restart_iteration(&mut self, h0: u32) {
+        self.tally = Tally::default();
+        if let Some(c) = &mut self.found {
             c.clear();
         }
-        if let Some(hh) = &mut dfs.watch.hist {
-            hh.clear();
-            hh.add(0, h0 as usize);
-        }
-        let end = if let Some(device) = device.as_deref_mut() {
-            device.iteration(&mut dfs, h0, &limits, (&shared, threads))
-        } else if threads == 1 {
-            match dfs.dfs(0, h0, MoveFsm::ROOT, u32::MAX) {
-                Ok(next) => Ok(IterationEnd::Next(next)),
-                Err(Halt::Found) => Ok(IterationEnd::Found(std::mem::take(&mut dfs.path))),
-                Err(halt) => Err(halt.error(&limits)),
-            }
-        } else {
-            parallel_iteration(&mut dfs, h0, threads, &shared, &limits)
-        };
-        // Looking for all solutions, an iteration that reached the goal is the last; stopped
-        // by the time limit there, it gives what it found so far.
-        let end = match (end, &dfs.found) {
-            (Ok(IterationEnd::Next(_)), Some(c)) if c.count() > 0 => {
-                Ok(IterationEnd::Found(Vec::new()))
-            }
-            (Err(SearchError::TimeLimit(_)), Some(c)) if c.count() > 0 => {
-                exact = false;
-                Ok(IterationEnd::Found(Vec::new()))
-            }
-            (r, _) => r,
-        };
-        let end = match end {
-            Ok(r) => r,
-            Err(e) => {
-                // The counts at the stop, so that a caller's figures are those of this moment.
-                dfs.watch.report(dfs.bound, dfs.tally, false, true);
-                return Err(e);
-            }
-        };
+        self.watch.restart(h0);
+    }
+
+    /// The search stopped with `e`: reports the counts at the stop (so that a caller's
+    /// figures are those of this moment) and gives `e` back.
+    fn stopped(&mut self, e: SearchError) -> SearchError {
+        self.watch.report(self.bound, self.tally, false, true);
+        e
+    }
+
+    /// The iteration ended (`found`: at the goal): adds it to `stats.iterations` and to the
+    /// finished counts, and reports it.
+    fn iteration_done(&mut self, stats: &mut SearchStats, found: bool) {
         stats.iterations.push(Iteration {
-            threshold: dfs.bound,
-            expanded: dfs.tally.expanded,
-            generated: dfs.tally.generated,
+            threshold: self.bound,
+            expanded: self.tally.expanded,
+            generated: self.tally.generated,
         });
-        dfs.watch.done.add(dfs.tally);
-        let found = matches!(end, IterationEnd::Found(_));
-        dfs.watch.report(dfs.bound, Tally::default(), true, found);
-        let next = match end {
-            IterationEnd::Found(moves) => break moves,
-            IterationEnd::Next(next) => next,
-        };
-        if let Err(e) = dfs.watch.ctl.check() {
-            dfs.watch.report(dfs.bound, Tally::default(), false, true);
+        self.watch.done.add(self.tally);
+        self.watch.report(self.bound, Tally::default(), true, found);
+    }
+
+    /// Moves the threshold to `next` (the least f above the last one) for the next iteration.
+    ///
+    /// # Errors
+    /// A limit reached at the iteration's end, or [`SearchError::Exhausted`] when nothing was
+    /// pruned (`next` is `u32::MAX`: no board is left to reach).
+    fn raise(&mut self, next: u32) -> Result<(), SearchError> {
+        if let Err(e) = self.watch.ctl.check() {
+            self.watch.report(self.bound, Tally::default(), false, true);
             return Err(e);
         }
         if next == u32::MAX {
-            return Err(SearchError::Exhausted(dfs.watch.algorithm));
+            return Err(SearchError::Exhausted(self.watch.algorithm));
         }
-        dfs.bound = next;
-        dfs.watch.iteration += 1;
-    };
-    let (moves, all) = match dfs.found.take() {
-        Some(c) => {
-            let all = c.finish(exact);
-            let first = all.solutions.first().cloned().unwrap_or(moves);
-            (first, Some(all))
-        }
-        None => (moves, None),
-    };
-    stats.expanded = dfs.watch.done.expanded;
-    stats.generated = dfs.watch.done.generated;
-    stats.peak_memory = (moves.capacity() + n * 2 + n * 4) as u64;
-    stats.rounds = dfs.watch.rounds;
-    stats.seconds = dfs.watch.ctl.elapsed();
-    Ok(Solution { moves, stats, all })
+        self.bound = next;
+        self.watch.iteration += 1;
+        Ok(())
+    }
+
+    /// The answer once the goal is reached by `moves`: with all solutions, the first of those
+    /// collected (`exact`: the count is complete) and the list; `stats` given the totals, the
+    /// memory of the path and the boards, the rounds and the time.
+    fn answer(mut self, moves: Vec<Move>, exact: bool, mut stats: SearchStats) -> Solution {
+        let (moves, all) = match self.found.take() {
+            Some(c) => {
+                let all = c.finish(exact);
+                let first = all.solutions.first().cloned().unwrap_or(moves);
+                (first, Some(all))
+            }
+            None => (moves, None),
+        };
+        let n = self.tiles.len();
+        stats.expanded = self.watch.done.expanded;
+        stats.generated = self.watch.done.generated;
+        stats.peak_memory = (moves.capacity() + n * 2 + n * 4) as u64;
+        stats.rounds = self.watch.rounds;
+        stats.seconds = self.watch.ctl.elapsed();
+        Solution { moves, stats, all }
+    }
 }
 
 /// How an iteration ended.

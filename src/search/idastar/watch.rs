@@ -45,7 +45,32 @@ pub(in crate::search) struct Reporter<'c, 'l, 'p> {
     pub(in crate::search) busy: f64,
 }
 
-impl Reporter<'_, '_, '_> {
+impl<'c, 'l, 'p> Reporter<'c, 'l, 'p> {
+    /// The coordinator's watch at the start of a search: `h0` the start's h, `algorithm` the
+    /// one reported; with `histogram` (the goal's tiles) the `(g, h)` histogram and the
+    /// misplaced-cell sampler are kept.
+    pub(super) fn new(
+        ctl: &'c mut Control<'l>,
+        progress: &'c mut ProgressFn<'p>,
+        h0: u32,
+        histogram: Option<&[u8]>,
+        algorithm: Algorithm,
+    ) -> Self {
+        Reporter {
+            ctl,
+            progress,
+            hist: histogram.map(|_| GhHistogram::new()),
+            cells: histogram.map(|goal| CellSampler::new(goal, 64)),
+            done: Tally::default(),
+            iteration: 1,
+            max_g: 0,
+            h0,
+            algorithm,
+            rounds: 0,
+            busy: 0.0,
+        }
+    }
+
     /// Reports progress: `running` is what the current iteration has counted so far.
     /// `finished`: the search's last report.
     pub(in crate::search) fn report(
