@@ -111,6 +111,8 @@ impl GpuEvaluator {
         Self::build(ctx, KIND_PDB, pdb.name(), goal, Some((tables, meta)))
     }
 
+    /// The evaluator of shader kind `kind_code` (reported as `name`) towards `goal`, with a
+    /// pattern database's table buffers and metadata words when there is one.
     fn build(
         ctx: Arc<GpuContext>,
         kind_code: u32,
@@ -126,111 +128,33 @@ impl GpuEvaluator {
         let bits: u32 = if n <= 16 { 4 } else { 8 };
         let words = n.div_ceil((32 / bits) as usize);
         let device = &ctx.device;
-        let module = shader_module(device, "heuristic", HEURISTIC_WGSL);
-        let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
+        let layout = bind_group_layout(device);
+        let shape = Packing {
+            rows,
+            cols,
+            words,
+            bits,
         };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("heuristic"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-                storage(1, true),
-                storage(2, true),
-                storage(3, false),
-                storage(5, true),
-                storage(6, true),
-                storage(7, true),
-                storage(8, true),
-                storage(9, true),
-                storage(10, true),
-                storage(11, true),
-            ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("heuristic"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let kind_code = f64::from(kind_code);
-        let constants = [
-            ("CELLS", n as f64),
-            ("ROWS", rows as f64),
-            ("COLS", cols as f64),
-            ("WORDS", words as f64),
-            ("BITS", f64::from(bits)),
-            ("KIND", kind_code),
-            ("CHUNK_SHIFT", f64::from(ctx.table_shift())),
-        ];
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("heuristic"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: wgpu::PipelineCompilationOptions {
-                constants: &constants,
-                zero_initialize_workgroup_memory: false,
-            },
-            cache: None,
-        });
+        let pipeline = pipeline(&ctx, &layout, kind_code, shape);
         // Goal table: (goal row << 8) | goal column, by tile.
-        let pos = goal.positions();
-        let tables: Vec<u32> = pos
+        let goal_table: Vec<u32> = goal
+            .positions()
             .iter()
             .map(|&p| ((p as u32 / cols as u32) << 8) | (p as u32 % cols as u32))
             .collect();
-        let tables_buf = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("tables"),
-            size: (tables.len() * 4) as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        ctx.queue
-            .write_buffer(&tables_buf, 0, bytemuck::cast_slice(&tables));
+        let tables_buf = upload(&ctx, "tables", &goal_table);
         let (tables, meta) = match pdb {
             Some(p) => p,
             None => (ctx.table_buffers(&[])?, meta_words(&PdbMeta::zeroed(), &[])),
         };
-        let upload = |label: &str, data: &[u32]| {
-            let buf = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: (data.len().max(1) * 4) as u64,
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            ctx.queue.write_buffer(&buf, 0, bytemuck::cast_slice(data));
-            buf
-        };
-        let meta_buf = upload("pattern meta", &meta);
+        let meta_buf = upload(&ctx, "pattern meta", &meta);
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("params"),
             size: 16,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let limits = device.limits();
-        let per_board = (words * 4).max(4) as u64;
-        let max_binding = limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size);
-        let max_chunk = (max_binding / per_board)
-            .min(u64::from(MAX_GROUPS_X) * u64::from(MAX_GROUPS_X) * u64::from(WORKGROUP))
-            .min(1 << 24) as usize;
+        let max_chunk = max_chunk(device, words);
         Ok(GpuEvaluator {
             ctx,
             name: name.to_string(),
@@ -351,6 +275,124 @@ impl GpuEvaluator {
             out.extend_from_slice(words);
         })
     }
+}
+
+/// How boards are laid out for the shader: `rows`×`cols` cells, `words` u32 words a board of
+/// `bits`-bit tiles (see the module docs).
+#[derive(Clone, Copy)]
+struct Packing {
+    rows: usize,
+    cols: usize,
+    words: usize,
+    bits: u32,
+}
+
+/// The bindings of [`HEURISTIC_WGSL`]: the params uniform (0), the boards (1), the goal table
+/// (2), the h written (3), the pattern metadata (5) and the table storage bindings (6–11).
+fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("heuristic"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            },
+            storage(1, true),
+            storage(2, true),
+            storage(3, false),
+            storage(5, true),
+            storage(6, true),
+            storage(7, true),
+            storage(8, true),
+            storage(9, true),
+            storage(10, true),
+            storage(11, true),
+        ],
+    })
+}
+
+/// The batch evaluator's pipeline for boards packed as `shape` and the shader's heuristic
+/// `kind_code`, its bindings laid out by `layout`.
+fn pipeline(
+    ctx: &GpuContext,
+    layout: &wgpu::BindGroupLayout,
+    kind_code: u32,
+    shape: Packing,
+) -> wgpu::ComputePipeline {
+    let device = &ctx.device;
+    let module = shader_module(device, "heuristic", HEURISTIC_WGSL);
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("heuristic"),
+        bind_group_layouts: &[Some(layout)],
+        immediate_size: 0,
+    });
+    let Packing {
+        rows,
+        cols,
+        words,
+        bits,
+    } = shape;
+    let constants = [
+        ("CELLS", (rows * cols) as f64),
+        ("ROWS", rows as f64),
+        ("COLS", cols as f64),
+        ("WORDS", words as f64),
+        ("BITS", f64::from(bits)),
+        ("KIND", f64::from(kind_code)),
+        ("CHUNK_SHIFT", f64::from(ctx.table_shift())),
+    ];
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("heuristic"),
+        layout: Some(&pipeline_layout),
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            constants: &constants,
+            zero_initialize_workgroup_memory: false,
+        },
+        cache: None,
+    })
+}
+
+/// A read-only storage buffer named `label` holding `data` (at least one word).
+fn upload(ctx: &GpuContext, label: &str, data: &[u32]) -> wgpu::Buffer {
+    let buf = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (data.len().max(1) * 4) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    ctx.queue.write_buffer(&buf, 0, bytemuck::cast_slice(data));
+    buf
+}
+
+/// Most boards of `words` words one dispatch takes: what one storage binding (and buffer)
+/// holds, what one dispatch's workgroups cover, and 2²⁴ at most.
+fn max_chunk(device: &wgpu::Device, words: usize) -> usize {
+    let limits = device.limits();
+    let per_board = (words * 4).max(4) as u64;
+    let max_binding = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size);
+    (max_binding / per_board)
+        .min(u64::from(MAX_GROUPS_X) * u64::from(MAX_GROUPS_X) * u64::from(WORKGROUP))
+        .min(1 << 24) as usize
 }
 
 /// The batch evaluator's shader: shaders/common.wgsl, then shaders/heuristic.wgsl.
