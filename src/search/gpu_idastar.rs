@@ -21,7 +21,7 @@
 //! CPU's counts exactly, in another order. The solution (the root's moves, then the device's) is replayed by
 //! `search::run` before it is returned.
 
-use super::idastar::{Dfs, IterationEnd, Offload, Reporter, Shared, Top, split_top};
+use super::idastar::{Dfs, IterationEnd, Offload, Reporter, Shared, SplitNodes, Top, split_top};
 use super::{Limits, SearchError};
 use crate::eval::ida::{HIST_H, IdaDevice, RoundReport, SubtreeRoot};
 use crate::heuristic::Incremental;
@@ -131,30 +131,8 @@ where
             Top::Split(nodes, next) => (nodes, next),
         };
     let bound = dfs.bound;
-    if bound > 255 {
-        // Depths and h travel in bytes on the device.
-        return Err(SearchError::Evaluator(format!(
-            "threshold {bound} is over the 255 moves GPU IDA* takes"
-        )));
-    }
-    let depth = device.max_depth();
-    let g = nodes.depth();
-    if bound - g > depth {
-        return Err(SearchError::Evaluator(format!(
-            "threshold {bound} is {} moves below the subtree roots at depth {g}; the device's \
-             stacks hold {depth}",
-            bound - g,
-        )));
-    }
-    let roots: Vec<SubtreeRoot<'_>> = (0..nodes.len())
-        .map(|i| SubtreeRoot {
-            tiles: nodes.tiles(i),
-            g,
-            prev: nodes.path(i).last().copied(),
-            fsm: nodes.fsm(i),
-        })
-        .collect();
-    let device_error = |e: crate::eval::EvalError| SearchError::Evaluator(e.to_string());
+    fits_device(bound, nodes.depth(), device.max_depth())?;
+    let roots = subtree_roots(&nodes);
     trace.split_done();
     device
         .begin(bound, &roots, dfs.watch.hist.is_some())
@@ -177,50 +155,15 @@ where
         if r.cut {
             // The device lost the iteration's state (see `RoundReport::cut`) and lowered its
             // cap: the iteration starts again, its counts from zero (`split_top` resets them).
-            if round_budget <= MIN_BUDGET {
-                return Err(SearchError::Evaluator(format!(
-                    "the adapter cut rounds of {round_budget} expansions short (a software \
-                     adapter's loop limit)"
-                )));
-            }
-            *budget = (round_budget / 2).max(MIN_BUDGET);
+            *budget = budget_after_cut(round_budget)?;
             return Ok(None);
         }
-        dfs.tally.expanded += r.expanded;
-        dfs.tally.generated += r.generated;
+        add_round(dfs, &r);
         next = next.min(r.min_f);
-        dfs.watch.rounds += 1;
-        dfs.watch.busy = r.busy_share;
-        if let Some(hist) = &mut dfs.watch.hist {
-            for (i, &c) in r.histogram.iter().enumerate() {
-                if c != 0 {
-                    hist.add_n(i / HIST_H, i % HIST_H, u64::from(c));
-                    dfs.watch.max_g = dfs.watch.max_g.max((i / HIST_H) as u32);
-                }
-            }
-        }
-        // Size the next round: only a round in which the device was mostly busy says how long
-        // a budget takes.
-        if r.budget < round_budget {
-            // The device capped the round: its cap is the budget from now on (so that tail
-            // rounds are shorter than it).
-            *budget = r.budget.max(MIN_BUDGET);
-        } else if !tail && r.busy_share > 0.5 && r.seconds > 0.0 {
-            let scale = (ROUND_SECONDS / r.seconds).clamp(0.5, 4.0);
-            *budget = ((f64::from(*budget) * scale) as u32).clamp(MIN_BUDGET, MAX_BUDGET);
-        }
+        *budget = next_budget(*budget, round_budget, tail, &r);
         tail |= (r.busy as f64) < TAIL_BUSY * r.invocations as f64;
         if r.found {
-            let (root, below) = device.solution().map_err(device_error)?;
-            if root >= nodes.len() {
-                return Err(SearchError::Evaluator(format!(
-                    "the device names root {root} of {}",
-                    nodes.len()
-                )));
-            }
-            let mut path = nodes.path(root).to_vec();
-            path.extend(below);
-            return Ok(Some(IterationEnd::Found(path)));
+            return found_path(device, &nodes).map(Some);
         }
         if r.exhausted {
             return Ok(Some(IterationEnd::Next(next)));
@@ -229,6 +172,117 @@ where
             dfs.watch.report(bound, dfs.tally, false, false);
         }
     }
+}
+
+/// A device's error as the search's.
+fn device_error(e: crate::eval::EvalError) -> SearchError {
+    SearchError::Evaluator(e.to_string())
+}
+
+/// Whether an iteration with threshold `bound` fits the device, its subtree roots at depth
+/// `g` and its stacks `depth` moves deep.
+///
+/// # Errors
+/// [`SearchError::Evaluator`] for a threshold over 255 (depths and h travel in bytes) or
+/// more moves below the roots than the stacks hold.
+fn fits_device(bound: u32, g: u32, depth: u32) -> Result<(), SearchError> {
+    if bound > 255 {
+        // Depths and h travel in bytes on the device.
+        return Err(SearchError::Evaluator(format!(
+            "threshold {bound} is over the 255 moves GPU IDA* takes"
+        )));
+    }
+    if bound - g > depth {
+        return Err(SearchError::Evaluator(format!(
+            "threshold {bound} is {} moves below the subtree roots at depth {g}; the device's \
+             stacks hold {depth}",
+            bound - g,
+        )));
+    }
+    Ok(())
+}
+
+/// The device's subtree roots: each of `nodes` with its board, depth, last move and state in
+/// the pruning automaton.
+fn subtree_roots<S: Clone>(nodes: &SplitNodes<S>) -> Vec<SubtreeRoot<'_>> {
+    let g = nodes.depth();
+    (0..nodes.len())
+        .map(|i| SubtreeRoot {
+            tiles: nodes.tiles(i),
+            g,
+            prev: nodes.path(i).last().copied(),
+            fsm: nodes.fsm(i),
+        })
+        .collect()
+}
+
+/// The budget after a round of `round_budget` expansions an invocation was cut short: half
+/// of it, at least [`MIN_BUDGET`].
+///
+/// # Errors
+/// [`SearchError::Evaluator`] when the round was already at [`MIN_BUDGET`].
+fn budget_after_cut(round_budget: u32) -> Result<u32, SearchError> {
+    if round_budget <= MIN_BUDGET {
+        return Err(SearchError::Evaluator(format!(
+            "the adapter cut rounds of {round_budget} expansions short (a software \
+             adapter's loop limit)"
+        )));
+    }
+    Ok((round_budget / 2).max(MIN_BUDGET))
+}
+
+/// Adds round `r` to the iteration: its counts to `dfs.tally`, the round and its busy share
+/// to the watch, its `(g, h)` histogram (and deepest g) to the watch's when there is one.
+fn add_round<H: Incremental>(dfs: &mut Dfs<'_, H, Reporter<'_, '_, '_>>, r: &RoundReport) {
+    dfs.tally.expanded += r.expanded;
+    dfs.tally.generated += r.generated;
+    dfs.watch.rounds += 1;
+    dfs.watch.busy = r.busy_share;
+    if let Some(hist) = &mut dfs.watch.hist {
+        for (i, &c) in r.histogram.iter().enumerate() {
+            if c != 0 {
+                hist.add_n(i / HIST_H, i % HIST_H, u64::from(c));
+                dfs.watch.max_g = dfs.watch.max_g.max((i / HIST_H) as u32);
+            }
+        }
+    }
+}
+
+/// The budget of the rounds after `r`, which was asked for `round_budget` expansions an
+/// invocation (`budget` before it; `tail`: in the iteration's tail). Only a round in which
+/// the device was mostly busy says how long a budget takes: it scales the budget towards
+/// [`ROUND_SECONDS`]. A round the device capped makes its cap the budget (so that tail
+/// rounds are shorter than it).
+fn next_budget(budget: u32, round_budget: u32, tail: bool, r: &RoundReport) -> u32 {
+    if r.budget < round_budget {
+        r.budget.max(MIN_BUDGET)
+    } else if !tail && r.busy_share > 0.5 && r.seconds > 0.0 {
+        let scale = (ROUND_SECONDS / r.seconds).clamp(0.5, 4.0);
+        ((f64::from(budget) * scale) as u32).clamp(MIN_BUDGET, MAX_BUDGET)
+    } else {
+        budget
+    }
+}
+
+/// The moves to the goal the device found: those of its subtree root (one of `nodes`), then
+/// the device's below it.
+///
+/// # Errors
+/// [`SearchError::Evaluator`] when the device fails or names no root of `nodes`.
+fn found_path<S: Clone>(
+    device: &mut dyn IdaDevice,
+    nodes: &SplitNodes<S>,
+) -> Result<IterationEnd, SearchError> {
+    let (root, below) = device.solution().map_err(device_error)?;
+    if root >= nodes.len() {
+        return Err(SearchError::Evaluator(format!(
+            "the device names root {root} of {}",
+            nodes.len()
+        )));
+    }
+    let mut path = nodes.path(root).to_vec();
+    path.extend(below);
+    Ok(IterationEnd::Found(path))
 }
 
 /// `NPUZZLE_GPU_TRACE=1`: a line on stderr for each iteration (searched by the host alone, or
