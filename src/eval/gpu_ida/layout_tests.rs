@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::eval::gpu_layout::wgsl::{const_in, sum_fn_in};
+use crate::eval::ida::{HIST_G, HIST_H};
 
 #[test]
 fn the_status_block_and_the_depth_limit_agree_with_the_shader() {
