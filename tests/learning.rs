@@ -242,12 +242,43 @@ fn ida_star_iterations_are_charted_and_each_finished_one_keeps_its_heatmap() {
         .collect();
     assert_eq!(got, want);
     assert_eq!(got[0].0, 21);
-    // The chart view, then a finished iteration's heatmap.
+    // The chart view: a finished iteration's bar tells its figures on hover, and a click on it
+    // shows its heatmap.
     h.get_by_label("Iterations").click();
     h.step();
     assert_eq!(h.state().st.lower, LowerView::Iterations);
-    h.state_mut().st.picked_iteration = Some(1);
-    h.state_mut().st.lower = LowerView::Heatmap;
+    // The chart, once drawn, asks for no more frames (no animation).
+    for _ in 0..30 {
+        h.step();
+    }
+    let delay = h.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+    assert!(delay > std::time::Duration::from_secs(1), "{delay:?}");
+    let (t, n) = got[1];
+    let tick = painted_lowest(&h, &t.to_string())
+        .unwrap_or_else(|| panic!("no tick label {t} among {:?}", painted_texts(&h)));
+    let over = egui::pos2(tick.center().x, tick.top() - 12.0);
+    h.hover_at(over);
+    // egui shows a tooltip after the pointer has rested a moment (frames of 1/60 s here).
+    for _ in 0..60 {
+        h.step();
+    }
+    let want = format!(
+        "threshold {t}: {} nodes expanded · click for its heatmap",
+        npuzzle::text::group_digits(n)
+    );
+    let texts = painted_texts(&h);
+    assert!(texts.contains(&want), "no {want:?} among {texts:?}");
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: over,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    h.step();
+    assert_eq!(h.state().st.picked_iteration, Some(1));
+    assert_eq!(h.state().st.lower, LowerView::Heatmap);
     h.step();
     h.get_by_label("iteration 2: back to live").click();
     h.step();
@@ -552,6 +583,26 @@ fn painted_texts(h: &egui_kittest::Harness<'_, common::harness::TestApp>) -> Vec
         walk(&c.shape, &mut out);
     }
     out
+}
+
+/// Where the last frame painted `text` lowest in the window (the charts' tick labels are at
+/// its bottom), if anywhere.
+fn painted_lowest(
+    h: &egui_kittest::Harness<'_, common::harness::TestApp>,
+    text: &str,
+) -> Option<egui::Rect> {
+    fn walk(s: &egui::Shape, text: &str, out: &mut Vec<egui::Rect>) {
+        match s {
+            egui::Shape::Text(t) if t.galley.text() == text => out.push(t.visual_bounding_rect()),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, text, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &h.output().shapes {
+        walk(&c.shape, text, &mut out);
+    }
+    out.into_iter().max_by(|a, b| a.top().total_cmp(&b.top()))
 }
 
 #[test]

@@ -1,12 +1,15 @@
 //! The Compare view: the board solved with each heuristic (a table filled as results come:
 //! initial h, nodes expanded and generated, seconds, effective branching factor, length), and
 //! the textbook experiment as a chart (log mean nodes expanded against optimal depth, one
-//! line per heuristic).
+//! line per heuristic, drawn with `egui_plot`; the log scale is the chart's own, see
+//! [`super::chart`]).
 
-use egui::{Align2, Color32, FontId, Pos2, Rect, Stroke, vec2};
+use egui::{Color32, Rect, RichText, Sense, vec2};
+use egui_plot::{AxisHints, HoverPosition, Line, PlotBounds, Points};
 
+use super::chart;
 use crate::app::state::AppState;
-use crate::search::measure::{DepthRow, Measure};
+use crate::search::measure::{DepthCell, DepthRow, Measure};
 use crate::text::group_digits as group;
 
 /// Line colours of the chart, one per method.
@@ -160,58 +163,145 @@ fn lengths_note(ui: &mut egui::Ui, rows: &[Measure]) {
 }
 
 /// Log mean nodes expanded against depth, one line per method, for `boards` (e.g. "3×3
-/// boards").
+/// boards"), in `rect`: a title, then the chart (egui_plot: axes, ticks, hover) and its legend
+/// beside it (egui_plot's own lies over the plot, and would hide the points of a small
+/// window's).
 fn chart(ui: &mut egui::Ui, rows: &[DepthRow], boards: &str, rect: Rect) {
-    let p = ui.painter_at(rect);
-    let font = FontId::proportional(10.0);
-    // Each method's legend entry: its name and its effective branching factor at the
-    // deepest depth; the plot leaves room on its right for the widest.
-    let legend = legend(rows);
-    let widest = legend
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+    let ui = &mut child;
+    // The title, wrapped to the view (a narrow window's would run past its edge).
+    ui.add(
+        egui::Label::new(
+            RichText::new(format!(
+                "Mean nodes expanded (log) against optimal depth, {boards} · up to {} boards \
+                 per depth, seed 1",
+                rows.iter().map(|r| r.boards).max().unwrap_or(0)
+            ))
+            .size(12.0)
+            .color(Color32::LIGHT_GRAY),
+        )
+        .wrap(),
+    );
+    let lines = lines(rows);
+    // The legend's column: each method's entry in its colour, as wide as the widest.
+    let legend: Vec<(String, Color32)> = lines
         .iter()
-        .map(|t| {
-            p.layout_no_wrap(t.clone(), font.clone(), Color32::GRAY)
+        .enumerate()
+        .map(|(m, l)| (l.legend.clone(), COLOURS[m % COLOURS.len()]))
+        .collect();
+    let legend_width = legend
+        .iter()
+        .map(|(t, _)| {
+            ui.painter()
+                .layout_no_wrap(t.clone(), chart::font(), Color32::GRAY)
                 .size()
                 .x
         })
-        .fold(0.0f32, f32::max);
-    // The title, wrapped to the view (a narrow window's would run past its edge).
-    let title = p.layout(
-        format!(
-            "Mean nodes expanded (log) against optimal depth, {boards} · up to {} boards per \
-             depth, seed 1",
-            rows.iter().map(|r| r.boards).max().unwrap_or(0)
-        ),
-        FontId::proportional(12.0),
-        Color32::LIGHT_GRAY,
-        rect.width() - 8.0,
-    );
-    let title_height = title.size().y;
-    p.galley(rect.min + vec2(4.0, 2.0), title, Color32::LIGHT_GRAY);
-    let plot = Rect::from_min_max(
-        rect.min + vec2(56.0, 10.0 + title_height),
-        rect.max - vec2(widest + 20.0, 28.0),
-    );
-    if plot.width() < 40.0 || plot.height() < 40.0 {
+        .fold(0.0f32, f32::max)
+        .ceil();
+    let room = ui.available_size_before_wrap();
+    let plot_width = room.x - legend_width - 12.0;
+    if plot_width < 80.0 || room.y < 64.0 {
         return;
     }
+    ui.horizontal_top(|ui| {
+        plot(ui, rows, &lines, vec2(plot_width, room.y));
+        ui.vertical(|ui| {
+            ui.spacing_mut().item_spacing.y = 2.0;
+            for (entry, col) in legend {
+                ui.label(RichText::new(entry).size(chart::SMALL).color(col));
+            }
+        });
+    });
+}
+
+/// The chart itself, `size` big: each method's line of `lines` (through `rows`' depths) with
+/// a tooltip on its points.
+fn plot(ui: &mut egui::Ui, rows: &[DepthRow], lines: &[MethodLine<'_>], size: egui::Vec2) {
+    let max_d = rows.iter().map(|r| r.depth).max().unwrap_or(1).max(1) as f64;
     let max_n = rows
         .iter()
         .flat_map(|r| r.methods.iter().map(|c| c.expanded))
         .fold(1.0f64, f64::max);
-    let axes = Axes {
-        plot,
-        max_d: rows.iter().map(|r| r.depth).max().unwrap_or(1).max(1) as f32,
-        top: max_n.log10().ceil().max(1.0) as f32,
-    };
-    axes.decades(&p, &font);
-    axes.depths(&p, rows, &font);
-    axes.lines(&p, rows, &legend, &font);
+    // Decades 10^0 to 10^top up the chart.
+    let top = max_n.log10().ceil().max(1.0);
+    // The depths' labels step by the rows' (2 on the 3×3 board, whose depths are all even).
+    let step = rows
+        .iter()
+        .map(|r| r.depth)
+        .filter(|&d| d > 0)
+        .fold(0, gcd)
+        .max(1) as f64;
+    let y_width = chart::y_axis_width(ui, (0..=top as i32).map(chart::decade));
+    let x_height = chart::x_axis_height(ui, X_NAME);
+    chart::fixed(ui.make_persistent_id("textbook"))
+        .width(size.x)
+        .height(size.y)
+        .sense(Sense::hover())
+        .label_formatter(|pos| match pos {
+            HoverPosition::NearDataPoint {
+                plot_name, index, ..
+            } => {
+                let line = lines.iter().find(|l| l.name == *plot_name)?;
+                let &(d, c) = line.points.get(*index)?;
+                Some(format!(
+                    "{}\ndepth {d}: {} nodes expanded on average ({} boards)",
+                    line.name,
+                    chart::mean(c.expanded),
+                    c.solved
+                ))
+            }
+            HoverPosition::Elsewhere { .. } => None,
+        })
+        .x_grid_spacer(move |input| chart::uniform_marks(&input, step))
+        .y_grid_spacer(|input| chart::decade_marks(&input, 0.0))
+        .custom_x_axes(vec![
+            chart::axis(AxisHints::new_x(), x_height, 16.0)
+                .label(chart::axis_name(X_NAME))
+                .formatter(|mark, _| format!("{}", mark.value.round())),
+        ])
+        .custom_y_axes(vec![
+            chart::axis(AxisHints::new_y(), y_width, 12.0)
+                .formatter(|mark, _| chart::decade(mark.value.round() as i32)),
+        ])
+        .show(ui, |pui| {
+            // A little room either side, so that the first and last points are whole.
+            let pad = max_d * 0.02;
+            pui.set_plot_bounds(PlotBounds::from_min_max(
+                [-pad, 0.0],
+                [max_d + pad, top + top * 0.02],
+            ));
+            for (m, line) in lines.iter().enumerate() {
+                let col = COLOURS[m % COLOURS.len()];
+                let pts: Vec<[f64; 2]> = line
+                    .points
+                    .iter()
+                    .map(|(d, c)| [*d as f64, c.expanded.max(1.0).log10()])
+                    .collect();
+                // Named by the method (the tooltip finds its figures by it).
+                pui.line(
+                    Line::new(line.name.clone(), pts.clone())
+                        .color(col)
+                        .width(2.0),
+                );
+                pui.points(Points::new(line.name.clone(), pts).color(col).radius(2.5));
+            }
+        });
 }
 
-/// Each method's legend entry: its name and its effective branching factor at the deepest
-/// depth of `rows`.
-fn legend(rows: &[DepthRow]) -> Vec<String> {
+/// The x axis's name.
+const X_NAME: &str = "optimal depth d (moves)";
+
+/// A method's line: its name, its legend entry (the name and its effective branching factor
+/// at the deepest depth), and its solved depths with their figures.
+struct MethodLine<'a> {
+    name: String,
+    legend: String,
+    points: Vec<(u32, &'a DepthCell)>,
+}
+
+/// Each method's line through its solved depths of `rows`.
+fn lines(rows: &[DepthRow]) -> Vec<MethodLine<'_>> {
     let methods = rows.first().map_or(0, |r| r.methods.len());
     (0..methods)
         .map(|m| {
@@ -226,105 +316,23 @@ fn legend(rows: &[DepthRow]) -> Vec<String> {
                 .last()
                 .and_then(|r| Some((r.depth, r.methods.get(m)?.branching?)))
                 .map_or(String::new(), |(d, b)| format!(" (b* {b:.2} at d = {d})"));
-            format!("{name}{b}")
+            let points = rows
+                .iter()
+                .filter_map(|r| {
+                    let c = r.methods.get(m)?;
+                    (c.solved > 0).then_some((r.depth, c))
+                })
+                .collect();
+            MethodLine {
+                legend: format!("{name}{b}"),
+                name,
+                points,
+            }
         })
         .collect()
 }
 
-/// The chart's axes: depth 0 to `max_d` across `plot`, nodes 10^0 to 10^`top` up it on a log
-/// scale.
-struct Axes {
-    plot: Rect,
-    max_d: f32,
-    top: f32,
-}
-
-impl Axes {
-    /// The screen point of `n` nodes (at least 1) at depth `d`.
-    fn at(&self, d: f32, n: f64) -> Pos2 {
-        let plot = self.plot;
-        Pos2::new(
-            plot.left() + d / self.max_d * plot.width(),
-            plot.bottom() - ((n.max(1.0)).log10() as f32 / self.top) * plot.height(),
-        )
-    }
-
-    /// Draws the decades' lines and their labels.
-    fn decades(&self, p: &egui::Painter, font: &FontId) {
-        let plot = self.plot;
-        for k in 0..=self.top as i32 {
-            let y = self.at(0.0, 10f64.powi(k)).y;
-            p.line_segment(
-                [Pos2::new(plot.left(), y), Pos2::new(plot.right(), y)],
-                Stroke::new(0.5, Color32::from_gray(60)),
-            );
-            p.text(
-                Pos2::new(plot.left() - 4.0, y),
-                Align2::RIGHT_CENTER,
-                format!("10^{k}"),
-                font.clone(),
-                Color32::GRAY,
-            );
-        }
-    }
-
-    /// Labels `rows`' depths under the plot, every few depths so that they never run
-    /// together, and names the axis.
-    fn depths(&self, p: &egui::Painter, rows: &[DepthRow], font: &FontId) {
-        let plot = self.plot;
-        let max_d = self.max_d;
-        let label_width = p
-            .layout_no_wrap(format!("{max_d}"), font.clone(), Color32::GRAY)
-            .size()
-            .x
-            + 6.0;
-        let per_depth = plot.width() / max_d;
-        let every = (label_width / per_depth).ceil().max(1.0) as u32;
-        for r in rows.iter().filter(|r| r.depth % every == 0) {
-            let x = self.at(r.depth as f32, 1.0).x;
-            p.text(
-                Pos2::new(x, plot.bottom() + 3.0),
-                Align2::CENTER_TOP,
-                r.depth.to_string(),
-                font.clone(),
-                Color32::GRAY,
-            );
-        }
-        p.text(
-            Pos2::new(plot.center().x, plot.bottom() + 14.0),
-            Align2::CENTER_TOP,
-            "optimal depth d (moves)",
-            font.clone(),
-            Color32::GRAY,
-        );
-    }
-
-    /// Draws each method's line through its solved depths of `rows`, and its `legend` entry
-    /// on the right in its colour.
-    fn lines(&self, p: &egui::Painter, rows: &[DepthRow], legend: &[String], font: &FontId) {
-        let plot = self.plot;
-        for (m, entry) in legend.iter().enumerate() {
-            let col = COLOURS[m % COLOURS.len()];
-            let pts: Vec<Pos2> = rows
-                .iter()
-                .filter_map(|r| {
-                    let c = r.methods.get(m)?;
-                    (c.solved > 0).then(|| self.at(r.depth as f32, c.expanded))
-                })
-                .collect();
-            for w in pts.windows(2) {
-                p.line_segment([w[0], w[1]], Stroke::new(2.0, col));
-            }
-            for q in &pts {
-                p.circle_filled(*q, 2.5, col);
-            }
-            p.text(
-                Pos2::new(plot.right() + 10.0, plot.top() + 14.0 * m as f32),
-                Align2::LEFT_TOP,
-                entry,
-                font.clone(),
-                col,
-            );
-        }
-    }
+/// The greatest common divisor of `a` and `b`.
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }

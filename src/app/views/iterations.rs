@@ -1,9 +1,12 @@
 //! IDA*'s iterations as a bar chart that grows live: one bar per threshold, its height the
 //! nodes expanded in that iteration on a log scale; the running iteration drawn open. A
-//! click on a finished iteration's bar shows its heatmap.
+//! click on a finished iteration's bar shows its heatmap. Drawn with `egui_plot` (axes,
+//! ticks, hit testing); the log scale is the chart's own (see [`super::chart`]).
 
-use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
+use egui::{Color32, Rect, RichText, Sense, Stroke, Vec2b, vec2};
+use egui_plot::{AxisHints, Bar as PlotBar, BarChart, PlotBounds};
 
+use super::chart;
 use crate::app::state::{AppState, LowerView};
 use crate::search::Algorithm;
 use crate::text::group_digits as group;
@@ -12,30 +15,42 @@ use crate::text::group_digits as group;
 /// finished, and whether it has its heatmap.
 type Bar = (u32, u64, bool, bool);
 
+/// A finished iteration's bar.
+const FINISHED: Color32 = Color32::from_rgb(70, 130, 200);
+/// The bar of the iteration whose heatmap is shown.
+const SELECTED: Color32 = Color32::from_rgb(242, 160, 60);
+/// The outline of the running iteration's bar.
+const RUNNING: Color32 = Color32::from_rgb(120, 200, 120);
+
+/// The widest a bar's slot gets, in points (one iteration does not fill the chart).
+const SLOT: f32 = 60.0;
+
+/// The x axis's name.
+const X_NAME: &str = "threshold f";
+
 /// Draws the chart in `rect`.
 pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
-    let p = ui.painter_at(rect);
-    let font = FontId::proportional(12.0);
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect.shrink2(vec2(8.0, 4.0))));
+    let ui = &mut child;
     let prog = st.run.progress();
     let is_ida = matches!(
         prog.and_then(|p| p.algorithm),
         Some(Algorithm::IdaStar | Algorithm::GpuIdaStar)
     );
     if !is_ida {
-        p.text(
-            rect.left_top() + vec2(8.0, 8.0),
-            Align2::LEFT_TOP,
-            "IDA* iterations: run IDA* (Solver panel) to see each threshold and the nodes it expanded",
-            font,
-            Color32::GRAY,
+        ui.label(
+            RichText::new(
+                "IDA* iterations: run IDA* (Solver panel) to see each threshold and the nodes \
+                 it expanded",
+            )
+            .size(12.0)
+            .color(Color32::GRAY),
         );
         return;
     }
     let bars = bars(st);
-    p.text(
-        rect.left_top() + vec2(8.0, 6.0),
-        Align2::LEFT_TOP,
-        format!(
+    ui.label(
+        RichText::new(format!(
             "IDA* iterations: nodes expanded per threshold (log scale) · {} finished{}",
             st.run.iterations().len(),
             if st.run.is_running() {
@@ -43,29 +58,15 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
             } else {
                 ""
             }
-        ),
-        font.clone(),
-        Color32::LIGHT_GRAY,
+        ))
+        .size(12.0)
+        .color(Color32::LIGHT_GRAY),
     );
-    let plot = Rect::from_min_max(rect.min + vec2(60.0, 28.0), rect.max - vec2(12.0, 36.0));
-    if bars.is_empty() || plot.width() < 20.0 || plot.height() < 20.0 {
+    let room = ui.available_size_before_wrap();
+    if bars.is_empty() || room.x < 80.0 || room.y < 64.0 {
         return;
     }
-    let max = bars.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
-    let scale = Scale {
-        plot,
-        top: max.log10().ceil().max(1.0),
-    };
-    scale.decades(&p);
-    let picked = scale.draw_bars(ui, &p, &bars, st.picked_iteration);
-    p.text(
-        Pos2::new(plot.center().x, plot.bottom() + 18.0),
-        Align2::CENTER_TOP,
-        "threshold f",
-        FontId::proportional(10.0),
-        Color32::GRAY,
-    );
-    if let Some(i) = picked {
+    if let Some(i) = chart(ui, &bars, st.picked_iteration, room.x) {
         st.picked_iteration = Some(i);
         st.lower = LowerView::Heatmap;
     }
@@ -88,111 +89,123 @@ fn bars(st: &AppState) -> Vec<Bar> {
     bars
 }
 
-/// The chart's log scale: decades 10^0 to 10^`top` of nodes up `plot`, over one decade's
-/// room for 0.
-struct Scale {
-    plot: Rect,
-    top: f64,
+/// A bar's height for `n` nodes: 1 + log10 `n`, so that one decade below 10^0 is the room a
+/// one-node bar stands in (and an iteration of none has no height).
+fn height(n: u64) -> f64 {
+    if n == 0 {
+        0.0
+    } else {
+        1.0 + (n as f64).log10()
+    }
 }
 
-impl Scale {
-    /// The screen y of `n` nodes. One decade below 10^0 at the bottom, so that an iteration
-    /// of one node still has a bar (and one of none has no height).
-    fn y(&self, n: u64) -> f32 {
-        let up = if n == 0 {
-            0.0
-        } else {
-            (1.0 + (n as f64).log10()) / (1.0 + self.top)
-        };
-        self.plot.bottom() - up as f32 * self.plot.height()
-    }
-
-    /// Draws the decades' lines and labels, and the bottom's 0 where there is room for it.
-    fn decades(&self, p: &egui::Painter) {
-        let plot = self.plot;
-        // The bottom is 0 nodes (the decade below 10^0 is the room a one-node bar stands in),
-        // labelled where a decade leaves room for it below 10^0's label.
-        if plot.height() / (1.0 + self.top as f32) >= 11.0 {
-            p.text(
-                Pos2::new(plot.left() - 6.0, plot.bottom()),
-                Align2::RIGHT_CENTER,
-                "0",
-                FontId::proportional(10.0),
-                Color32::GRAY,
-            );
-        }
-        for k in 0..=self.top as u32 {
-            let yy = self.y(10u64.saturating_pow(k));
-            p.line_segment(
-                [Pos2::new(plot.left(), yy), Pos2::new(plot.right(), yy)],
-                Stroke::new(0.5, Color32::from_gray(60)),
-            );
-            p.text(
-                Pos2::new(plot.left() - 6.0, yy),
-                Align2::RIGHT_CENTER,
-                format!("10^{k}"),
-                FontId::proportional(10.0),
-                Color32::GRAY,
-            );
-        }
-    }
-
-    /// Draws `bars` (filled when finished, orange when `selected`; open while running), each
-    /// with its threshold under it and a tooltip. Returns the bar with a heatmap clicked, if
-    /// any.
-    fn draw_bars(
-        &self,
-        ui: &egui::Ui,
-        p: &egui::Painter,
-        bars: &[Bar],
-        selected: Option<usize>,
-    ) -> Option<usize> {
-        let plot = self.plot;
-        let w = (plot.width() / bars.len() as f32).min(60.0);
-        let mut picked = None;
-        for (i, &(t, n, finished, heat)) in bars.iter().enumerate() {
-            let x0 = plot.left() + i as f32 * w;
-            let bar = Rect::from_min_max(
-                Pos2::new(x0 + w * 0.15, self.y(n)),
-                Pos2::new(x0 + w * 0.85, plot.bottom()),
-            );
-            if finished {
-                let col = if selected == Some(i) {
-                    Color32::from_rgb(242, 160, 60)
-                } else {
-                    Color32::from_rgb(70, 130, 200)
-                };
-                p.rect_filled(bar, 2.0, col);
-            } else {
-                p.rect_stroke(
-                    bar,
-                    2.0,
-                    Stroke::new(1.5, Color32::from_rgb(120, 200, 120)),
-                    egui::StrokeKind::Inside,
+/// Draws `bars` (filled when finished, orange when `selected`; open while running), one slot
+/// each, at most [`SLOT`] points wide across `width`, each with its threshold under it and a
+/// tooltip. Returns the bar with a heatmap clicked, if any.
+fn chart(ui: &mut egui::Ui, bars: &[Bar], selected: Option<usize>, width: f32) -> Option<usize> {
+    let max = bars.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
+    // Decades 10^0 to 10^top, over the one decade of room for 0.
+    let top = max.log10().ceil().max(1.0);
+    let slots = (bars.len() as f64).max((width / SLOT).floor() as f64);
+    let thresholds: Vec<u32> = bars.iter().map(|b| b.0).collect();
+    let y_width = chart::y_axis_width(
+        ui,
+        (0..=top as i32).map(chart::decade).chain(["0".to_string()]),
+    );
+    let x_height = chart::x_axis_height(ui, X_NAME);
+    let plotted: Vec<PlotBar> = bars
+        .iter()
+        .enumerate()
+        .map(|(i, &(_, n, finished, _))| {
+            let bar = PlotBar::new(i as f64, height(n)).width(0.7);
+            match (finished, selected == Some(i)) {
+                (true, true) => bar.fill(SELECTED),
+                (true, false) => bar.fill(FINISHED),
+                (false, _) => bar.stroke(Stroke::new(1.5, RUNNING)),
+            }
+        })
+        .collect();
+    let resp = chart::fixed(ui.make_persistent_id("iterations"))
+        // Hover and clicks are the chart's own (a tooltip with the exact figures).
+        .show_x(false)
+        .show_y(false)
+        .sense(Sense::click())
+        // Lines across for the decades only (the old chart's): the bars need none up.
+        .show_grid(Vec2b::new(false, true))
+        .x_grid_spacer(|input| chart::uniform_marks(&input, 1.0))
+        .y_grid_spacer(|input| {
+            // The bottom is 0 nodes, then the decades from 10^0 (at 1) up.
+            let mut marks = chart::decade_marks(&input, 1.0);
+            if input.bounds.0 <= 0.0 {
+                marks.insert(
+                    0,
+                    egui_plot::GridMark {
+                        value: 0.0,
+                        step_size: 1.0,
+                    },
                 );
             }
-            p.text(
-                Pos2::new(bar.center().x, plot.bottom() + 4.0),
-                Align2::CENTER_TOP,
-                t.to_string(),
-                FontId::proportional(10.0),
-                Color32::GRAY,
-            );
-            let resp = ui
-                .interact(bar, ui.scope_id().with(("iteration", i)), Sense::click())
-                .on_hover_text(format!(
-                    "threshold {t}: {} nodes expanded{}",
-                    group(n),
-                    match (finished, heat) {
-                        (true, true) => " · click for its heatmap",
-                        (true, false) => "",
-                        (false, _) => " so far",
-                    }
-                ));
-            if heat && resp.clicked() {
-                picked = Some(i);
-            }
+            marks
+        })
+        .custom_x_axes(vec![
+            chart::axis(AxisHints::new_x(), x_height, 14.0)
+                .label(chart::axis_name(X_NAME))
+                .formatter(move |mark, _| {
+                    let i = mark.value.round();
+                    (i >= 0.0 && (mark.value - i).abs() < 1e-6)
+                        .then(|| thresholds.get(i as usize))
+                        .flatten()
+                        .map_or(String::new(), u32::to_string)
+                }),
+        ])
+        .custom_y_axes(vec![
+            chart::axis(AxisHints::new_y(), y_width, 12.0).formatter(|mark, _| {
+                let v = mark.value.round();
+                if v < 0.0 || (mark.value - v).abs() > 1e-6 {
+                    String::new()
+                } else if v == 0.0 {
+                    "0".to_string()
+                } else {
+                    chart::decade(v as i32 - 1)
+                }
+            }),
+        ])
+        .show(ui, |pui| {
+            pui.set_plot_bounds(PlotBounds::from_min_max(
+                [-0.5, 0.0],
+                // A little room over the top decade, whose label would sit on the edge.
+                [slots - 0.5, 1.0 + top + 0.15],
+            ));
+            pui.bar_chart(BarChart::new("iterations", plotted).allow_hover(false));
+        });
+    // The bar under the pointer: anywhere in its slot, the easier to hit a short one.
+    let hovered = resp
+        .response
+        .hover_pos()
+        .map(|p| resp.transform.value_from_position(p).x.round())
+        .filter(|&i| i >= 0.0 && (i as usize) < bars.len())
+        .map(|i| i as usize)?;
+    let (t, n, finished, heat) = bars[hovered];
+    let resp = resp.response.on_hover_text(format!(
+        "threshold {t}: {} nodes expanded{}",
+        group(n),
+        match (finished, heat) {
+            (true, true) => " · click for its heatmap",
+            (true, false) => "",
+            (false, _) => " so far",
         }
-        picked
+    ));
+    (heat && resp.clicked()).then_some(hovered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::height;
+
+    #[test]
+    fn a_bar_is_one_decade_higher_than_its_log() {
+        assert_eq!(height(0), 0.0);
+        assert_eq!(height(1), 1.0);
+        assert_eq!(height(1000), 4.0);
     }
 }

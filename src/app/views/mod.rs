@@ -3,6 +3,7 @@
 //! painter (`super::render`) and egui; no window code.
 
 pub mod board;
+pub mod chart;
 pub mod compare;
 pub mod heatmap;
 pub mod iterations;
