@@ -214,7 +214,7 @@ fn lower(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, re
         LowerView::Heatmap => views::heatmap::show(ui, st, painter, rest),
         LowerView::Tree => views::tree::show(ui, st, rest),
         LowerView::Iterations => views::iterations::show(ui, st, rest),
-        LowerView::Compare => views::compare::show(ui, st, rest),
+        LowerView::Compare => views::comparison::show(ui, st, rest),
     }
 }
 

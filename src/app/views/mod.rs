@@ -4,7 +4,7 @@
 
 pub mod board;
 pub mod chart;
-pub mod compare;
+pub mod comparison;
 pub mod heatmap;
 pub mod iterations;
 pub mod mini;
