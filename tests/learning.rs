@@ -133,7 +133,7 @@ fn the_open_list_is_shown_in_pop_order_and_clicking_a_board_shows_it() {
     assert_eq!(v.tree.len(), 10);
     // A click on the first open entry's caption's board puts it on the main board.
     let first = &v.open_top[0];
-    h.state_mut().st.focus = Some(first.board.clone());
+    h.state_mut().st.view.focus = Some(first.board.clone());
     h.step();
     assert_eq!(&h.state().st.shown_board(), &first.board);
     h.get_by_label("Back to the puzzle").click();
@@ -246,7 +246,7 @@ fn ida_star_iterations_are_charted_and_each_finished_one_keeps_its_heatmap() {
     // shows its heatmap.
     h.get_by_label("Iterations").click();
     h.step();
-    assert_eq!(h.state().st.lower, LowerView::Iterations);
+    assert_eq!(h.state().st.view.lower, LowerView::Iterations);
     // The chart, once drawn, asks for no more frames (no animation).
     for _ in 0..30 {
         h.step();
@@ -277,12 +277,12 @@ fn ida_star_iterations_are_charted_and_each_finished_one_keeps_its_heatmap() {
         });
     }
     h.step();
-    assert_eq!(h.state().st.picked_iteration, Some(1));
-    assert_eq!(h.state().st.lower, LowerView::Heatmap);
+    assert_eq!(h.state().st.view.picked_iteration, Some(1));
+    assert_eq!(h.state().st.view.lower, LowerView::Heatmap);
     h.step();
     h.get_by_label("iteration 2: back to live").click();
     h.step();
-    assert_eq!(h.state().st.picked_iteration, None);
+    assert_eq!(h.state().st.view.picked_iteration, None);
 }
 
 #[test]
@@ -472,7 +472,7 @@ fn at_800_by_600_the_central_view_keeps_its_room() {
     let mut h = harness_sized(HARD8, 800.0, 600.0);
     h.step();
     h.step();
-    let central = h.state().st.central_width;
+    let central = h.state().st.view.central_width;
     assert!(central >= 380.0, "central area {central} points wide");
 }
 
@@ -483,11 +483,11 @@ fn enlarging_the_window_widens_the_side_panels() {
     let mut h = harness_sized(HARD8, 800.0, 600.0);
     h.step();
     h.step();
-    let small = h.state().st.central_width;
+    let small = h.state().st.view.central_width;
     h.set_size(egui::vec2(1600.0, 900.0));
     h.step();
     h.step();
-    let large = h.state().st.central_width;
+    let large = h.state().st.view.central_width;
     // Panels of 300 and 320 points at 1600 wide leave the centre at most 980 (less margins);
     // panels kept at their 800-point widths (160 and 200) would leave it about 1240.
     assert!(large <= 990.0, "central area {small} → {large} points wide");
@@ -497,7 +497,7 @@ fn enlarging_the_window_widens_the_side_panels() {
     h.set_size(egui::vec2(800.0, 600.0));
     h.step();
     h.step();
-    let again = h.state().st.central_width;
+    let again = h.state().st.view.central_width;
     assert!(
         again >= small - 1.0 && again <= small + 30.0,
         "central area {small} → {large} → {again} points wide"
@@ -513,14 +513,14 @@ fn squeezing_the_window_and_enlarging_it_again_restores_the_side_panels() {
         let mut h = harness(HARD8);
         h.step();
         h.step();
-        let first = h.state().st.central_width;
+        let first = h.state().st.view.central_width;
         h.set_size(squeezed);
         h.step();
         h.step();
         h.set_size(egui::vec2(1280.0, 800.0));
         h.step();
         h.step();
-        let again = h.state().st.central_width;
+        let again = h.state().st.view.central_width;
         assert!(
             (again - first).abs() <= 2.0,
             "{squeezed:?}: central area {first} → {again} points wide"

@@ -27,7 +27,7 @@ pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{
     AppState, Clock, Compare, EditClick, Editor, EvaluatorChoice, FinishedIteration, Level,
     LowerView, Message, Messages, Play, Playback, Recent, Run, RunState, SLIDE_SECONDS, Scramble,
-    Settings, Slide, SolutionView,
+    Settings, Slide, SolutionView, View,
 };
 pub use views::ramp;
 pub use worker::{BuildStatus, OPEN_SHOWN, StepView};

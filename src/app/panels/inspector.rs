@@ -72,7 +72,7 @@ pub fn coverage(algorithm: Algorithm, expanded: u64, rows: usize, cols: usize) -
     )
 }
 
-/// The panel; a click on any board shown puts it on the main board ([`AppState::focus`]).
+/// The panel; a click on any board shown puts it on the main board ([`View::focus`]).
 pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     let Some(v) = st.run.inspect() else {
         ui.label("Press Step (N) to expand the search one node at a time.");
@@ -176,7 +176,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
         });
     }
     if let Some(b) = picked {
-        st.focus = Some(b);
+        st.view.focus = Some(b);
     }
 }
 

@@ -175,7 +175,7 @@ pub fn ui(
         });
     egui::CentralPanel::default().show(ui, |ui| {
         let avail = ui.available_rect_before_wrap();
-        st.central_width = avail.width();
+        st.view.central_width = avail.width();
         let split = avail.min.y + avail.height() * 0.56;
         let board_rect = Rect::from_min_max(avail.min, Pos2::new(avail.max.x, split - 4.0));
         let heat_rect = Rect::from_min_max(Pos2::new(avail.min.x, split + 4.0), avail.max);
@@ -197,20 +197,20 @@ fn lower(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, re
                 (LowerView::Iterations, "Iterations"),
                 (LowerView::Compare, "Compare"),
             ] {
-                ui.selectable_value(&mut st.lower, v, name);
+                ui.selectable_value(&mut st.view.lower, v, name);
             }
-            if let Some(i) = st.picked_iteration
-                && st.lower == LowerView::Heatmap
+            if let Some(i) = st.view.picked_iteration
+                && st.view.lower == LowerView::Heatmap
                 && ui
                     .small_button(format!("iteration {}: back to live", i + 1))
                     .clicked()
             {
-                st.picked_iteration = None;
+                st.view.picked_iteration = None;
             }
         });
     });
     let rest = Rect::from_min_max(rect.min + egui::vec2(0.0, 24.0), rect.max);
-    match st.lower {
+    match st.view.lower {
         LowerView::Heatmap => views::heatmap::show(ui, st, painter, rest),
         LowerView::Tree => views::tree::show(ui, st, rest),
         LowerView::Iterations => views::iterations::show(ui, st, rest),

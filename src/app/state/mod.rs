@@ -73,14 +73,23 @@ pub struct AppState {
     pub messages: Messages,
     /// Recently opened files.
     pub recent: Recent,
-    /// Show the per-cell out-of-place shares over the board.
-    pub show_misplaced: bool,
-    /// Draw the chosen heuristic on the board (its parts and its value).
-    pub show_heuristic: bool,
     /// Playing by hand: moves made, moves to solve from here, hints.
     pub play: Play,
     /// Comparing heuristics on the board, or the textbook experiment.
     pub compare: Compare,
+    /// What the views show and how: the lower view, a board picked to look at, the tree's
+    /// pan and zoom (the views' state, not the search's).
+    pub view: View,
+    quit: bool,
+}
+
+/// The views' own state: which one shows, what the student picked in them, and their layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    /// Show the per-cell out-of-place shares over the board.
+    pub show_misplaced: bool,
+    /// Draw the chosen heuristic on the board (its parts and its value).
+    pub show_heuristic: bool,
     /// A board picked in the inspector, the open list or the tree, shown on the main board
     /// instead of the puzzle until dismissed.
     pub focus: Option<Board>,
@@ -92,7 +101,29 @@ pub struct AppState {
     pub picked_iteration: Option<usize>,
     /// Width of the central area in the last frame, in points (the layout's result).
     pub central_width: f32,
-    quit: bool,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View {
+            show_misplaced: false,
+            show_heuristic: true,
+            focus: None,
+            lower: LowerView::default(),
+            tree_scene: egui::Rect::ZERO,
+            picked_iteration: None,
+            central_width: 0.0,
+        }
+    }
+}
+
+impl View {
+    /// Forgets what was picked in a search's views (its results are gone).
+    fn clear_picks(&mut self) {
+        self.focus = None;
+        self.picked_iteration = None;
+        self.tree_scene = egui::Rect::ZERO;
+    }
 }
 
 /// The views of the central area's lower half.
@@ -132,15 +163,9 @@ impl AppState {
             clock: Clock::default(),
             messages: Messages::default(),
             recent: Recent::default(),
-            show_misplaced: false,
-            show_heuristic: true,
             play: Play::new(),
             compare: Compare::default(),
-            focus: None,
-            lower: LowerView::default(),
-            tree_scene: egui::Rect::ZERO,
-            picked_iteration: None,
-            central_width: 0.0,
+            view: View::default(),
             quit: false,
         }
     }
@@ -259,10 +284,10 @@ impl AppState {
         self.goal().map(|g| Solvability::of(&self.board, &g))
     }
 
-    /// The board as shown: a board picked to look at ([`AppState::focus`]), else the start
+    /// The board as shown: a board picked to look at ([`View::focus`]), else the start
     /// with the playback position's solution moves applied.
     pub fn shown_board(&self) -> Board {
-        if let Some(f) = &self.focus {
+        if let Some(f) = &self.view.focus {
             return f.clone();
         }
         let mut b = self.board.clone();
@@ -314,9 +339,7 @@ impl AppState {
     fn clear_results(&mut self) {
         self.run.clear();
         self.playback.reset();
-        self.focus = None;
-        self.picked_iteration = None;
-        self.tree_scene = egui::Rect::ZERO;
+        self.view.clear_picks();
     }
 
     /// Loads a board from text; on error keeps the current puzzle and shows the message
@@ -446,7 +469,7 @@ impl AppState {
     /// A click on a cell: in edit mode, picks or swaps; otherwise slides the tile there into the
     /// blank if they are neighbours.
     pub fn click_cell(&mut self, cell: usize) {
-        if self.is_running() || cell >= self.board.len() || self.focus.is_some() {
+        if self.is_running() || cell >= self.board.len() || self.view.focus.is_some() {
             return;
         }
         match self.editor.click(cell) {

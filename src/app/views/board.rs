@@ -55,7 +55,7 @@ fn loaded_pdb(
 
 /// The coach's line: moves made, h, the exact moves to solve from here, Hint, the verdict.
 fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &Board) {
-    if st.focus.is_some() || st.run.solution().is_some() && st.playback.position() > 0 {
+    if st.view.focus.is_some() || st.run.solution().is_some() && st.playback.position() > 0 {
         return;
     }
     // Wrapped: a long verdict goes on to the next line rather than past the view's edge.
@@ -104,7 +104,7 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
     let b = st.shown_board();
     let goal = st.goal();
     let heuristic = st.settings.heuristic.clone();
-    let draw_h = st.show_heuristic && st.settings.algorithm != crate::search::Algorithm::Bfs;
+    let draw_h = st.view.show_heuristic && st.settings.algorithm != crate::search::Algorithm::Bfs;
     ui.scope_builder(egui::UiBuilder::new().max_rect(strip), |ui| {
         toggles(ui, st);
         let loaded = loaded_pdb(st, &heuristic);
@@ -164,24 +164,24 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
 /// picked from the search is shown, a line saying so and a way back instead of the first.
 fn toggles(ui: &mut egui::Ui, st: &mut AppState) {
     ui.horizontal(|ui| {
-        if st.focus.is_some() {
+        if st.view.focus.is_some() {
             ui.colored_label(
                 Color32::from_rgb(242, 160, 60),
                 "Showing a board picked from the search.",
             );
             if ui.small_button("Back to the puzzle").clicked() {
-                st.focus = None;
+                st.view.focus = None;
             }
         } else {
-            ui.checkbox(&mut st.show_misplaced, "frontier: share out of place");
+            ui.checkbox(&mut st.view.show_misplaced, "frontier: share out of place");
         }
-        ui.checkbox(&mut st.show_heuristic, "h on the board");
+        ui.checkbox(&mut st.view.show_heuristic, "h on the board");
     });
 }
 
 /// The frontier's out-of-place share (0..=1) per cell, row-major, when it is to be shown.
 fn misplaced(st: &AppState) -> Option<&[f32]> {
-    if !st.show_misplaced {
+    if !st.view.show_misplaced {
         return None;
     }
     st.run.progress().and_then(|p| p.misplaced.as_deref())
@@ -259,7 +259,7 @@ fn tile_quads(
         .slide()
         .filter(|s| now - s.start < SLIDE_SECONDS && b.tiles().get(s.to) == Some(&s.tile));
     // The coach's hint: the tile whose move keeps the optimum.
-    let hint = (st.focus.is_none())
+    let hint = (st.view.focus.is_none())
         .then(|| st.play.hint(b).and_then(|m| b.target(m)))
         .flatten();
     let mut labels = Vec::new();

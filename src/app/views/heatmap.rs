@@ -45,6 +45,7 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
     let prog = st.run.progress();
     // A finished IDA* iteration picked in the iteration chart, else the latest snapshot.
     let picked = st
+        .view
         .picked_iteration
         .and_then(|i| Some((i, st.run.iterations().get(i)?)))
         .filter(|(_, it)| it.histogram.is_some());

@@ -66,9 +66,9 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     if bars.is_empty() || room.x < 80.0 || room.y < 64.0 {
         return;
     }
-    if let Some(i) = chart(ui, &bars, st.picked_iteration, room.x) {
-        st.picked_iteration = Some(i);
-        st.lower = LowerView::Heatmap;
+    if let Some(i) = chart(ui, &bars, st.view.picked_iteration, room.x) {
+        st.view.picked_iteration = Some(i);
+        st.view.lower = LowerView::Heatmap;
     }
 }
 

@@ -123,22 +123,22 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     let bounds = pos.iter().fold(Rect::NOTHING, |r, p| {
         r.union(Rect::from_center_size(*p, vec2(DX, DY)))
     });
-    if st.tree_scene == Rect::ZERO || !st.tree_scene.is_finite() {
-        st.tree_scene = bounds.expand(20.0);
+    if st.view.tree_scene == Rect::ZERO || !st.view.tree_scene.is_finite() {
+        st.view.tree_scene = bounds.expand(20.0);
     }
-    let mut scene_rect = st.tree_scene;
+    let mut scene_rect = st.view.tree_scene;
     let drawing = Drawing {
         tree: &tree,
         pos: &pos,
         on_path: &on_path,
     };
     let (hovered, clicked) = drawing.scene(ui, &mut scene_rect, bounds);
-    st.tree_scene = scene_rect;
+    st.view.tree_scene = scene_rect;
     if let Some(i) = hovered {
         node_tip(ui, st, rect, &tree[i], goal.as_ref());
     }
     if let Some(i) = clicked {
-        st.focus = Some(tree[i].board.clone());
+        st.view.focus = Some(tree[i].board.clone());
     }
 }
 
