@@ -578,7 +578,7 @@ fn a_device_failure_is_an_evaluator_error() {
         &mut |_| {},
     );
     assert!(
-        matches!(r, Err(SearchError::Evaluator(ref m)) if m.contains("lost")),
+        matches!(r, Err(SearchError::Evaluator(ref m)) if m.to_string().contains("lost")),
         "{r:?}"
     );
 }

@@ -110,6 +110,20 @@ pub struct Job {
     pub all_solutions: Option<usize>,
 }
 
+/// Why a job ended without an answer.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The search stopped (a limit, cancel) or failed.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// The heuristic could not be loaded or built.
+    #[error("heuristic unavailable: {0}")]
+    Heuristic(#[source] ResolveError),
+    /// The evaluator or device could not be opened.
+    #[error("batch evaluator failed: {0}")]
+    Plan(#[source] PlanError),
+}
+
 /// A message from the worker.
 pub enum WorkerMsg {
     /// A progress snapshot.
@@ -127,7 +141,7 @@ pub enum WorkerMsg {
     /// The search ended; `evaluator` and `describe` say what evaluated h.
     Done {
         /// The answer, or why there is none.
-        result: Result<Outcome, SearchError>,
+        result: Result<Outcome, RunError>,
         /// Where h was evaluated.
         evaluator: Evaluated,
         /// The evaluator in words: `cpu (…)`, `cpu (inline)`, or the GPU adapter and backend.
@@ -271,10 +285,10 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
         r => {
             let result = match r {
                 Err(PlanError::Heuristic(ResolveError::Cancelled)) | Ok(_) => {
-                    Err(SearchError::Cancelled)
+                    Err(SearchError::Cancelled.into())
                 }
-                Err(PlanError::Heuristic(e)) => Err(SearchError::Heuristic(e.to_string())),
-                Err(e) => Err(SearchError::Evaluator(e.to_string())),
+                Err(PlanError::Heuristic(e)) => Err(RunError::Heuristic(e)),
+                Err(e) => Err(RunError::Plan(e)),
             };
             return done(tx, result, Evaluated::Cpu, String::new());
         }
@@ -302,21 +316,17 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
     match chosen.open(&hardware, goal, job.batch_size, &window) {
         Ok(mut plan) => {
             let result = plan.run(&job.problem, handed, &limits, &mut on_progress);
+            let result = result.map_err(RunError::Search);
             done(tx, result, plan.evaluated(), plan.describe());
         }
-        Err(e) => done(
-            tx,
-            Err(SearchError::Evaluator(e.to_string())),
-            Evaluated::Cpu,
-            String::new(),
-        ),
+        Err(e) => done(tx, Err(RunError::Plan(e)), Evaluated::Cpu, String::new()),
     }
 }
 
 /// Sends the search's end: its `result`, where h was `evaluated` and the evaluator in words.
 fn done(
     tx: &std::sync::mpsc::Sender<WorkerMsg>,
-    result: Result<Outcome, SearchError>,
+    result: Result<Outcome, RunError>,
     evaluator: Evaluated,
     describe: String,
 ) {
@@ -470,7 +480,12 @@ const VIEW_INTERVAL: Duration = Duration::from_millis(30);
 
 /// A stepped search's end, as the worker's last message.
 fn done_stepped(tx: &std::sync::mpsc::Sender<WorkerMsg>, result: Result<Outcome, SearchError>) {
-    done(tx, result, Evaluated::Cpu, "cpu (stepped)".to_string());
+    done(
+        tx,
+        result.map_err(RunError::Search),
+        Evaluated::Cpu,
+        "cpu (stepped)".to_string(),
+    );
 }
 
 /// How a stepped search ended: solved, or handed over at Run (batched A*).

@@ -412,10 +412,10 @@ impl Engines<'_> {
         chosen: &Chosen,
         device: Option<&Mutex<Plan>>,
         progress: &mut crate::search::ProgressFn<'_>,
-    ) -> Result<Outcome, SearchError> {
+    ) -> Result<Outcome, Failed> {
         if let Some(plan) = device {
             let mut plan = plan.lock().unwrap_or_else(|e| e.into_inner());
-            return plan.run(problem, None, self.limits, progress);
+            return Ok(plan.run(problem, None, self.limits, progress)?);
         }
         let mut plan = chosen
             .clone()
@@ -425,9 +425,21 @@ impl Engines<'_> {
                 self.batch_size,
                 &Terminal::quiet(),
             )
-            .map_err(|e| SearchError::Evaluator(e.to_string()))?;
-        plan.run(problem, None, self.limits, progress)
+            .map_err(Failed::Plan)?;
+        Ok(plan.run(problem, None, self.limits, progress)?)
     }
+}
+
+/// Why an instance has no answer: its search stopped or failed, or its evaluator could not be
+/// opened (`--evaluator gpu` and a board the GPU does not take).
+#[derive(Debug, thiserror::Error)]
+enum Failed {
+    /// The search's error.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// The plan's.
+    #[error("batch evaluator failed: {0}")]
+    Plan(crate::plan::PlanError),
 }
 
 impl Row {
@@ -437,7 +449,7 @@ impl Row {
         inst: &Instance,
         algorithm: Algorithm,
         heuristic: &HeuristicSpec,
-        r: Result<Outcome, SearchError>,
+        r: Result<Outcome, Failed>,
         last: &crate::search::Progress,
     ) -> Row {
         let mut row = Row {
@@ -475,7 +487,10 @@ impl Row {
                 row.nodes_expanded = last.expanded;
                 row.nodes_generated = last.generated;
                 row.seconds = last.seconds;
-                row.error = Some(super::limit_message(&e));
+                row.error = Some(match e {
+                    Failed::Search(e) => super::limit_message(&e),
+                    e => e.to_string(),
+                });
             }
         }
         row

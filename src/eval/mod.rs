@@ -17,7 +17,7 @@ use crate::heuristic::{Heuristic, HeuristicKind};
 use crate::puzzle::Goal;
 use rayon::prelude::*;
 
-/// Why a batch could not be evaluated.
+/// Why a batch could not be evaluated, or GPU IDA*'s device could not go on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EvalError {
     /// The batch length is not a multiple of the board size.
@@ -31,6 +31,42 @@ pub enum EvalError {
     /// A device error (GPU evaluators).
     #[error("device error: {0}")]
     Device(String),
+    /// An evaluator that answered another number of values than boards asked.
+    #[error("evaluator returned {values} values for {boards} boards")]
+    Count {
+        /// Values returned.
+        values: usize,
+        /// Boards asked.
+        boards: usize,
+    },
+    /// A GPU IDA* threshold over the 255 moves its bytes hold.
+    #[error("threshold {0} is over the 255 moves GPU IDA* takes")]
+    Threshold(u32),
+    /// A GPU IDA* threshold deeper below the subtree roots than the device's stacks.
+    #[error(
+        "threshold {bound} is {} moves below the subtree roots at depth {g}; the device's \
+         stacks hold {depth}",
+        bound - g
+    )]
+    TooDeep {
+        /// The threshold.
+        bound: u32,
+        /// The roots' depth.
+        g: u32,
+        /// The stacks' depth.
+        depth: u32,
+    },
+    /// Rounds cut short by the adapter at the smallest budget.
+    #[error("the adapter cut rounds of {0} expansions short (a software adapter's loop limit)")]
+    RoundsCut(u32),
+    /// The device named a subtree root that is not one.
+    #[error("the device names root {root} of {roots}")]
+    NoSuchRoot {
+        /// The root named.
+        root: usize,
+        /// Roots there are.
+        roots: usize,
+    },
 }
 
 /// What evaluated h in a run: the CPU (inline in the search, or a [`CpuEvaluator`]) or the

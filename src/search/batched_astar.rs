@@ -56,9 +56,9 @@ pub(crate) fn resume(
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError> {
-    let (known, open, stats) = stepper.into_astar().ok_or_else(|| {
-        SearchError::Heuristic("only an unsolved stepped A* can go on as batched A*".into())
-    })?;
+    let (known, open, stats) = stepper.into_astar().ok_or(SearchError::Misuse(
+        "only an unsolved stepped A* can go on as batched A*",
+    ))?;
     with_key!(problem.start.len(), K => {
         let bf = BestFirst::<K>::resume(
             problem,
@@ -130,7 +130,7 @@ fn rounds<K: Key>(
     fresh: bool,
 ) -> Result<(u64, u64, f64), SearchError> {
     let n = problem.start.len();
-    let eval_err = |e: crate::eval::EvalError| SearchError::Evaluator(e.to_string());
+    let eval_err = SearchError::Evaluator;
     let goal_key = K::pack(problem.goal.board().tiles());
     let start_key = K::pack(problem.start.tiles());
     let mut hs: Vec<u32> = Vec::new();
@@ -194,11 +194,10 @@ fn rounds<K: Key>(
         eval_seconds_total += eval_seconds;
         evaluated += pending.len() as u64;
         if hs.len() != pending.len() {
-            return Err(SearchError::Evaluator(format!(
-                "evaluator returned {} values for {} boards",
-                hs.len(),
-                pending.len()
-            )));
+            return Err(SearchError::Evaluator(crate::eval::EvalError::Count {
+                values: hs.len(),
+                boards: pending.len(),
+            }));
         }
         for ((key, g), &h) in pending.drain(..).zip(&hs) {
             if bf.push(key, g, h).is_err() {

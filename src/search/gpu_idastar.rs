@@ -23,6 +23,7 @@
 
 use super::idastar::{Dfs, IterationEnd, Offload, Reporter, Shared, SplitNodes, Top, split_top};
 use super::{Limits, SearchError};
+use crate::eval::EvalError;
 use crate::eval::ida::{HIST_H, IdaDevice, RoundReport, SubtreeRoot};
 use crate::heuristic::Incremental;
 
@@ -70,7 +71,7 @@ impl Offload for Rounds<'_> {
     fn set_pruning(&mut self, table: &[[u16; 4]]) -> Result<(), SearchError> {
         self.device
             .set_pruning(table)
-            .map_err(|e| SearchError::Evaluator(e.to_string()))
+            .map_err(SearchError::Evaluator)
     }
 
     fn iteration<H: Incremental + Sync>(
@@ -176,7 +177,7 @@ where
 
 /// A device's error as the search's.
 fn device_error(e: crate::eval::EvalError) -> SearchError {
-    SearchError::Evaluator(e.to_string())
+    SearchError::Evaluator(e)
 }
 
 /// Whether an iteration with threshold `bound` fits the device, its subtree roots at depth
@@ -188,16 +189,14 @@ fn device_error(e: crate::eval::EvalError) -> SearchError {
 fn fits_device(bound: u32, g: u32, depth: u32) -> Result<(), SearchError> {
     if bound > 255 {
         // Depths and h travel in bytes on the device.
-        return Err(SearchError::Evaluator(format!(
-            "threshold {bound} is over the 255 moves GPU IDA* takes"
-        )));
+        return Err(SearchError::Evaluator(EvalError::Threshold(bound)));
     }
     if bound - g > depth {
-        return Err(SearchError::Evaluator(format!(
-            "threshold {bound} is {} moves below the subtree roots at depth {g}; the device's \
-             stacks hold {depth}",
-            bound - g,
-        )));
+        return Err(SearchError::Evaluator(EvalError::TooDeep {
+            bound,
+            g,
+            depth,
+        }));
     }
     Ok(())
 }
@@ -223,10 +222,7 @@ fn subtree_roots<S: Clone>(nodes: &SplitNodes<S>) -> Vec<SubtreeRoot<'_>> {
 /// [`SearchError::Evaluator`] when the round was already at [`MIN_BUDGET`].
 fn budget_after_cut(round_budget: u32) -> Result<u32, SearchError> {
     if round_budget <= MIN_BUDGET {
-        return Err(SearchError::Evaluator(format!(
-            "the adapter cut rounds of {round_budget} expansions short (a software \
-             adapter's loop limit)"
-        )));
+        return Err(SearchError::Evaluator(EvalError::RoundsCut(round_budget)));
     }
     Ok((round_budget / 2).max(MIN_BUDGET))
 }
@@ -275,10 +271,10 @@ fn found_path<S: Clone>(
 ) -> Result<IterationEnd, SearchError> {
     let (root, below) = device.solution().map_err(device_error)?;
     if root >= nodes.len() {
-        return Err(SearchError::Evaluator(format!(
-            "the device names root {root} of {}",
-            nodes.len()
-        )));
+        return Err(SearchError::Evaluator(EvalError::NoSuchRoot {
+            root,
+            roots: nodes.len(),
+        }));
     }
     let mut path = nodes.path(root).to_vec();
     path.extend(below);

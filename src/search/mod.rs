@@ -246,12 +246,16 @@ pub enum SearchError {
     /// Start and goal have different sizes.
     #[error("start is {0}×{1} but the goal is {2}×{3}")]
     SizeMismatch(usize, usize, usize, usize),
-    /// The batch evaluator failed (e.g. a GPU device error).
+    /// The batch evaluator or GPU IDA*'s device failed (a device error, an answer that breaks
+    /// the protocol).
     #[error("batch evaluator failed: {0}")]
-    Evaluator(String),
-    /// The heuristic could not be set up (e.g. a pattern database that cannot be built).
+    Evaluator(#[source] crate::eval::EvalError),
+    /// The heuristic does not take the board's shape (walking distance's tables).
     #[error("heuristic unavailable: {0}")]
-    Heuristic(String),
+    Heuristic(#[source] crate::heuristic::WalkingDistanceError),
+    /// A search asked to do what it cannot (a bug in the caller): what.
+    #[error("internal error: {0}")]
+    Misuse(&'static str),
     /// The search claimed a solution that does not replay to the goal (a bug).
     #[error("internal error: solution failed to replay: {0}")]
     BadSolution(String),
@@ -277,6 +281,7 @@ impl SearchError {
             SearchError::SizeMismatch(..)
             | SearchError::Evaluator(_)
             | SearchError::Heuristic(_)
+            | SearchError::Misuse(_)
             | SearchError::BadSolution(_)
             | SearchError::Exhausted(_)
             | SearchError::WorkerPanicked(_) => false,
@@ -533,7 +538,7 @@ fn takes_shape(heuristic: &HeuristicSpec, problem: &Problem) -> Result<(), Searc
     if let HeuristicSpec::Kind(k) = heuristic {
         let b = problem.goal.board();
         k.supports(b.rows(), b.cols())
-            .map_err(|e| SearchError::Heuristic(e.to_string()))?;
+            .map_err(SearchError::Heuristic)?;
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The search run: its state, the latest progress, a pattern-database build, the answer, and
 //! the worker thread behind them.
 
-use crate::app::worker::{BuildStatus, Job, StepView, Worker, WorkerMsg};
+use crate::app::worker::{BuildStatus, Job, RunError, StepView, Worker, WorkerMsg};
 use crate::eval::Evaluated;
 use crate::puzzle::{Board, Move, Solvability};
 use crate::report::{RunInfo, tiles_moved};
@@ -341,7 +341,7 @@ impl Run {
             } => return Some((result, evaluator, describe)),
             WorkerMsg::Panicked(m) => {
                 return Some((
-                    Err(SearchError::WorkerPanicked(m)),
+                    Err(SearchError::WorkerPanicked(m).into()),
                     Evaluated::Cpu,
                     String::new(),
                 ));
@@ -424,15 +424,15 @@ impl Run {
 
 /// How a search ended: its answer (or why there is none), its evaluator (`cpu` or `gpu`),
 /// and that evaluator in words.
-type Ending = (Result<Outcome, SearchError>, Evaluated, String);
+type Ending = (Result<Outcome, RunError>, Evaluated, String);
 
 /// A failed search's error `e` in the app's words: a memory limit says what to do about it.
-fn failure(e: SearchError) -> String {
+fn failure(e: RunError) -> String {
     match e {
-        SearchError::MemoryLimit { refused: true, .. } => {
+        RunError::Search(e @ SearchError::MemoryLimit { refused: true, .. }) => {
             format!("{e} (pick IDA*, or close other programs)")
         }
-        SearchError::MemoryLimit { .. } => {
+        RunError::Search(e @ SearchError::MemoryLimit { .. }) => {
             format!("{e} (raise the Memory cap in the Solver panel, or pick IDA*)")
         }
         e => e.to_string(),

@@ -131,13 +131,11 @@ pub(super) fn search_on<O: Offload>(
             run_on(problem, &LinearConflict::new(goal), device, ctl, progress)
         }
         HeuristicSpec::Kind(HeuristicKind::WalkingDistance) => {
-            let wd =
-                WalkingDistance::new(goal).map_err(|e| SearchError::Heuristic(e.to_string()))?;
+            let wd = WalkingDistance::new(goal).map_err(SearchError::Heuristic)?;
             run_on(problem, &wd, device, ctl, progress)
         }
         HeuristicSpec::Kind(HeuristicKind::WalkingDistanceLc) => {
-            let wd =
-                WalkingDistance::new(goal).map_err(|e| SearchError::Heuristic(e.to_string()))?;
+            let wd = WalkingDistance::new(goal).map_err(SearchError::Heuristic)?;
             let h = MaxOf::new(
                 wd,
                 LinearConflict::new(goal),

@@ -248,15 +248,15 @@ impl Stepper {
         let (s, g) = (&problem.start, problem.goal.board());
         let algorithm = algorithm.resolve(s.len());
         if algorithm == Algorithm::BatchedAStar {
-            return Err(SearchError::Heuristic(
-                "batched A* is stepped as A* (one node at a time)".into(),
+            return Err(SearchError::Misuse(
+                "batched A* is stepped as A* (one node at a time)",
             ));
         }
         if let HeuristicSpec::Kind(k) = heuristic
             && algorithm != Algorithm::Bfs
         {
             k.supports(s.rows(), s.cols())
-                .map_err(|e| SearchError::Heuristic(e.to_string()))?;
+                .map_err(SearchError::Heuristic)?;
         }
         let h = (algorithm != Algorithm::Bfs).then(|| heuristic.build(&problem.goal));
         let h0 = h.as_ref().map_or(0, |h| h.estimate(s.tiles()));
