@@ -136,14 +136,14 @@ fn batched_progress_reports_rounds_and_open_histogram() {
     assert_eq!(reports.len() as u64, s.stats.rounds + 1);
     let last = reports.pop().unwrap();
     assert_eq!(
-        (last.round, last.expanded),
+        (last.rounds.count, last.expanded),
         (s.stats.rounds, s.stats.expanded)
     );
-    assert_eq!(last.histogram.as_ref().unwrap().total(), last.open);
+    assert_eq!(last.histogram.as_ref().unwrap().total(), last.frontier.open);
     for (i, rep) in reports.iter().enumerate() {
-        assert_eq!(rep.round, i as u64 + 1);
-        assert_eq!(rep.histogram.as_ref().unwrap().total(), rep.open);
-        assert!(rep.batch_boards > 0);
+        assert_eq!(rep.rounds.count, i as u64 + 1);
+        assert_eq!(rep.histogram.as_ref().unwrap().total(), rep.frontier.open);
+        assert!(rep.rounds.batch_boards > 0);
     }
     // The best f never decreases by more than the out-of-order slack, and ends at the optimum.
     assert!(reports.last().unwrap().bound >= 46);

@@ -446,7 +446,7 @@ fn a_time_limit_or_cancel_mid_iteration_stops_the_device_and_it_solves_the_next_
     assert_eq!(r, Err(SearchError::TimeLimit(0.3)));
     let last = last.expect("a report at the stop");
     assert!(
-        last.finished && last.expanded > 0 && last.round > 0,
+        last.finished && last.expanded > 0 && last.rounds.count > 0,
         "{last:?}"
     );
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -463,8 +463,8 @@ fn a_time_limit_or_cancel_mid_iteration_stops_the_device_and_it_solves_the_next_
         },
         &limits,
         &mut |p| {
-            rounds = p.round;
-            if p.round >= 3 {
+            rounds = p.rounds.count;
+            if p.rounds.count >= 3 {
                 cancel.store(true, std::sync::atomic::Ordering::Relaxed);
             }
         },
@@ -612,8 +612,8 @@ fn the_histogram_of_each_finished_iteration_counts_every_node_generated() {
             },
             &limits,
             &mut |p| {
-                rounds = rounds.max(p.round);
-                if p.iteration_done && !p.finished {
+                rounds = rounds.max(p.rounds.count);
+                if p.ida.done && !p.finished {
                     done.push(p.histogram.as_ref().map_or(0, |h| h.total()));
                 }
             },

@@ -319,11 +319,11 @@ fn after_an_a_star_solve_the_figures_are_the_final_ones() {
     let p = st.run.progress().unwrap();
     // The open list drawn is the final one: the closed count of the last report is the
     // search's own, and the histogram holds exactly the open entries.
-    assert_eq!(p.closed, sol.stats.closed);
+    assert_eq!(p.frontier.closed, sol.stats.closed);
     let hist = p.histogram.as_ref().unwrap();
-    assert_eq!(hist.total(), p.open);
+    assert_eq!(hist.total(), p.frontier.open);
     // The goal is closed but not expanded, and the row's hover text says so.
-    assert_eq!(p.closed, p.expanded + 1);
+    assert_eq!(p.frontier.closed, p.expanded + 1);
     h.get_by_label("open / closed").hover();
     // egui shows a tooltip after the pointer has rested a moment (frames of 1/60 s here).
     for _ in 0..60 {
@@ -698,7 +698,7 @@ fn ida_star_stepped_between_iterations_the_tree_says_the_next_has_not_begun() {
     let at = |s: &AppState| {
         s.run
             .progress()
-            .map_or((0, 0), |p| (p.expanded, p.iteration))
+            .map_or((0, 0), |p| (p.expanded, p.ida.number))
     };
     let mut steps = 0;
     while at(&h.state().st).1 < 2 {
@@ -751,9 +751,9 @@ fn gpu_ida_star_in_the_app_shows_its_rounds_and_grows_the_iteration_chart() {
     let p = st.run.progress().unwrap();
     assert_eq!(p.algorithm, Some(Algorithm::GpuIdaStar));
     assert!(
-        p.round > 0 && sol.stats.rounds == p.round,
+        p.rounds.count > 0 && sol.stats.rounds == p.rounds.count,
         "{} rounds",
-        p.round
+        p.rounds.count
     );
     // Thresholds 36, 38, …, 50: eight iterations, each in the chart with the CPU's counts.
     let cpu = solve(

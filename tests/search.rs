@@ -119,7 +119,7 @@ fn ida_progress_reports_iterations_and_histogram() {
         HeuristicKind::LinearConflict,
         &limits,
         &mut |p: &Progress| {
-            if p.iteration_done {
+            if p.ida.done {
                 done.push(p.clone());
             }
         },
@@ -161,7 +161,7 @@ fn astar_histogram_tracks_the_open_list() {
     );
     assert!(matches!(r, Ok(Outcome::Solved(ref s)) if s.moves.len() == 31));
     let last = last.expect("at least one report on a 31-move 3×3 with Manhattan");
-    assert_eq!(last.histogram.unwrap().total(), last.open);
+    assert_eq!(last.histogram.unwrap().total(), last.frontier.open);
 }
 
 #[test]

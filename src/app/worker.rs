@@ -16,7 +16,8 @@ use crate::heuristic::{HeuristicChoice, HeuristicSpec, ResolveError};
 use crate::plan::{Hardware, Note, PlanError, Purpose, Request, Watch};
 use crate::search::stepper::{Expansion, OpenEntry, Step, Stepper, TreeNode};
 use crate::search::{
-    Algorithm, Iteration, Limits, Outcome, Problem, Progress, Pruning, SearchError, Solution,
+    Algorithm, IdaIteration, Iteration, Limits, Outcome, Problem, Progress, Pruning, SearchError,
+    Solution,
 };
 
 /// Entries of the open list an inspector snapshot carries.
@@ -595,9 +596,11 @@ fn run_stepped(
                         expanded: done,
                         generated: s.generated(),
                         bound: it.threshold,
-                        iteration: s.iterations().len() as u32,
                         histogram: Some(h.clone()),
-                        iteration_done: true,
+                        ida: IdaIteration {
+                            number: s.iterations().len() as u32,
+                            done: true,
+                        },
                         ..Progress::default()
                     })));
                 }

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::best_first::BestFirst;
 use super::key::{Key, with_key};
-use super::{Algorithm, Control, Problem, Progress, ProgressFn, SearchError, Solution};
+use super::{Algorithm, Control, Problem, Progress, ProgressFn, Rounds, SearchError, Solution};
 use crate::eval::BatchEvaluator;
 
 /// Default number of nodes expanded per round: about 2,000 successor boards per batch on a
@@ -97,7 +97,10 @@ fn finish_rounds<K: Key>(
         Ok((round, evaluated, eval_seconds)) => {
             // The final counts and open list, so that a view's last frame is the search's end.
             progress(&Progress {
-                round,
+                rounds: Rounds {
+                    count: round,
+                    ..Rounds::default()
+                },
                 finished: true,
                 ..bf.progress(ctl, Algorithm::BatchedAStar)
             });
@@ -210,13 +213,16 @@ fn rounds<K: Key>(
                 bound: bf.min_f().unwrap_or(round_f),
                 g: round_g,
                 h: round_f - round_g,
-                round,
-                batch_boards: hs.len() as u64,
-                eval_seconds,
-                boards_per_second: if eval_seconds_total > 0.0 {
-                    evaluated as f64 / eval_seconds_total
-                } else {
-                    0.0
+                rounds: Rounds {
+                    count: round,
+                    batch_boards: hs.len() as u64,
+                    eval_seconds,
+                    boards_per_second: if eval_seconds_total > 0.0 {
+                        evaluated as f64 / eval_seconds_total
+                    } else {
+                        0.0
+                    },
+                    ..Rounds::default()
                 },
                 ..bf.progress(ctl, Algorithm::BatchedAStar)
             });

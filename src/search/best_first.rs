@@ -17,8 +17,8 @@ use super::key::{Key, KeyMap};
 pub(crate) use super::open_list::Open;
 use super::open_list::OpenList;
 use super::{
-    Algorithm, CellSampler, Control, GhHistogram, Problem, Progress, SearchError, SearchStats,
-    Solution,
+    Algorithm, CellSampler, Control, Frontier, GhHistogram, Problem, Progress, SearchError,
+    SearchStats, Solution,
 };
 use crate::puzzle::{Move, move_target};
 
@@ -281,8 +281,10 @@ impl<K: Key> BestFirst<K> {
             seconds: ctl.elapsed(),
             expanded: self.stats.expanded,
             generated: self.stats.generated,
-            open: self.open.len() as u64,
-            closed: self.stats.closed,
+            frontier: Frontier {
+                open: self.open.len() as u64,
+                closed: self.stats.closed,
+            },
             histogram: self.hist.clone(),
             misplaced: self.cells.as_mut().and_then(|c| c.take()),
             memory: self.memory(),

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use super::key::{Key, KeyMap, with_key};
 use super::rank::{factorial, rank, unrank};
 use super::{
-    Algorithm, Control, Problem, Progress, ProgressFn, SearchError, SearchStats, Solution,
+    Algorithm, Control, Frontier, Problem, Progress, ProgressFn, SearchError, SearchStats, Solution,
 };
 use crate::puzzle::{Goal, Move};
 
@@ -179,8 +179,10 @@ fn snapshot(
         seconds: ctl.elapsed(),
         expanded: stats.expanded,
         generated: stats.generated,
-        open: open as u64,
-        closed: closed as u64,
+        frontier: Frontier {
+            open: open as u64,
+            closed: closed as u64,
+        },
         bound: depth,
         g: depth,
         ..Progress::default()

@@ -5,7 +5,8 @@ use super::Algorithm;
 /// iteration. To stop the search, set the cancel flag in [`Limits`](super::Limits).
 pub type ProgressFn<'a> = dyn FnMut(&Progress) + 'a;
 
-/// A snapshot of a running search.
+/// A snapshot of a running search: what every search reports, then the parts that belong to
+/// some searches only (zero in the others).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Progress {
     /// The algorithm running.
@@ -16,14 +17,8 @@ pub struct Progress {
     pub expanded: u64,
     /// Nodes generated so far.
     pub generated: u64,
-    /// Open-list (frontier) size; 0 for IDA*.
-    pub open: u64,
-    /// Closed-set size; 0 for IDA*.
-    pub closed: u64,
     /// Current f bound: the IDA* threshold, the f of the last A* expansion, or the BFS depth.
     pub bound: u32,
-    /// IDA* iteration number (1-based); 0 for other searches.
-    pub iteration: u32,
     /// g of the node being expanded (A*), or the deepest g reached (IDA*).
     pub g: u32,
     /// h of the node being expanded (A*) or of the start (IDA*).
@@ -31,13 +26,45 @@ pub struct Progress {
     /// Per-(g, h) counts: of the open list (A*), or of nodes generated in this iteration (IDA*).
     /// Present when [`Limits::histogram`](super::Limits::histogram) is set.
     pub histogram: Option<GhHistogram>,
-    /// Whether this is the last report of an IDA* iteration.
-    pub iteration_done: bool,
+    /// For each cell (row-major), the share (0..=1) of recently generated frontier boards whose
+    /// tile there is out of place (blank not counted). Present with the histogram.
+    pub misplaced: Option<Vec<f32>>,
     /// Whether this is the search's last report (at its end or at a limit): its answer
     /// follows at once, so a caller that pauses on reports should not hold on this one.
     pub finished: bool,
-    /// Batched A* and GPU IDA*: rounds (batches, dispatches) so far.
-    pub round: u64,
+    /// Estimated memory of the search's tables, in bytes (0 for IDA*).
+    pub memory: u64,
+    /// BFS and A*: the open list and closed set.
+    pub frontier: Frontier,
+    /// IDA*: the iteration.
+    pub ida: IdaIteration,
+    /// Batched A* and GPU IDA*: their rounds.
+    pub rounds: Rounds,
+}
+
+/// The open list and closed set of a search that keeps them (BFS, A*, batched A*).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Frontier {
+    /// Open-list (frontier) size.
+    pub open: u64,
+    /// Closed-set size.
+    pub closed: u64,
+}
+
+/// Where an IDA* search is in its iterations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IdaIteration {
+    /// The iteration's number (1-based).
+    pub number: u32,
+    /// Whether this is the iteration's last report.
+    pub done: bool,
+}
+
+/// The rounds of a search that works in them: batched A*'s batches, GPU IDA*'s dispatches.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rounds {
+    /// Rounds so far.
+    pub count: u64,
     /// GPU IDA*: the share (0..=1) of the device's invocations that had work in the last
     /// round (expansions made over the most the round allowed).
     pub busy: f64,
@@ -47,11 +74,6 @@ pub struct Progress {
     pub eval_seconds: f64,
     /// Batched A*: boards evaluated per second of evaluation time, so far.
     pub boards_per_second: f64,
-    /// For each cell (row-major), the share (0..=1) of recently generated frontier boards whose
-    /// tile there is out of place (blank not counted). Present with the histogram.
-    pub misplaced: Option<Vec<f32>>,
-    /// Estimated memory of the search's tables, in bytes (0 for IDA*).
-    pub memory: u64,
 }
 
 /// Samples generated boards to estimate, per cell, how often its tile is out of place.

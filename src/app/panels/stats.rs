@@ -81,10 +81,10 @@ fn search_rows(rows: &mut Vec<Row>, st: &AppState, p: &Progress) {
         // (BFS has no h: its depth row below says where it is.)
         row("g / h / f", format!("{} / {} / {}", p.g, p.h, p.g + p.h));
     }
-    if p.iteration > 0 {
+    if p.ida.number > 0 {
         row(
             "IDA* iteration",
-            format!("{} (threshold {})", p.iteration, p.bound),
+            format!("{} (threshold {})", p.ida.number, p.bound),
         );
     } else if p.algorithm == Some(Algorithm::Bfs) {
         row("depth", p.bound.to_string());
@@ -93,10 +93,10 @@ fn search_rows(rows: &mut Vec<Row>, st: &AppState, p: &Progress) {
     }
     row("expanded", group(p.expanded));
     row("generated", group(p.generated));
-    if p.open > 0 || p.closed > 0 {
+    if p.frontier.open > 0 || p.frontier.closed > 0 {
         rows.push((
             "open / closed",
-            format!("{} / {}", group(p.open), group(p.closed)),
+            format!("{} / {}", group(p.frontier.open), group(p.frontier.closed)),
             Some(OPEN_CLOSED),
         ));
     }
@@ -108,16 +108,25 @@ fn speed_rows(rows: &mut Vec<Row>, st: &AppState, p: &Progress) {
     let secs = p.seconds.max(1e-9);
     let mut row = |k: &'static str, v: String| rows.push((k, v, None));
     if p.algorithm == Some(Algorithm::GpuIdaStar) {
-        row("GPU rounds", group(p.round));
-        row("busy (last round)", format!("{:.0} %", p.busy * 100.0));
-    } else if p.round > 0 {
-        row("rounds", group(p.round));
+        row("GPU rounds", group(p.rounds.count));
+        row(
+            "busy (last round)",
+            format!("{:.0} %", p.rounds.busy * 100.0),
+        );
+    } else if p.rounds.count > 0 {
+        row("rounds", group(p.rounds.count));
         // The last round's: a search's final rounds may evaluate only a few boards.
-        row("last batch", format!("{} boards", group(p.batch_boards)));
-        row("its eval time", format!("{:.2} ms", p.eval_seconds * 1e3));
+        row(
+            "last batch",
+            format!("{} boards", group(p.rounds.batch_boards)),
+        );
+        row(
+            "its eval time",
+            format!("{:.2} ms", p.rounds.eval_seconds * 1e3),
+        );
         row(
             "boards / s (eval)",
-            format!("{:.2} M", p.boards_per_second / 1e6),
+            format!("{:.2} M", p.rounds.boards_per_second / 1e6),
         );
     }
     row(

@@ -354,7 +354,7 @@ impl Run {
     /// recorded, and `p` becomes the latest snapshot.
     fn progressed(&mut self, mut p: Progress) {
         self.building = None;
-        if p.iteration_done && p.iteration as usize > self.iterations.len() {
+        if p.ida.done && p.ida.number as usize > self.iterations.len() {
             let before: u64 = self.iterations.iter().map(|i| i.expanded).sum();
             self.iterations.push(FinishedIteration {
                 threshold: p.bound,
@@ -369,9 +369,9 @@ impl Run {
             .as_ref()
             .filter(|_| p.finished && p.algorithm == Some(Algorithm::BatchedAStar))
         {
-            p.batch_boards = prev.batch_boards;
-            p.eval_seconds = prev.eval_seconds;
-            p.boards_per_second = prev.boards_per_second;
+            p.rounds.batch_boards = prev.rounds.batch_boards;
+            p.rounds.eval_seconds = prev.rounds.eval_seconds;
+            p.rounds.boards_per_second = prev.rounds.boards_per_second;
         }
         self.progress = Some(p);
     }
@@ -397,7 +397,7 @@ impl Run {
         p.g = s.moves.len() as u32;
         p.h = 0;
         if s.stats.rounds > 0 {
-            p.round = s.stats.rounds;
+            p.rounds.count = s.stats.rounds;
         }
         self.progress = Some(p);
         let run = RunInfo {

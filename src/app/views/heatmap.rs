@@ -111,7 +111,7 @@ fn titles(
             format!(
                 "Frontier heatmap: breadth-first search uses no heuristic, so there is no (g, h) to show · depth {} · {} nodes",
                 pr.bound,
-                group(pr.open)
+                group(pr.frontier.open)
             ),
             "",
         ),
@@ -120,17 +120,17 @@ fn titles(
                 .to_string(),
             "",
         ),
-        (Some(pr), _) if pr.iteration > 0 => (
+        (Some(pr), _) if pr.ida.number > 0 => (
             format!(
                 "Frontier heatmap: nodes generated per (g, h) in IDA* iteration {} · threshold f = {}",
-                pr.iteration, pr.bound
+                pr.ida.number, pr.bound
             ),
             "Cells left of the f line are searched below; cells right of it were generated but pruned (f > threshold): the lowest such f is the next threshold.",
         ),
         (Some(pr), _) => (
             format!(
                 "Frontier heatmap: open list by (g, h) · {} nodes · best f = {}",
-                group(pr.open),
+                group(pr.frontier.open),
                 pr.bound
             ),
             "Each cell counts the open boards with that g and h; A* expands from the lowest f line (g + h = f), highest g first.",

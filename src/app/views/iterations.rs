@@ -81,7 +81,7 @@ fn bars(st: &AppState) -> Vec<Bar> {
         .collect();
     if let Some(pr) = st.run.progress()
         && st.run.is_running()
-        && pr.iteration as usize > done.len()
+        && pr.ida.number as usize > done.len()
     {
         let before: u64 = done.iter().map(|i| i.expanded).sum();
         bars.push((pr.bound, pr.expanded.saturating_sub(before), false, false));

@@ -177,14 +177,14 @@ fn empty_note(ui: &mut egui::Ui, st: &AppState) {
         Some(p)
             if p.algorithm == Some(crate::search::Algorithm::IdaStar)
                 && p.expanded > 0
-                && p.iteration > 1 =>
+                && p.ida.number > 1 =>
         {
             ui.label(format!(
                 "IDA*'s iteration {} ended without the goal (the Iterations tab keeps its \
                  heatmap): the next, with threshold {}, has expanded nothing yet. \
                  Step starts it from the start board ({} expansions in all iterations so \
                  far).",
-                p.iteration - 1,
+                p.ida.number - 1,
                 p.bound,
                 group(p.expanded)
             ));
@@ -204,7 +204,7 @@ fn caption(ui: &mut egui::Ui, st: &AppState, nodes: usize) {
         Some(p) if p.algorithm == Some(crate::search::Algorithm::IdaStar) => format!(
             "Search tree of IDA*'s iteration {} (threshold {}): {} expanded nodes in it, {} in \
              all iterations",
-            p.iteration, p.bound, nodes, p.expanded
+            p.ida.number, p.bound, nodes, p.expanded
         ),
         _ => format!("Search tree: {nodes} expanded nodes"),
     };

@@ -5,6 +5,7 @@ use super::{Halt, Tally};
 use crate::search::{
     Algorithm, CellSampler, Control, GhHistogram, Progress, ProgressFn, SearchError,
 };
+use crate::search::{IdaIteration, Rounds};
 
 /// What a depth-first search reports to, and asks every [`CHECK_EVERY`](super::CHECK_EVERY) expansions whether
 /// to go on: the coordinator's [`Reporter`] (limits, progress, histogram) or a worker's
@@ -82,18 +83,23 @@ impl<'c, 'l, 'p> Reporter<'c, 'l, 'p> {
     ) {
         let p = Progress {
             algorithm: Some(self.algorithm),
-            round: self.rounds,
-            busy: self.busy,
+            rounds: Rounds {
+                count: self.rounds,
+                busy: self.busy,
+                ..Rounds::default()
+            },
             seconds: self.ctl.elapsed(),
             expanded: self.done.expanded + running.expanded,
             generated: self.done.generated + running.generated,
             bound,
-            iteration: self.iteration,
             g: self.max_g,
             h: self.h0,
             histogram: self.hist.clone(),
             misplaced: self.cells.as_mut().and_then(|c| c.take()),
-            iteration_done,
+            ida: IdaIteration {
+                number: self.iteration,
+                done: iteration_done,
+            },
             finished,
             ..Progress::default()
         };

@@ -22,7 +22,10 @@ mod ida;
 
 use super::key::KeyMap;
 use super::open_list::OpenList;
-use super::{Algorithm, GhHistogram, Iteration, Problem, Progress, SearchError, SearchStats};
+use super::{
+    Algorithm, Frontier, GhHistogram, IdaIteration, Iteration, Problem, Progress, SearchError,
+    SearchStats,
+};
 use crate::heuristic::{Heuristic, HeuristicSpec};
 use crate::puzzle::{Board, Move};
 
@@ -511,17 +514,22 @@ impl Stepper {
             generated: self.generated,
             // IDA* keeps no open list or closed set (its boards left on the path are in
             // `open_len`, for the inspector).
-            open: if self.algorithm == Algorithm::IdaStar {
-                0
-            } else {
-                self.open_len() as u64
+            frontier: Frontier {
+                open: if self.algorithm == Algorithm::IdaStar {
+                    0
+                } else {
+                    self.open_len() as u64
+                },
+                closed: self.closed_len() as u64,
             },
-            closed: self.closed_len() as u64,
             bound: self.bound(),
-            iteration: if self.algorithm == Algorithm::IdaStar {
-                self.iterations.len() as u32 + 1
-            } else {
-                0
+            ida: IdaIteration {
+                number: if self.algorithm == Algorithm::IdaStar {
+                    self.iterations.len() as u32 + 1
+                } else {
+                    0
+                },
+                done: false,
             },
             g,
             h,
