@@ -6,7 +6,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::watch::Terminal;
+use super::terminal::Terminal;
 use super::{BenchArgs, CliError, Format, goal_flag, resolve_goal};
 use crate::heuristic::{HeuristicChoice, HeuristicSpec};
 use crate::plan::{Chosen, Hardware, Plan};

@@ -160,7 +160,7 @@ fn methods(a: &CompareArgs, goal: &Goal) -> Result<Vec<Method>, CliError> {
         let choice: HeuristicChoice = name
             .parse()
             .map_err(|e| CliError::Usage(format!("--heuristics {name}: {e}; or bfs")))?;
-        let heuristic = super::watch::load_heuristic(
+        let heuristic = super::terminal::load_heuristic(
             choice,
             a.algorithm,
             goal,

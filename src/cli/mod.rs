@@ -17,7 +17,7 @@ mod gui;
 mod input;
 mod pdb;
 mod solve;
-mod watch;
+mod terminal;
 
 use std::process::ExitCode;
 

@@ -107,7 +107,7 @@ fn build(
     let g = flag_goal(goal, r, c)?;
     let t = std::time::Instant::now();
     let choice = HeuristicChoice::Pdb(spec.clone());
-    let resolved = super::watch::load_heuristic(
+    let resolved = super::terminal::load_heuristic(
         choice,
         Algorithm::IdaStar,
         &g,

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::watch::Terminal;
+use super::terminal::Terminal;
 use super::{
     CliError, Format, SearchOpts, SolveArgs, StatedLength, goal_flag, read_instance, resolve_goal,
 };
