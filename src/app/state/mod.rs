@@ -13,6 +13,7 @@ mod playback;
 mod run;
 mod scramble;
 mod settings;
+mod view;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -31,6 +32,7 @@ pub use playback::{Playback, SLIDE_SECONDS, Slide};
 pub use run::{FinishedIteration, Run, RunState, SolutionView};
 pub use scramble::Scramble;
 pub use settings::{EvaluatorChoice, Settings};
+pub use view::{LowerView, View};
 
 use super::worker::Job;
 use crate::eval::gpu::GpuContext;
@@ -81,63 +83,6 @@ pub struct AppState {
     /// pan and zoom (the views' state, not the search's).
     pub view: View,
     quit: bool,
-}
-
-/// The views' own state: which one shows, what the student picked in them, and their layout.
-#[derive(Clone, Debug, PartialEq)]
-pub struct View {
-    /// Show the per-cell out-of-place shares over the board.
-    pub show_misplaced: bool,
-    /// Draw the chosen heuristic on the board (its parts and its value).
-    pub show_heuristic: bool,
-    /// A board picked in the inspector, the open list or the tree, shown on the main board
-    /// instead of the puzzle until dismissed.
-    pub focus: Option<Board>,
-    /// What the lower half of the central area shows.
-    pub lower: LowerView,
-    /// The search tree view's visible region (pan and zoom), in its own coordinates.
-    pub tree_scene: egui::Rect,
-    /// IDA*: a finished iteration picked in the iteration chart, whose heatmap is shown.
-    pub picked_iteration: Option<usize>,
-    /// Width of the central area in the last frame, in points (the layout's result).
-    pub central_width: f32,
-}
-
-impl Default for View {
-    fn default() -> Self {
-        View {
-            show_misplaced: false,
-            show_heuristic: true,
-            focus: None,
-            lower: LowerView::default(),
-            tree_scene: egui::Rect::ZERO,
-            picked_iteration: None,
-            central_width: 0.0,
-        }
-    }
-}
-
-impl View {
-    /// Forgets what was picked in a search's views (its results are gone).
-    fn clear_picks(&mut self) {
-        self.focus = None;
-        self.picked_iteration = None;
-        self.tree_scene = egui::Rect::ZERO;
-    }
-}
-
-/// The views of the central area's lower half.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum LowerView {
-    /// The frontier by (g, h).
-    #[default]
-    Heatmap,
-    /// The expanded nodes as a tree (stepped searches).
-    Tree,
-    /// IDA*'s iterations: threshold and nodes.
-    Iterations,
-    /// Heuristics compared on the board, and the textbook experiment.
-    Compare,
 }
 
 impl AppState {
