@@ -30,8 +30,14 @@ pub fn notation_name(notation: Notation) -> &'static str {
 /// With `moves_line = Some(notation)` (the command line), two lines follow the first one —
 /// `Moves (… moves): LETTERS` in that notation and `Tiles moved: T1 T2 …` — then a blank line.
 /// With `None` (the app's saved file) only the length line and the boards are written.
-/// The text ends with a newline.
-pub fn solution_text(start: &Board, moves: &[Move], moves_line: Option<Notation>) -> String {
+/// With `steps`, the numbered [`steps_text`] comes before the boards. The text ends with a
+/// newline.
+pub fn solution_text(
+    start: &Board,
+    moves: &[Move],
+    moves_line: Option<Notation>,
+    steps: bool,
+) -> String {
     let mut out = format!("Minimum number of moves = {}\n", moves.len());
     if let Some(notation) = moves_line {
         let tiles: Vec<String> = tiles_moved(start, moves)
@@ -46,12 +52,34 @@ pub fn solution_text(start: &Board, moves: &[Move], moves_line: Option<Notation>
         );
         let _ = writeln!(out, "Tiles moved: {}\n", tiles.join(" "));
     }
+    if steps {
+        out.push_str(&steps_text(start, moves));
+        out.push('\n');
+    }
     let mut b = start.clone();
     out.push_str(&b.to_block_string());
     for &m in moves {
         b.apply(m);
         out.push('\n');
         out.push_str(&b.to_block_string());
+    }
+    out
+}
+
+/// The solution as steps a person can follow at a physical puzzle: a header line saying what a
+/// step is, then one numbered line a move, `1. slide 6 left` (the tile that moves and the way it
+/// goes, the opposite of the blank's). Ends with a newline.
+pub fn steps_text(start: &Board, moves: &[Move]) -> String {
+    let mut out = String::from("Steps (each slides one tile into the blank):\n");
+    let width = moves.len().to_string().len();
+    for (i, (m, tile)) in moves.iter().zip(tiles_moved(start, moves)).enumerate() {
+        let way = match m.inverse() {
+            Move::Up => "up",
+            Move::Down => "down",
+            Move::Left => "left",
+            Move::Right => "right",
+        };
+        let _ = writeln!(out, "{:>width$}. slide {tile} {way}", i + 1);
     }
     out
 }
@@ -229,17 +257,51 @@ mod tests {
     use super::*;
     use crate::puzzle::GoalSpec;
 
+    /// Steps name the tile that slides and the way it goes (against the blank's move), in
+    /// order, and come between the move letters and the boards.
+    #[test]
+    fn steps_name_each_tile_and_its_way() {
+        // Blank on the bottom row's left: Right slides 7 left, Right slides 8 left.
+        let start: Board = "1 2 3/4 5 6/0 7 8".parse().unwrap();
+        let moves = [Move::Right, Move::Right];
+        assert_eq!(
+            steps_text(&start, &moves),
+            "Steps (each slides one tile into the blank):\n1. slide 7 left\n2. slide 8 left\n"
+        );
+        // The blank going up slides the tile above it down.
+        let up: Board = "1 2 3/4 0 6/7 5 8".parse().unwrap();
+        assert_eq!(
+            steps_text(&up, &[Move::Up, Move::Down]),
+            "Steps (each slides one tile into the blank):\n1. slide 2 down\n2. slide 2 up\n"
+        );
+        let full = solution_text(&start, &moves, Some(Notation::Tile), true);
+        assert!(
+            full.starts_with(
+                "Minimum number of moves = 2\nMoves (tile moves): LL\nTiles moved: 7 8\n\n\
+                 Steps (each slides one tile into the blank):\n1. slide 7 left\n2. slide 8 left\n\n3\n"
+            ),
+            "{full}"
+        );
+        // Ten steps or more are aligned on the dot.
+        let long: Vec<Move> = [Move::Right, Move::Left].repeat(5);
+        let text = steps_text(&start, &long);
+        assert!(
+            text.contains("\n 1. slide 7 left\n") && text.contains("\n10. slide 7 right\n"),
+            "{text}"
+        );
+    }
+
     #[test]
     fn text_has_the_length_then_every_board() {
         let start: Board = "1 2 3/4 5 6/0 7 8".parse().unwrap();
         let moves = [Move::Right, Move::Right];
-        let plain = solution_text(&start, &moves, None);
+        let plain = solution_text(&start, &moves, None, false);
         assert!(
             plain.starts_with("Minimum number of moves = 2\n3\n"),
             "{plain}"
         );
         assert_eq!(plain.matches("\n\n").count(), 2, "{plain}");
-        let full = solution_text(&start, &moves, Some(Notation::Blank));
+        let full = solution_text(&start, &moves, Some(Notation::Blank), false);
         assert!(
             full.starts_with(
                 "Minimum number of moves = 2\nMoves (blank moves): RR\nTiles moved: 7 8\n\n3\n"

@@ -8,7 +8,7 @@ use common::bin::{
     output, parse, path_of, solve_json, temp_file,
 };
 use common::{bfs_distance, replay_letters};
-use npuzzle::puzzle::{Board, GoalSpec, Solvability};
+use npuzzle::puzzle::{Board, GoalSpec, Move, Solvability};
 use serde_json::Value;
 
 const DEFAULT_PUZZLE_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/default.txt");
@@ -922,4 +922,42 @@ fn the_second_trial_s_command_line_findings_are_mended() {
         "{}",
         o.stderr
     );
+}
+
+/// `solve --steps` lists the solution as numbered steps a person can follow ("3. slide 6
+/// right"): followed at a board, one tile at a time, they reach the goal in the optimal number
+/// of moves; without `--steps` the list is not printed.
+#[test]
+fn steps_are_numbered_tile_slides_that_reach_the_goal() {
+    let out = npuzzle(&["solve", "--steps"], Some(EASY8));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut board: Board = EASY8.trim().parse().expect("EASY8");
+    let goal = goal_board(&GoalSpec::BlankLast, &board);
+    let optimal = bfs_distance(&board, &goal).expect("solvable") as usize;
+    let steps: Vec<&str> = out
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Steps ("))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(steps.len(), optimal, "{}", out.stdout);
+    for (i, line) in steps.iter().enumerate() {
+        let (n, rest) = line.trim().split_once(". slide ").expect(line);
+        assert_eq!(n.parse::<usize>().ok(), Some(i + 1), "{line}");
+        let (tile, way) = rest.split_once(' ').expect(line);
+        let tile: u8 = tile.parse().expect(line);
+        // The tile goes `way`: the blank goes the opposite way, into the tile's cell.
+        let m = match way {
+            "up" => Move::Down,
+            "down" => Move::Up,
+            "left" => Move::Right,
+            "right" => Move::Left,
+            w => panic!("{w}"),
+        };
+        assert_eq!(board.apply(m), Some(tile), "{line}");
+    }
+    assert_eq!(board, goal);
+    let plain = npuzzle(&["solve"], Some(EASY8));
+    assert!(!plain.stdout.contains("Steps ("), "{}", plain.stdout);
 }

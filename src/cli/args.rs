@@ -114,6 +114,10 @@ pub(super) struct SolveArgs {
     /// Move letters: blank (where the blank goes) or tile (where the tile goes).
     #[arg(long, value_enum, default_value_t = NotationArg::Blank)]
     pub(super) notation: NotationArg,
+    /// Also list the solution as numbered steps to follow at a puzzle ("1. slide 6 left"),
+    /// before the boards (text output).
+    #[arg(long)]
+    pub(super) steps: bool,
     /// Threads for IDA* (default: all cores); the answer is optimal with any number.
     // A negative number is a bad value of --jobs, not an unknown argument.
     #[arg(long, short, allow_negative_numbers = true, value_parser = parse_threads)]

@@ -206,7 +206,11 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
         threads: 1,
     };
     let stated = StatedLength::of(&inst, &source);
-    solve::solve_and_print(board, goal, &opts, Notation::Blank, None, stated.as_ref())
+    let writing = solve::Writing {
+        notation: Notation::Blank,
+        steps: false,
+    };
+    solve::solve_and_print(board, goal, &opts, writing, None, stated.as_ref())
 }
 
 /// Parses `--screenshot`: a `.png` path in a folder that exists, checked before the app opens

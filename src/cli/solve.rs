@@ -38,7 +38,11 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     let mut opts = a.opts.clone();
     opts.threads = super::jobs(a.jobs);
     let all = a.all.then_some(a.max_solutions);
-    solve_and_print(start, goal, &opts, a.notation.into(), all, stated.as_ref())
+    let writing = Writing {
+        notation: a.notation.into(),
+        steps: a.steps,
+    };
+    solve_and_print(start, goal, &opts, writing, all, stated.as_ref())
 }
 
 /// What `solve --format json` prints when there is no answer, so that scripts reading JSON
@@ -112,6 +116,16 @@ fn failure_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> 
     }
 }
 
+/// How an answer is written in text: the move letters' notation, and whether the numbered
+/// steps are listed (`--steps`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Writing {
+    /// Blank or tile letters.
+    pub(super) notation: Notation,
+    /// List `1. slide 6 left` … before the boards.
+    pub(super) steps: bool,
+}
+
 /// The request `opts` make: an answer, with their algorithm, heuristic, cache, memory cap and
 /// batch size.
 pub(super) fn request(opts: &SearchOpts) -> Request {
@@ -129,7 +143,7 @@ pub(super) fn solve_and_print(
     start: Board,
     goal: Goal,
     opts: &SearchOpts,
-    notation: Notation,
+    writing: Writing,
     all: Option<usize>,
     stated: Option<&StatedLength>,
 ) -> Result<u8, CliError> {
@@ -149,7 +163,7 @@ pub(super) fn solve_and_print(
         match all_solutions_on(asked, opts) {
             Err(e) if opts.format == Format::Json => return fail_json(e, None),
             Err(e) => return Err(e),
-            Ok(Some(cpu)) => return solve_and_print(start, goal, &cpu, notation, all, stated),
+            Ok(Some(cpu)) => return solve_and_print(start, goal, &cpu, writing, all, stated),
             Ok(None) => {}
         }
     }
@@ -220,7 +234,7 @@ pub(super) fn solve_and_print(
         (e, _) => e,
     });
     let outcome = outcome.map_err(|e| failed(e.into(), parity.solvable, algorithm, heuristic))?;
-    let out = answer(&outcome, &start, &goal, &plan, notation, all, opts.format)?;
+    let out = answer(&outcome, &start, &goal, &plan, writing, all, opts.format)?;
     super::emit(out.trim_end_matches('\n'))?;
     Ok(exit_code(&outcome, stated))
 }
@@ -258,10 +272,11 @@ fn answer(
     start: &Board,
     goal: &Goal,
     ran: &Plan,
-    notation: Notation,
+    writing: Writing,
     all: Option<usize>,
     format: Format,
 ) -> Result<String, CliError> {
+    let notation = writing.notation;
     let parity = Solvability::of(start, goal);
     let mut out = String::new();
     match (outcome, format) {
@@ -273,7 +288,12 @@ fn answer(
             crate::note!("npuzzle: {}{}", v.reason(), other_goal_hint(start, goal));
         }
         (Outcome::Solved(sol), Format::Text) => {
-            out.push_str(&solution_text(start, &sol.moves, Some(notation)));
+            out.push_str(&solution_text(
+                start,
+                &sol.moves,
+                Some(notation),
+                writing.steps,
+            ));
             if let Some(all) = &sol.all {
                 out.push('\n');
                 out.push_str(&all_solutions_text(all, notation));

@@ -664,7 +664,7 @@ impl AppState {
     /// The solution in the Princeton text format (length line, then every board).
     pub fn solution_text(&self) -> Option<String> {
         let s = self.run.solution()?;
-        Some(solution_text(&self.board, &s.moves, None))
+        Some(solution_text(&self.board, &s.moves, None, false))
     }
 
     /// The solution as JSON, the object `npuzzle solve --format json` prints.
