@@ -41,5 +41,13 @@ pub mod report;
 pub mod search;
 pub mod text;
 
+/// npuzzle's version and the commit it was built from, as `--version` and every JSON output
+/// give them: `0.1.0 (0123456789ab)`, `+dirty` after the commit when the checkout had changes,
+/// `unknown` when it was not built from a git checkout.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("NPUZZLE_COMMIT"), ")");
+
+/// The commit alone: see [`VERSION`].
+pub const COMMIT: &str = env!("NPUZZLE_COMMIT");
+
 /// The bundled default puzzle (a 15-puzzle, rectangular-format text), shown on first launch.
 pub const DEFAULT_PUZZLE: &str = include_str!("../assets/default.txt");

@@ -184,6 +184,8 @@ pub struct SolveJson {
     /// The first of them in move order, as move letters in `notation`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solutions: Option<Vec<String>>,
+    /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
+    pub version: &'static str,
 }
 
 impl SolveJson {
@@ -224,6 +226,7 @@ impl SolveJson {
             count: None,
             count_is_exact: None,
             solutions: None,
+            version: crate::VERSION,
         }
     }
 

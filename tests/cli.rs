@@ -961,3 +961,42 @@ fn steps_are_numbered_tile_slides_that_reach_the_goal() {
     let plain = npuzzle(&["solve"], Some(EASY8));
     assert!(!plain.stdout.contains("Steps ("), "{}", plain.stdout);
 }
+
+/// `--version` names the commit the binary was built from, and every JSON output carries the
+/// same line, so that a result can be cited with the software that made it.
+#[test]
+fn the_version_and_commit_are_in_version_and_in_every_json_output() {
+    let out = npuzzle(&["--version"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let line = out.stdout.trim();
+    let version = line.strip_prefix("npuzzle ").expect(line);
+    assert_eq!(version, npuzzle::VERSION);
+    let (number, commit) = version.split_once(" (").expect(version);
+    assert_eq!(number, env!("CARGO_PKG_VERSION"));
+    let commit = commit.strip_suffix(')').expect(version);
+    let hash = commit.strip_suffix("+dirty").unwrap_or(commit);
+    assert!(
+        hash == "unknown" || (hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit())),
+        "{commit}"
+    );
+    let solved = solve_json(EASY8, &[]);
+    assert_eq!(solved["version"], version);
+    let failed = npuzzle(
+        &["solve", "--format", "json", "--time-limit", "-1"],
+        Some(EASY8),
+    );
+    let j: Value = serde_json::from_str(&failed.stdout).expect("JSON");
+    assert_eq!(j["version"], version, "{}", failed.stdout);
+    let bench = npuzzle(&["bench", HARD8_FILE, "--format", "json"], None);
+    assert_eq!(bench.code, 0, "{}", bench.stderr);
+    for row in bench.stdout.lines() {
+        let j: Value = serde_json::from_str(row).expect("JSON line");
+        assert_eq!(j["version"], version, "{row}");
+    }
+    let compare = npuzzle(
+        &["compare", "--format", "json", "--heuristics", "manhattan"],
+        Some(EASY8),
+    );
+    let j: Value = serde_json::from_str(&compare.stdout).expect("JSON");
+    assert_eq!(j["version"], version, "{}", compare.stdout);
+}

@@ -17,7 +17,7 @@ use crate::search::{
 /// (--notation tile: where the moved tile goes). Without a command, solves the bundled
 /// default puzzle.
 #[derive(Parser, Debug)]
-#[command(name = "npuzzle", version, about, long_about)]
+#[command(name = "npuzzle", version = crate::VERSION, about, long_about)]
 pub struct Cli {
     #[command(subcommand)]
     pub(super) command: Option<Command>,

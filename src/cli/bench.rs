@@ -32,6 +32,8 @@ struct Row {
     nodes_generated: u64,
     seconds: f64,
     error: Option<String>,
+    /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
+    version: &'static str,
 }
 
 #[derive(Serialize)]
@@ -54,6 +56,8 @@ struct Summary {
     nodes: u64,
     nodes_generated: u64,
     nodes_per_second: f64,
+    /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
+    version: &'static str,
 }
 
 /// Prints rows in file order as they complete.
@@ -89,6 +93,8 @@ struct FailureJson {
     error: String,
     /// The exit code's meaning: 2 bad input, 3 a limit or something unavailable, 1 otherwise.
     exit_code: u8,
+    /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
+    version: &'static str,
 }
 
 pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
@@ -104,6 +110,7 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
                 summary: true,
                 error: e.to_string(),
                 exit_code: e.exit_code(),
+                version: crate::VERSION,
             };
             // A failing output is reported as the first error's companion, not instead of it.
             let _ = super::emit(&serde_json::to_string(&j).unwrap_or_default());
@@ -341,6 +348,7 @@ fn summarize(
         } else {
             0.0
         },
+        version: crate::VERSION,
     };
     if json {
         super::emit(&serde_json::to_string(&s).unwrap_or_default())?;
@@ -469,6 +477,7 @@ impl Row {
             nodes_generated: 0,
             seconds: 0.0,
             error: None,
+            version: crate::VERSION,
         };
         match r {
             Ok(Outcome::Solved(s)) => {

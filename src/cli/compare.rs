@@ -89,7 +89,11 @@ pub(super) fn run(a: &CompareArgs) -> Result<u8, CliError> {
     match compare(a) {
         // Scripts reading JSON always get an object, as from `solve` and `bench`.
         Err(e) if a.format == Format::Json && !matches!(e, CliError::Closed) => {
-            let j = serde_json::json!({ "error": e.to_string(), "exit_code": e.exit_code() });
+            let j = serde_json::json!({
+                "error": e.to_string(),
+                "exit_code": e.exit_code(),
+                "version": crate::VERSION,
+            });
             super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
             Err(e)
         }
@@ -204,6 +208,8 @@ struct BoardJson<'a> {
     /// Whether every search that finished found the same length.
     lengths_agree: bool,
     results: &'a [Measure],
+    /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
+    version: &'static str,
 }
 
 fn one_board(
@@ -268,6 +274,7 @@ fn one_board(
                 moves,
                 lengths_agree: agree,
                 results: &results,
+                version: crate::VERSION,
             };
             super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
         }
@@ -316,6 +323,8 @@ struct ExperimentJson<'a> {
     samples: usize,
     seed: u64,
     rows: &'a [DepthRow],
+    /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
+    version: &'static str,
 }
 
 fn experiment(a: &CompareArgs, goal: &Goal, limits: &Limits) -> Result<u8, CliError> {
@@ -408,6 +417,7 @@ fn experiment(a: &CompareArgs, goal: &Goal, limits: &Limits) -> Result<u8, CliEr
                 samples: a.samples,
                 seed: a.seed,
                 rows: &rows,
+                version: crate::VERSION,
             };
             super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default())?;
         }

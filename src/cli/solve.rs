@@ -59,6 +59,8 @@ struct FailureJson {
     algorithm: Option<&'static str>,
     heuristic: Option<String>,
     start: Option<String>,
+    /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
+    version: &'static str,
 }
 
 /// Prints the [`FailureJson`] of `e` and returns `e`. `run`: whether the board is solvable,
@@ -109,6 +111,7 @@ fn failure_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> 
         algorithm: run.as_ref().map(|r| r.1.name()),
         heuristic: run.as_ref().map(|r| r.2.clone()),
         start: run.as_ref().map(|r| r.3.to_string()),
+        version: crate::VERSION,
     };
     match super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default()) {
         Ok(()) => e,
