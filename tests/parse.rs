@@ -364,6 +364,9 @@ fn a_goal_header_names_the_goal_of_every_board() {
     let twice = "# goal: blank-first\n# goal: blank-last\n1 2 3/4 5 6/7 0 8\n";
     let e = parse_puzzles(twice, "h.txt", None).unwrap_err();
     assert_eq!(e.line, Some(2));
+    // A comment with more words after `goal:` is prose, not a header.
+    let prose = "# Goal: blank at top-left, as Korf's\n1 2 3/4 5 6/7 0 8\n";
+    assert_eq!(parse_instance(prose, "p.txt", None).unwrap().goal, None);
     let unknown = "# goal: top-left\n1 2 3/4 5 6/7 0 8\n";
     let e = parse_puzzles(unknown, "h.txt", None).unwrap_err();
     assert_eq!(e.line, Some(1));

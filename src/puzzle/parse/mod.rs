@@ -232,7 +232,8 @@ pub fn parse_puzzles(
 }
 
 /// The goal a `# goal: NAME` comment line names for every puzzle of the file (the first such
-/// line; `NAME` as [`goal_name`] reads it), with its line number.
+/// line; `NAME` as [`goal_name`] reads it, alone after `goal:`: a comment with more words is
+/// prose), with its line number.
 ///
 /// # Errors
 /// [`ParseErrorKind::UnknownGoal`] for a name that is no goal, and
@@ -255,7 +256,11 @@ fn goal_header(
         else {
             continue;
         };
-        let name = rest.split_whitespace().next().unwrap_or("");
+        // One word after `goal:` names a goal; more are prose (`# Goal: blank at top-left`).
+        let mut words = rest.split_whitespace();
+        let (Some(name), None) = (words.next(), words.next()) else {
+            continue;
+        };
         let goal = goal_name(name).ok_or_else(|| {
             p.err(
                 Some(no),
