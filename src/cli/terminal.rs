@@ -24,7 +24,11 @@ impl Terminal {
     /// Follows the planning of `heuristic` (its name, for the bar); `deadline`: stop a build
     /// that runs past it.
     pub(super) fn new(heuristic: &impl ToString, deadline: Option<(Instant, f64)>) -> Terminal {
-        let bar = indicatif::ProgressBar::new(0);
+        // Drawn from the first build step on, not before (notes would draw an empty bar).
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(0),
+            indicatif::ProgressDrawTarget::hidden(),
+        );
         bar.set_style(
             indicatif::ProgressStyle::with_template(
                 "building {msg} {bar:30} {pos}/{len} entries {elapsed_precise}",
@@ -112,6 +116,9 @@ impl Watch for Terminal {
         bar.set_message(format!("{} pattern {}/{patterns}", self.name, pattern + 1));
         bar.set_length(step.total);
         bar.set_position(step.filled);
+        if bar.is_hidden() && !self.name.is_empty() {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
         self.deadline.is_none_or(|(d, _)| Instant::now() < d)
     }
 
