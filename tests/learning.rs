@@ -823,4 +823,12 @@ fn reset_after_playing_by_hand_brings_back_the_puzzle() {
     // With nothing played, Reset keeps the board (and a new puzzle is the new start).
     h.state_mut().st.reset();
     assert_eq!(h.state().st.board(), &start);
+    // A move and its undo by hand come back to the puzzle but lost its stated length: Reset
+    // brings that back too.
+    assert!(h.state_mut().st.move_blank(Move::Down));
+    assert!(h.state_mut().st.move_blank(Move::Up));
+    assert_eq!(h.state().st.board(), &start);
+    assert_eq!(h.state().st.stated_length(), None);
+    h.state_mut().st.reset();
+    assert_eq!(h.state().st.stated_length(), Some(2));
 }

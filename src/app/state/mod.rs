@@ -571,7 +571,7 @@ impl AppState {
     pub fn reset(&mut self) {
         self.stop();
         self.clear_results();
-        if self.board != self.origin.0 {
+        if self.board != self.origin.0 || self.stated != self.origin.2 {
             let (board, source, stated) = self.origin.clone();
             self.set_board(board, &source);
             self.set_stated_length(stated);
