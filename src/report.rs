@@ -113,6 +113,54 @@ pub fn listed_line(all: &AllSolutions) -> Option<String> {
         .then(|| format!("The first {listed} in the order of the blank's moves (U < D < L < R):"))
 }
 
+/// The settings a result was made with, and where and when: what a paper that cites it needs
+/// beside the version. Written into `solve`'s JSON object and `bench`'s summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Conditions {
+    /// IDA*'s move pruning: `fsm` or `undo`.
+    pub pruning: &'static str,
+    /// Threads of one search.
+    pub threads: usize,
+    /// The memory cap, in bytes.
+    pub max_memory: u64,
+    /// The time limit, in seconds; `null` for none.
+    pub time_limit: Option<f64>,
+    /// The host's CPU model (Linux's `/proc/cpuinfo`; the architecture elsewhere).
+    pub cpu: String,
+    /// The host's logical cores.
+    pub cores: usize,
+    /// When the result was written, UTC, RFC 3339 to the second.
+    pub date: String,
+}
+
+impl Conditions {
+    /// The conditions of a run with `limits`, on this host, now.
+    pub fn of(limits: &crate::search::Limits) -> Conditions {
+        Conditions {
+            pruning: limits.pruning.name(),
+            threads: limits.threads,
+            max_memory: limits.max_memory,
+            time_limit: limits.time_limit.map(|t| t.as_secs_f64()),
+            cpu: cpu_model(),
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        }
+    }
+}
+
+/// The CPU's model name from `/proc/cpuinfo`, else the architecture (`x86_64`, `aarch64`).
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
 /// What produced a solution, for [`SolveJson`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunInfo {
@@ -184,6 +232,9 @@ pub struct SolveJson {
     /// The first of them in move order, as move letters in `notation`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solutions: Option<Vec<String>>,
+    /// The run's settings, host and date (the command line's; absent in the app's files).
+    #[serde(flatten)]
+    pub conditions: Option<Conditions>,
     /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
     pub version: &'static str,
 }
@@ -226,6 +277,7 @@ impl SolveJson {
             count: None,
             count_is_exact: None,
             solutions: None,
+            conditions: None,
             version: crate::VERSION,
         }
     }

@@ -1000,3 +1000,49 @@ fn the_version_and_commit_are_in_version_and_in_every_json_output() {
     let j: Value = serde_json::from_str(&compare.stdout).expect("JSON");
     assert_eq!(j["version"], version, "{}", compare.stdout);
 }
+
+/// `solve`'s JSON object and `bench`'s summary say the settings a result was made with and
+/// where and when: pruning, threads, memory cap, time limit, the host's CPU and cores, the date
+/// (and the bench's goal), as given on the command line.
+#[test]
+fn json_results_record_their_settings_host_and_date() {
+    let check = |j: &Value, threads: u64, limit: Option<f64>| {
+        assert_eq!(j["pruning"], "undo", "{j}");
+        assert_eq!(j["threads"].as_u64(), Some(threads), "{j}");
+        assert_eq!(j["max_memory"].as_u64(), Some(256 << 20), "{j}");
+        assert_eq!(j["time_limit"].as_f64(), limit, "{j}");
+        assert!(!j["cpu"].as_str().unwrap_or("").is_empty(), "{j}");
+        assert!(j["cores"].as_u64().is_some_and(|c| c >= 1), "{j}");
+        let date = j["date"].as_str().unwrap_or("");
+        // RFC 3339, UTC, to the second: 2026-12-05T02:33:27Z.
+        assert_eq!(date.len(), 20, "{date}");
+        assert!(date.ends_with('Z') && date.as_bytes()[10] == b'T', "{date}");
+    };
+    let args = ["--pruning", "undo", "--max-memory", "256MiB"];
+    let solved = solve_json(EASY8, &[&args[..], &["--jobs", "1"]].concat());
+    check(&solved, 1, None);
+    let bench = npuzzle(
+        &[
+            &[
+                "bench",
+                HARD8_FILE,
+                "--format",
+                "json",
+                "--time-limit",
+                "30",
+            ],
+            &args[..],
+        ]
+        .concat(),
+        None,
+    );
+    assert_eq!(bench.code, 0, "{}", bench.stderr);
+    let summary: Value =
+        serde_json::from_str(bench.stdout.lines().last().expect("summary")).expect("JSON");
+    assert_eq!(summary["summary"], true);
+    check(&summary, 1, Some(30.0));
+    assert_eq!(
+        summary["goal"], "blank-last",
+        "the file's first line names it"
+    );
+}

@@ -56,6 +56,11 @@ struct Summary {
     nodes: u64,
     nodes_generated: u64,
     nodes_per_second: f64,
+    /// The goal of the file's first line (see the rows for files that mix goals).
+    goal: String,
+    /// The settings, host and date.
+    #[serde(flatten)]
+    conditions: crate::report::Conditions,
     /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
     version: &'static str,
 }
@@ -232,7 +237,8 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     let rows: Vec<Row> = printer.rows.into_iter().flatten().collect();
     // The goal of the first line (the file's `# goal:`, else --goal, else blank-last).
     let goal_name = goals.first().map_or("blank-last", |g| g.name());
-    summarize(&rows, &instances, goal_name, jobs, wall, json)
+    let conditions = crate::report::Conditions::of(&limits);
+    summarize(&rows, &instances, goal_name, jobs, wall, json, conditions)
 }
 
 /// The algorithm and heuristic for each distinct goal (and size) of the file, in the order
@@ -312,6 +318,7 @@ fn summarize(
     jobs: usize,
     wall: Instant,
     json: bool,
+    conditions: crate::report::Conditions,
 ) -> Result<u8, CliError> {
     let solved = rows.iter().filter(|r| r.moves.is_some()).count();
     let mismatches = rows.iter().filter(|r| r.matches == Some(false)).count();
@@ -348,6 +355,8 @@ fn summarize(
         } else {
             0.0
         },
+        goal: goal_name.to_string(),
+        conditions,
         version: crate::VERSION,
     };
     if json {

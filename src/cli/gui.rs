@@ -209,6 +209,7 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
     let writing = solve::Writing {
         notation: Notation::Blank,
         steps: false,
+        conditions: None,
     };
     solve::solve_and_print(board, goal, &opts, writing, None, stated.as_ref())
 }

@@ -13,7 +13,7 @@ use crate::heuristic::HeuristicKind;
 use crate::heuristic::HeuristicSpec;
 use crate::plan::{Chosen, EvaluatorChoice, Hardware, Plan, Purpose, Request};
 use crate::puzzle::{Board, Goal, Notation, Solvability};
-use crate::report::{RunInfo, SolveJson, all_solutions_text, solution_text};
+use crate::report::{Conditions, RunInfo, SolveJson, all_solutions_text, solution_text};
 use crate::search::{Algorithm, AllSolutions, Outcome, Problem, Progress};
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
@@ -41,6 +41,7 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     let writing = Writing {
         notation: a.notation.into(),
         steps: a.steps,
+        conditions: None,
     };
     solve_and_print(start, goal, &opts, writing, all, stated.as_ref())
 }
@@ -119,14 +120,16 @@ fn failure_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> 
     }
 }
 
-/// How an answer is written in text: the move letters' notation, and whether the numbered
-/// steps are listed (`--steps`).
-#[derive(Clone, Copy, Debug)]
+/// How an answer is written: the move letters' notation, whether the numbered steps are
+/// listed (`--steps`, text), and the run's conditions (JSON; filled in once it has run).
+#[derive(Clone, Debug)]
 pub(super) struct Writing {
     /// Blank or tile letters.
     pub(super) notation: Notation,
     /// List `1. slide 6 left` … before the boards.
     pub(super) steps: bool,
+    /// The settings, host and date, for the JSON object.
+    pub(super) conditions: Option<Conditions>,
 }
 
 /// The request `opts` make: an answer, with their algorithm, heuristic, cache, memory cap and
@@ -237,7 +240,11 @@ pub(super) fn solve_and_print(
         (e, _) => e,
     });
     let outcome = outcome.map_err(|e| failed(e.into(), parity.solvable, algorithm, heuristic))?;
-    let out = answer(&outcome, &start, &goal, &plan, writing, all, opts.format)?;
+    let writing = Writing {
+        conditions: opts.limits().ok().map(|l| Conditions::of(&l)),
+        ..writing
+    };
+    let out = answer(&outcome, &start, &goal, &plan, &writing, all, opts.format)?;
     super::emit(out.trim_end_matches('\n'))?;
     Ok(exit_code(&outcome, stated))
 }
@@ -275,7 +282,7 @@ fn answer(
     start: &Board,
     goal: &Goal,
     ran: &Plan,
-    writing: Writing,
+    writing: &Writing,
     all: Option<usize>,
     format: Format,
 ) -> Result<String, CliError> {
@@ -324,8 +331,9 @@ fn answer(
                 Some(s) => s.all.as_ref(),
                 None => all.map(|_| &none),
             };
-            let j = SolveJson::new(start, goal, &parity, solved, notation, &run)
+            let mut j = SolveJson::new(start, goal, &parity, solved, notation, &run)
                 .with_all(all, notation);
+            j.conditions = writing.conditions.clone();
             let s = j
                 .to_json()
                 .map_err(|e| CliError::Other(format!("JSON: {e}")))?;
