@@ -1045,4 +1045,35 @@ fn json_results_record_their_settings_host_and_date() {
         summary["goal"], "blank-last",
         "the file's first line names it"
     );
+    // What `auto` chose, and why, is in the summary (per goal: the file mixes two); nothing
+    // when the algorithm and heuristic are named.
+    let choices: Vec<&str> = summary["choices"]
+        .as_array()
+        .expect("choices")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        choices.contains(&"blank-last goal (3×3): auto picked astar for a 3×3 board")
+            && choices
+                .iter()
+                .any(|c| c.starts_with("blank-first goal (3×3): auto picked the pdb8")),
+        "{choices:?}"
+    );
+    let named = npuzzle(
+        &[
+            "bench",
+            HARD8_FILE,
+            "--format",
+            "json",
+            "--algorithm",
+            "astar",
+            "--heuristic",
+            "manhattan",
+        ],
+        None,
+    );
+    let last: Value =
+        serde_json::from_str(named.stdout.lines().last().expect("summary")).expect("JSON");
+    assert_eq!(last["choices"], serde_json::json!([]), "{}", named.stdout);
 }

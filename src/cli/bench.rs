@@ -58,6 +58,9 @@ struct Summary {
     nodes_per_second: f64,
     /// The goal of the file's first line (see the rows for files that mix goals).
     goal: String,
+    /// What `auto` picked and why, and the tables built, as said on stderr (empty when
+    /// nothing was chosen: a named algorithm and heuristic).
+    choices: Vec<String>,
     /// The settings, host and date.
     #[serde(flatten)]
     conditions: crate::report::Conditions,
@@ -163,7 +166,8 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     } else {
         Hardware::cpu(1)
     };
-    let by_goal = heuristics_by_goal(a, &instances, &goals, &hardware)?;
+    let mut choices = Vec::new();
+    let by_goal = heuristics_by_goal(a, &instances, &goals, &hardware, &mut choices)?;
     // GPU IDA*'s plan, one per goal (the device's tables and constants are the goal's); without
     // a device the CPU IDA* searches instead (said on stderr).
     let devices = if gpu_ida {
@@ -238,7 +242,15 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     // The goal of the first line (the file's `# goal:`, else --goal, else blank-last).
     let goal_name = goals.first().map_or("blank-last", |g| g.name());
     let conditions = crate::report::Conditions::of(&limits);
-    summarize(&rows, &instances, goal_name, jobs, wall, json, conditions)
+    summarize(
+        &rows,
+        &instances,
+        goal_name,
+        jobs,
+        wall,
+        json,
+        (conditions, choices),
+    )
 }
 
 /// The algorithm and heuristic for each distinct goal (and size) of the file, in the order
@@ -253,6 +265,7 @@ fn heuristics_by_goal(
     instances: &[Instance],
     goals: &[Goal],
     hardware: &Hardware,
+    choices: &mut Vec<String>,
 ) -> Result<Vec<(crate::puzzle::Board, Chosen)>, CliError> {
     // One heuristic per distinct goal (and size): pattern databases are goal-specific.
     let mut by_goal: Vec<(crate::puzzle::Board, Chosen)> = Vec::new();
@@ -277,6 +290,22 @@ fn heuristics_by_goal(
             let terminal = Terminal::new(&a.opts.heuristic, None);
             let chosen = crate::plan::choose(&request, &inst.board, g, hardware, &terminal)
                 .map_err(|e| terminal.error(e, "--heuristic "))?;
+            let prefix = if several {
+                format!(
+                    "{} goal ({}×{}): ",
+                    g.name(),
+                    g.board().rows(),
+                    g.board().cols()
+                )
+            } else {
+                String::new()
+            };
+            choices.extend(
+                terminal
+                    .chosen()
+                    .into_iter()
+                    .map(|c| format!("{prefix}{c}")),
+            );
             by_goal.push((g.board().clone(), chosen));
         }
     }
@@ -318,7 +347,7 @@ fn summarize(
     jobs: usize,
     wall: Instant,
     json: bool,
-    conditions: crate::report::Conditions,
+    (conditions, choices): (crate::report::Conditions, Vec<String>),
 ) -> Result<u8, CliError> {
     let solved = rows.iter().filter(|r| r.moves.is_some()).count();
     let mismatches = rows.iter().filter(|r| r.matches == Some(false)).count();
@@ -356,6 +385,7 @@ fn summarize(
             0.0
         },
         goal: goal_name.to_string(),
+        choices,
         conditions,
         version: crate::VERSION,
     };

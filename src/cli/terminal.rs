@@ -18,6 +18,8 @@ pub(super) struct Terminal {
     name: String,
     /// An instant and the limit it stands for, in seconds: a build that runs past it stops.
     deadline: Option<(Instant, f64)>,
+    /// What was chosen and built, as said ([`Terminal::chosen`]).
+    said: std::sync::Mutex<Vec<String>>,
 }
 
 impl Terminal {
@@ -39,6 +41,7 @@ impl Terminal {
             bar,
             name: heuristic.to_string(),
             deadline,
+            said: std::sync::Mutex::default(),
         }
     }
 
@@ -48,6 +51,7 @@ impl Terminal {
             bar: indicatif::ProgressBar::hidden(),
             name: String::new(),
             deadline: None,
+            said: std::sync::Mutex::default(),
         }
     }
 
@@ -103,8 +107,21 @@ pub(super) fn load_heuristic(
         .map_err(|e| terminal.error(e.into(), flag))
 }
 
+impl Terminal {
+    /// The lines said of what was chosen (`auto`'s picks) and built, in order: for a summary
+    /// that says why its heuristic is what it is.
+    pub(super) fn chosen(&self) -> Vec<String> {
+        self.said.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+}
+
 impl Watch for Terminal {
     fn note(&self, note: Note) {
+        if let Note::Chose(s) | Note::Built(s) = &note
+            && let Ok(mut said) = self.said.lock()
+        {
+            said.push(s.clone());
+        }
         self.bar.suspend(|| match note {
             Note::Warning(w) => crate::note!("npuzzle: warning: {w}"),
             n => crate::note!("npuzzle: {}", n.text()),
