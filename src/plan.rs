@@ -127,6 +127,30 @@ pub enum PlanError {
     NoGpuSupport,
 }
 
+/// Why a planned search has no answer: its heuristic could not be had, its evaluator or device
+/// could not be opened, or the search stopped or failed. The app's worker and `bench` end so.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The search stopped (a limit, cancel) or failed.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// The heuristic could not be loaded or built.
+    #[error("heuristic unavailable: {0}")]
+    Heuristic(#[source] ResolveError),
+    /// The evaluator or device could not be opened.
+    #[error("batch evaluator failed: {0}")]
+    Plan(#[source] PlanError),
+}
+
+impl From<PlanError> for RunError {
+    fn from(e: PlanError) -> Self {
+        match e {
+            PlanError::Heuristic(e) => RunError::Heuristic(e),
+            e => RunError::Plan(e),
+        }
+    }
+}
+
 /// The GPU (when there is one and it is wanted) and the CPU's threads for batch evaluation.
 pub struct Hardware {
     #[cfg(feature = "gpu")]

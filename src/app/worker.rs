@@ -13,7 +13,7 @@ use crate::eval::Evaluated;
 use crate::eval::gpu::GpuContext;
 use crate::heuristic::pdb::builder::BuildProgress;
 use crate::heuristic::{HeuristicChoice, HeuristicSpec, ResolveError};
-use crate::plan::{Hardware, Note, PlanError, Purpose, Request, Watch};
+use crate::plan::{Hardware, Note, PlanError, Purpose, Request, RunError, Watch};
 use crate::search::stepper::{Expansion, OpenEntry, Step, Stepper, TreeNode};
 use crate::search::{
     Algorithm, IdaIteration, Iteration, Limits, Outcome, Problem, Progress, Pruning, SearchError,
@@ -109,20 +109,6 @@ pub struct Job {
     pub stepped: bool,
     /// `Some(n)`: find all optimal solutions and keep the first `n` (BFS, A*, IDA*).
     pub all_solutions: Option<usize>,
-}
-
-/// Why a job ended without an answer.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// The search stopped (a limit, cancel) or failed.
-    #[error(transparent)]
-    Search(#[from] SearchError),
-    /// The heuristic could not be loaded or built.
-    #[error("heuristic unavailable: {0}")]
-    Heuristic(#[source] ResolveError),
-    /// The evaluator or device could not be opened.
-    #[error("batch evaluator failed: {0}")]
-    Plan(#[source] PlanError),
 }
 
 /// A message from the worker.
@@ -288,8 +274,7 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
                 Err(PlanError::Heuristic(ResolveError::Cancelled)) | Ok(_) => {
                     Err(SearchError::Cancelled.into())
                 }
-                Err(PlanError::Heuristic(e)) => Err(RunError::Heuristic(e)),
-                Err(e) => Err(RunError::Plan(e)),
+                Err(e) => Err(e.into()),
             };
             return done(tx, result, Evaluated::Cpu, String::new());
         }

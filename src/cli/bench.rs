@@ -9,10 +9,10 @@ use serde::Serialize;
 use super::terminal::Terminal;
 use super::{BenchArgs, CliError, Format, goal_flag, resolve_goal};
 use crate::heuristic::{HeuristicChoice, HeuristicSpec};
-use crate::plan::{Chosen, Hardware, Plan};
+use crate::plan::{Chosen, Hardware, Plan, RunError};
 use crate::puzzle::Goal;
 use crate::puzzle::parse::{Instance, parse_puzzles};
-use crate::search::{Algorithm, Outcome, Problem, SearchError};
+use crate::search::{Algorithm, Outcome, Problem};
 
 #[derive(Serialize, Clone, Debug)]
 struct Row {
@@ -459,7 +459,7 @@ impl Engines<'_> {
         chosen: &Chosen,
         device: Option<&Mutex<Plan>>,
         progress: &mut crate::search::ProgressFn<'_>,
-    ) -> Result<Outcome, Failed> {
+    ) -> Result<Outcome, RunError> {
         if let Some(plan) = device {
             let mut plan = plan.lock().unwrap_or_else(|e| e.into_inner());
             return Ok(plan.run(problem, None, self.limits, progress)?);
@@ -472,21 +472,9 @@ impl Engines<'_> {
                 self.batch_size,
                 &Terminal::quiet(),
             )
-            .map_err(Failed::Plan)?;
+            .map_err(RunError::Plan)?;
         Ok(plan.run(problem, None, self.limits, progress)?)
     }
-}
-
-/// Why an instance has no answer: its search stopped or failed, or its evaluator could not be
-/// opened (`--evaluator gpu` and a board the GPU does not take).
-#[derive(Debug, thiserror::Error)]
-enum Failed {
-    /// The search's error.
-    #[error(transparent)]
-    Search(#[from] SearchError),
-    /// The plan's.
-    #[error("batch evaluator failed: {0}")]
-    Plan(crate::plan::PlanError),
 }
 
 impl Row {
@@ -496,7 +484,7 @@ impl Row {
         inst: &Instance,
         algorithm: Algorithm,
         heuristic: &HeuristicSpec,
-        r: Result<Outcome, Failed>,
+        r: Result<Outcome, RunError>,
         last: &crate::search::Progress,
     ) -> Row {
         let mut row = Row {
@@ -536,7 +524,7 @@ impl Row {
                 row.nodes_generated = last.generated;
                 row.seconds = last.seconds;
                 row.error = Some(match e {
-                    Failed::Search(e) => super::limit_message(&e),
+                    RunError::Search(e) => super::limit_message(&e),
                     e => e.to_string(),
                 });
             }

@@ -1,8 +1,9 @@
 //! The search run: its state, the latest progress, a pattern-database build, the answer, and
 //! the worker thread behind them.
 
-use crate::app::worker::{BuildStatus, Job, RunError, StepView, Worker, WorkerMsg};
+use crate::app::worker::{BuildStatus, Job, StepView, Worker, WorkerMsg};
 use crate::eval::Evaluated;
+use crate::plan::RunError;
 use crate::puzzle::{Board, Move, Solvability};
 use crate::report::{RunInfo, tiles_moved};
 use crate::search::{
