@@ -244,7 +244,7 @@ impl Hardware {
     pub fn is_hardware_gpu(&self) -> bool {
         #[cfg(feature = "gpu")]
         if let Some(g) = &self.gpu {
-            return g.info.device_type != wgpu::DeviceType::Cpu;
+            return !g.is_software();
         }
         false
     }

@@ -316,6 +316,11 @@ impl GpuContext {
         Ok(buffers)
     }
 
+    /// Whether the adapter is a software rasterizer (lavapipe, llvmpipe) rather than a GPU.
+    pub fn is_software(&self) -> bool {
+        self.info.device_type == wgpu::DeviceType::Cpu
+    }
+
     /// `name / backend`, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) / Vulkan`.
     pub fn describe(&self) -> String {
         format!("{} / {:?}", self.info.name, self.info.backend)

@@ -138,7 +138,7 @@ impl GpuIda {
         } = heuristic(spec, n, cols)?;
         let chunk_shift = ctx.table_shift();
         let (texture, texture_width, table_bufs, table_count) = place_tables(&ctx, &tables)?;
-        let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
+        let software = ctx.is_software();
         let (invocations, workgroup) = invocation_count(invocations, software)?;
         let board_words = n.div_ceil(4);
         let shape = Shape {
