@@ -340,7 +340,7 @@ fn a_goal_header_names_the_goal_of_every_board() {
         assert_eq!(inst.goal, Some(GoalSpec::BlankFirst));
         assert_eq!(inst.goal_header, Some(2));
         assert_eq!(
-            inst.named_goal().map(|(_, line, _)| line),
+            inst.named_goal().map(|n| n.line),
             Some(2),
             "the header's line is named"
         );

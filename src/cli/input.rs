@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::puzzle::parse::{
-    GOAL_NAMES, Instance, ParseError, goal_name, parse_board, parse_instance, read_from,
+    GOAL_NAMES, Instance, NamedGoal, ParseError, goal_name, parse_board, parse_instance, read_from,
     read_source,
 };
 use crate::puzzle::{Goal, GoalSpec};
@@ -36,7 +36,7 @@ pub(super) fn goal_spec(s: &str) -> Result<GoalSpec, CliError> {
 /// are said, with `source:line`), or when the goal does not fit the board.
 pub(super) fn resolve_goal(
     flag: Option<&(&str, GoalSpec)>,
-    named: Option<((&GoalSpec, usize, &str), &str)>,
+    named: Option<(NamedGoal<'_>, &str)>,
     rows: usize,
     cols: usize,
 ) -> Result<Goal, CliError> {
@@ -45,23 +45,22 @@ pub(super) fn resolve_goal(
             .map_err(|e| CliError::Usage(format!("--goal {text}: {e}")))
     };
     match (flag, named) {
-        (flag, Some(((spec, no, by), source))) => {
-            let goal = spec
+        (flag, Some((named, source))) => {
+            let no = named.line;
+            let goal = named
+                .goal
                 .resolve(rows, cols)
                 .map_err(|e| CliError::Usage(format!("{source}:{no}: goal: {e}")))?;
             if let Some(flag) = flag {
                 let asked = from_flag(flag)?;
                 if asked.board() != goal.board() {
-                    let whose = if by == "the line" {
-                        "the line's"
-                    } else {
-                        "the file's"
-                    };
                     return Err(CliError::Usage(format!(
-                        "{source}:{no}: {by} names the {} goal but --goal {} was given: \
-                         leave --goal out to use {whose}",
+                        "{source}:{no}: {} names the {} goal but --goal {} was given: \
+                         leave --goal out to use {}",
+                        named.by(),
                         goal.name(),
                         flag.0,
+                        named.whose(),
                     )));
                 }
             }

@@ -294,13 +294,15 @@ impl AppState {
     pub fn load_text(&mut self, text: &str, name: &str) -> bool {
         match parse_instance(text, name, None) {
             Ok(inst) => {
-                let named = inst.named_goal().filter(|(g, _, _)| **g != self.goal_spec);
-                if let Some((g, no, by)) = named {
+                let named = inst.named_goal().filter(|n| *n.goal != self.goal_spec);
+                if let Some(n) = named {
                     self.messages.note(format!(
-                        "{name}:{no}: {by} names the {} goal: goal set to it",
-                        g.name()
+                        "{name}:{}: {} names the {} goal: goal set to it",
+                        n.line,
+                        n.by(),
+                        n.goal.name()
                     ));
-                    self.goal_spec = g.clone();
+                    self.goal_spec = n.goal.clone();
                 }
                 self.set_board(inst.board, name);
                 self.set_stated_length(inst.optimal);

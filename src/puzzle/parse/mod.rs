@@ -44,14 +44,44 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// The goal the file names for this instance, with the line that names it and how that
-    /// line is called in messages (`the line`, or `the file's "# goal:" line`).
-    pub fn named_goal(&self) -> Option<(&GoalSpec, usize, &'static str)> {
-        let goal = self.goal.as_ref()?;
-        Some(match self.goal_header {
-            Some(h) => (goal, h, "the file's \"# goal:\" line"),
-            None => (goal, self.line, "the line"),
+    /// The goal the file names for this instance, and the line that names it.
+    pub fn named_goal(&self) -> Option<NamedGoal<'_>> {
+        Some(NamedGoal {
+            goal: self.goal.as_ref()?,
+            line: self.goal_header.unwrap_or(self.line),
+            in_header: self.goal_header.is_some(),
         })
+    }
+}
+
+/// A goal a file names for an instance, and where: [`Instance::named_goal`].
+#[derive(Clone, Copy, Debug)]
+pub struct NamedGoal<'a> {
+    /// The goal.
+    pub goal: &'a GoalSpec,
+    /// The 1-based line that names it.
+    pub line: usize,
+    /// Whether that line is the file's `# goal:` line (else the instance's own).
+    pub in_header: bool,
+}
+
+impl NamedGoal<'_> {
+    /// The line that names it, as messages say it: `the line`, or `the file's "# goal:" line`.
+    pub fn by(&self) -> &'static str {
+        if self.in_header {
+            "the file's \"# goal:\" line"
+        } else {
+            "the line"
+        }
+    }
+
+    /// Whose goal it is, as messages say it: `the line's` or `the file's`.
+    pub fn whose(&self) -> &'static str {
+        if self.in_header {
+            "the file's"
+        } else {
+            "the line's"
+        }
     }
 }
 
