@@ -47,15 +47,19 @@ fn a_goal_named_on_the_line_is_solved_towards_everywhere() {
     // The same goal given with --goal is fine; another is an error that names both.
     let out = npuzzle(&["solve", &f, "--goal", "blank-first"], None);
     assert_eq!(out.code, 0, "{}", out.stderr);
+    refused_everywhere(
+        &f,
+        ":1: the line names the blank-first goal but --goal blank-last",
+    );
+}
+
+/// `solve`, `compare` and `bench` of `file` with `--goal blank-last` are bad usage (exit 2)
+/// whose message contains `said`.
+fn refused_everywhere(file: &str, said: &str) {
     for cmd in ["solve", "compare", "bench"] {
-        let out = npuzzle(&[cmd, &f, "--goal", "blank-last"], None);
+        let out = npuzzle(&[cmd, file, "--goal", "blank-last"], None);
         assert_eq!(out.code, 2, "{cmd}: {}", out.stderr);
-        assert!(
-            out.stderr
-                .contains(":1: the line names the blank-first goal but --goal blank-last"),
-            "{cmd}: {}",
-            out.stderr
-        );
+        assert!(out.stderr.contains(said), "{cmd}: {}", out.stderr);
     }
 }
 
@@ -450,15 +454,8 @@ fn a_goal_header_is_honoured_by_every_command() {
         (j["moves"].as_u64(), j["goal"].as_str()),
         (Some(42), Some("blank-first"))
     );
-    for cmd in ["solve", "compare", "bench"] {
-        let out = npuzzle(&[cmd, &one, "--goal", "blank-last"], None);
-        assert_eq!(out.code, 2, "{cmd}: {}", out.stderr);
-        assert!(
-            out.stderr.contains(
-                ":1: the file's \"# goal:\" line names the blank-first goal but --goal blank-last"
-            ),
-            "{cmd}: {}",
-            out.stderr
-        );
-    }
+    refused_everywhere(
+        &one,
+        ":1: the file's \"# goal:\" line names the blank-first goal but --goal blank-last",
+    );
 }
