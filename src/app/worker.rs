@@ -585,6 +585,9 @@ fn run_stepped(
                         ida: IdaIteration {
                             number: s.iterations().len() as u32,
                             done: true,
+                            expanded: it.expanded,
+                            generated: it.generated,
+                            estimate: None,
                         },
                         ..Progress::default()
                     })));

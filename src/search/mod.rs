@@ -164,8 +164,8 @@ pub struct Limits {
     pub histogram: bool,
     /// Minimum interval between progress reports.
     pub progress_interval: Duration,
-    /// Threads for one IDA* search (1 = sequential; parallel iterations keep optimality and
-    /// report progress only at the end of each iteration).
+    /// Threads for one IDA* search (1 = sequential; parallel iterations keep optimality, and
+    /// report progress from the threads' counts, without the histogram).
     pub threads: usize,
     /// IDA*'s move pruning: the duplicate-sequence automaton (default) or "never undo".
     /// The search for all optimal solutions always uses [`Pruning::Undo`].

@@ -18,8 +18,6 @@
 //! iteration returns an `IterationEnd` (found with its moves, or the next threshold); a worker thread
 //! returns a `WorkerEnd`.
 
-use std::sync::atomic::AtomicBool;
-
 use super::all::Collector;
 use super::move_fsm::MoveFsm;
 use super::{
@@ -185,11 +183,7 @@ where
     let histogram = limits.histogram && (threads == 1 || device.is_some());
     let tiles = problem.start.tiles().to_vec();
     let (state, h0) = h.init(&tiles);
-    let shared = Shared {
-        cancel: limits.cancel.clone(),
-        deadline: ctl.deadline(),
-        abort: AtomicBool::new(false),
-    };
+    let shared = Shared::new(limits.cancel.clone(), ctl.deadline());
     let algorithm = if device.is_some() {
         Algorithm::GpuIdaStar
     } else {
@@ -327,25 +321,30 @@ impl<H: Incremental> Dfs<'_, H, Reporter<'_, '_, '_>> {
             expanded: self.tally.expanded,
             generated: self.tally.generated,
         });
+        self.watch.report(self.bound, self.tally, true, found);
         self.watch.done.add(self.tally);
-        self.watch.report(self.bound, Tally::default(), true, found);
+        self.watch.finished.push(self.tally.generated);
     }
 
     /// Moves the threshold to `next` (the least f above the last one) for the next iteration.
+    /// (Every board on a shorter solution would have had an f of at most its length, and
+    /// none above the last threshold was below `next`: `next` is a lower bound.)
     ///
     /// # Errors
     /// A limit reached at the iteration's end, or [`SearchError::Exhausted`] when nothing was
     /// pruned (`next` is `u32::MAX`: no board is left to reach).
     fn raise(&mut self, next: u32) -> Result<(), SearchError> {
-        if let Err(e) = self.watch.ctl.check() {
-            self.watch.report(self.bound, Tally::default(), false, true);
-            return Err(e);
-        }
         if next == u32::MAX {
             return Err(SearchError::Exhausted(self.watch.algorithm));
         }
         self.bound = next;
         self.watch.iteration += 1;
+        // A limit here stops the search before the new iteration: its threshold, reported,
+        // is the lower bound the finished ones proved.
+        if let Err(e) = self.watch.ctl.check() {
+            self.watch.report(self.bound, Tally::default(), false, true);
+            return Err(e);
+        }
         Ok(())
     }
 
@@ -424,7 +423,7 @@ pub(super) struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, o: Tally) {
+    pub(super) fn add(&mut self, o: Tally) {
         self.expanded += o.expanded;
         self.generated += o.generated;
     }

@@ -1,9 +1,13 @@
 //! One IDA* iteration on several threads: the coordinator splits the top of the tree
 //! ([`super::split_top`]), and worker threads take the subtrees in turn from an atomic cursor,
-//! each with its own [`Dfs`], watched by [`Shared`] (limits and an abort flag). Also one level
-//! of that top on several threads ([`expand_level`]), for the large tops GPU IDA* asks for.
+//! each with its own [`Dfs`], watched by a [`Helper`] (the limits and abort flag of
+//! [`Shared`], and the counts it publishes there). While they search, the coordinator reports
+//! progress from those counts ([`follow`]), so that a long iteration's nodes and clock move.
+//! Also one level of that top on several threads ([`expand_level`]), for the large tops GPU
+//! IDA* asks for.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::Instant;
 
 use super::moves::Moves;
@@ -23,6 +27,86 @@ pub(in crate::search) struct Shared {
     pub(super) deadline: Option<Instant>,
     /// Set when a thread found the goal or hit a limit: the others stop.
     pub(super) abort: AtomicBool,
+    /// Nodes expanded and generated in the iteration's subtrees so far, as the worker threads
+    /// publish them (every [`CHECK_EVERY`] expansions of each), for progress reports.
+    pub(super) expanded: AtomicU64,
+    pub(super) generated: AtomicU64,
+}
+
+impl Shared {
+    /// The limits of a search for its worker threads (`deadline`: when the time limit passes).
+    pub(super) fn new(
+        cancel: Option<std::sync::Arc<AtomicBool>>,
+        deadline: Option<Instant>,
+    ) -> Self {
+        Shared {
+            cancel,
+            deadline,
+            abort: AtomicBool::new(false),
+            expanded: AtomicU64::new(0),
+            generated: AtomicU64::new(0),
+        }
+    }
+
+    /// The counts the worker threads have published in this iteration.
+    fn published(&self) -> Tally {
+        Tally {
+            expanded: self.expanded.load(Ordering::Relaxed),
+            generated: self.generated.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// A worker thread's watch: the limits and abort flag of [`Shared`]; with `ticks`, at each
+/// poll it adds what it counted since the last one to `shared`'s counts and wakes the
+/// coordinator ([`follow`]).
+pub(super) struct Helper<'a> {
+    shared: &'a Shared,
+    /// What of the thread's tally is in `shared`'s counts already.
+    published: Tally,
+    ticks: Option<Sender<()>>,
+}
+
+impl<'a> Helper<'a> {
+    /// A worker's watch on `shared`; `ticks`: publish its counts and wake the coordinator.
+    fn new(shared: &'a Shared, ticks: Option<Sender<()>>) -> Self {
+        Helper {
+            shared,
+            published: Tally::default(),
+            ticks,
+        }
+    }
+}
+
+impl Watch for Helper<'_> {
+    #[inline(always)]
+    fn exact(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn generated(&mut self, _: u32, _: u32, _: &[u8]) {}
+
+    fn restart(&mut self, _: u32) {}
+
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self, g: u32, bound: u32, tally: Tally) -> Result<(), Halt> {
+        if let Some(ticks) = &self.ticks {
+            let s = self.shared;
+            s.expanded
+                .fetch_add(tally.expanded - self.published.expanded, Ordering::Relaxed);
+            s.generated.fetch_add(
+                tally.generated - self.published.generated,
+                Ordering::Relaxed,
+            );
+            self.published = tally;
+            // The coordinator is gone only once the iteration is over: nothing to tell.
+            let _ = ticks.send(());
+        }
+        let mut shared = self.shared;
+        shared.poll(g, bound, tally)
+    }
 }
 
 impl Watch for &Shared {
@@ -80,13 +164,23 @@ where
     };
     let cursor = AtomicUsize::new(0);
     shared.abort.store(false, Ordering::Relaxed);
-    let (h, moves, goal, bound) = (dfs.h, dfs.moves, dfs.goal, dfs.bound);
+    shared.expanded.store(0, Ordering::Relaxed);
+    shared.generated.store(0, Ordering::Relaxed);
+    let (h, moves, goal, bound, top) = (dfs.h, dfs.moves, dfs.goal, dfs.bound, dfs.tally);
     // Looking for all solutions: each thread collects its own, merged below.
     let collect = dfs.found.as_ref().map(Collector::keep);
     let ends: Vec<WorkerEnd> = std::thread::scope(|s| {
+        let (nodes, cursor) = (&nodes, &cursor);
+        let (ticks, woken) = std::sync::mpsc::channel();
         let handles: Vec<_> = (0..threads)
-            .map(|_| s.spawn(|| work(h, moves, goal, bound, &nodes, &cursor, shared, collect)))
+            .map(|_| {
+                let watch = Helper::new(shared, Some(ticks.clone()));
+                s.spawn(move || work(h, moves, goal, bound, nodes, cursor, watch, collect))
+            })
             .collect();
+        // The workers hold the only senders left: the channel closes when the last one ends.
+        drop(ticks);
+        follow(&mut dfs.watch, &woken, bound, top, shared);
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
@@ -114,6 +208,38 @@ where
     Ok(IterationEnd::Next(next))
 }
 
+/// The coordinator while the worker threads search an iteration with threshold `bound`:
+/// reports progress, when the progress interval says one is due, with its own counts `top`
+/// (the tree's top) and those the workers have published. It wakes at each publication
+/// (`woken`: every [`CHECK_EVERY`] expansions of a thread) and, without one, at the interval,
+/// so that the clock moves too; with a zero interval it reports at every publication (the
+/// counts drive it, not the clock). Returns when every worker has ended. Limits are the
+/// workers' to stop at.
+fn follow(
+    watch: &mut Reporter<'_, '_, '_>,
+    woken: &Receiver<()>,
+    bound: u32,
+    top: Tally,
+    shared: &Shared,
+) {
+    let interval = watch.ctl.limits().progress_interval;
+    loop {
+        let woke = if interval.is_zero() {
+            woken.recv().map_err(|_| RecvTimeoutError::Disconnected)
+        } else {
+            woken.recv_timeout(interval)
+        };
+        if woke == Err(RecvTimeoutError::Disconnected) {
+            return;
+        }
+        if watch.ctl.check() == Ok(true) {
+            let mut running = top;
+            running.add(shared.published());
+            watch.report(bound, running, false, false);
+        }
+    }
+}
+
 /// What a worker thread did in an iteration.
 struct WorkerEnd {
     tally: Tally,
@@ -135,10 +261,11 @@ fn work<H: Incremental>(
     bound: u32,
     nodes: &SplitNodes<H::State>,
     cursor: &AtomicUsize,
-    shared: &Shared,
+    watch: Helper<'_>,
     collect: Option<usize>,
 ) -> WorkerEnd {
-    let mut w = worker(h, moves, goal, bound, nodes, shared, collect);
+    let shared = watch.shared;
+    let mut w = worker(h, moves, goal, bound, nodes, watch, collect);
     let mut next = u32::MAX;
     let probe = loop {
         let i = cursor.fetch_add(1, Ordering::Relaxed);
@@ -171,9 +298,9 @@ fn worker<'a, H: Incremental>(
     goal: &'a [u8],
     bound: u32,
     nodes: &SplitNodes<H::State>,
-    shared: &'a Shared,
+    watch: Helper<'a>,
     collect: Option<usize>,
-) -> Dfs<'a, H, &'a Shared> {
+) -> Dfs<'a, H, Helper<'a>> {
     Dfs {
         h,
         moves,
@@ -188,7 +315,7 @@ fn worker<'a, H: Incremental>(
         split_at: u32::MAX,
         split: SplitNodes::new(goal.len()),
         found: collect.map(Collector::new),
-        watch: shared,
+        watch,
     }
 }
 
@@ -226,7 +353,8 @@ where
         let handles: Vec<_> = (0..threads.min(chunks))
             .map(|_| {
                 s.spawn(|| {
-                    let mut w = worker(h, moves, goal, bound, level, shared, None);
+                    let watch = Helper::new(shared, None);
+                    let mut w = worker(h, moves, goal, bound, level, watch, None);
                     w.split_at = depth + 1;
                     let mut done = Vec::new();
                     let mut next = next;

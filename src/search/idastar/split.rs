@@ -232,8 +232,6 @@ where
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::AtomicBool;
-
     use super::super::moves::MoveTables;
     use super::*;
     use crate::heuristic::Manhattan;
@@ -254,11 +252,7 @@ mod tests {
         let h = Manhattan::new(&goal);
         let tables = MoveTables::new(4, 4, goal.board().tiles(), MoveFsm::shared(4, 4, 2, None));
         let moves = tables.moves();
-        let shared = Shared {
-            cancel: None,
-            deadline: None,
-            abort: AtomicBool::new(false),
-        };
+        let shared = Shared::new(None, None);
         let (state, h0) = h.init(start.tiles());
         let limits = Limits::default();
         let mut tops = Vec::new();

@@ -530,6 +530,7 @@ impl Stepper {
                     0
                 },
                 done: false,
+                ..IdaIteration::default()
             },
             g,
             h,
