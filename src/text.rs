@@ -16,9 +16,27 @@ pub fn group_digits(n: u64) -> String {
     out
 }
 
+/// A count short enough for a progress line: grouped digits below a million
+/// ([`group_digits`]), else three significant digits and the power of ten: `1234567890` →
+/// `1.23e9`.
+pub fn short_count(n: u64) -> String {
+    if n < 1_000_000 {
+        group_digits(n)
+    } else {
+        format!("{:.2e}", n as f64)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::group_digits;
+    use super::{group_digits, short_count};
+
+    #[test]
+    fn large_counts_are_short() {
+        assert_eq!(short_count(999_999), "999 999");
+        assert_eq!(short_count(1_000_000), "1.00e6");
+        assert_eq!(short_count(3_456_789_012), "3.46e9");
+    }
 
     #[test]
     fn counts_are_grouped_by_thousands() {

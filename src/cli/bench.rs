@@ -322,6 +322,8 @@ fn start_table(n: usize, json: bool) -> Result<indicatif::ProgressBar, CliError>
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
+    // The clock moves while a long instance runs.
+    bar.enable_steady_tick(std::time::Duration::from_secs(1));
     if !json {
         bar.suspend(|| {
             super::emit(&format!(

@@ -79,14 +79,43 @@ fn note_unused_evaluator(unused: bool, algorithm: Algorithm) {
     }
 }
 
-/// Shows progress `p` of `algorithm` on the terminal's `spinner`: the bound, the nodes
-/// generated and the seconds.
+/// The spinner of a search of `algorithm` on stderr: its message set by [`spin`], its clock
+/// its own, drawn at least once a second whether or not the search reports.
+fn spinner(algorithm: Algorithm) -> indicatif::ProgressBar {
+    let spinner = indicatif::ProgressBar::new_spinner();
+    spinner.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} · {elapsed}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    spinner.set_message(format!("{algorithm} · starting"));
+    spinner.enable_steady_tick(std::time::Duration::from_millis(250));
+    spinner
+}
+
+/// Shows progress `p` of `algorithm` on the terminal's `spinner`: the bound and the nodes
+/// generated; for IDA*, the iteration, its nodes so far and the estimate of its size from the
+/// finished ones (`idastar · iteration 5, bound 58 · 1.20e9 of ~3.40e9 nodes`).
 fn spin(spinner: &indicatif::ProgressBar, algorithm: Algorithm, p: &Progress) {
-    spinner.set_message(format!(
-        "{} · bound {} · {} nodes · {:.1} s",
-        algorithm, p.bound, p.generated, p.seconds
-    ));
-    spinner.tick();
+    use crate::text::short_count;
+    let message = if p.ida.number > 0 {
+        let of = p
+            .ida
+            .estimate
+            .map_or(String::new(), |e| format!(" of ~{}", short_count(e)));
+        format!(
+            "{algorithm} · iteration {}, bound {} · {}{of} nodes",
+            p.ida.number,
+            p.bound,
+            short_count(p.ida.generated)
+        )
+    } else {
+        format!(
+            "{algorithm} · bound {} · {} nodes",
+            p.bound,
+            short_count(p.generated)
+        )
+    };
+    spinner.set_message(message);
 }
 
 /// `e`, its [`FailureJson`] printed first when `format` is JSON ([`failure_json`]).
@@ -224,7 +253,7 @@ pub(super) fn solve_and_print(
                 heuristic.clone(),
             )
         })?;
-    let spinner = indicatif::ProgressBar::new_spinner();
+    let spinner = spinner(algorithm);
     let mut on_progress = |p: &Progress| spin(&spinner, algorithm, p);
     let problem = Problem {
         start: start.clone(),
