@@ -210,6 +210,13 @@ pub struct SolveJson {
     pub initial_h: u32,
     /// IDA* iterations.
     pub iterations: Vec<Iteration>,
+    /// The least length the optimum can have, as the search proved it: the length itself
+    /// once solved (`null` when unsolvable).
+    pub lower_bound: Option<u32>,
+    /// The effective branching factor b* of the nodes generated and the length
+    /// ([`effective_branching_factor`](crate::search::measure::effective_branching_factor));
+    /// `null` for a length of 0 or an unsolvable board.
+    pub effective_branching_factor: Option<f64>,
     /// Batched A* rounds.
     pub rounds: u64,
     /// Boards the batch evaluator evaluated.
@@ -267,6 +274,10 @@ impl SolveJson {
             nodes_generated: stats.generated,
             peak_open: stats.peak_open,
             initial_h: stats.initial_h,
+            lower_bound: solved.map(|s| s.0.len() as u32),
+            effective_branching_factor: solved.and_then(|s| {
+                crate::search::measure::effective_branching_factor(s.1.generated, s.0.len() as u32)
+            }),
             iterations: stats.iterations,
             rounds: stats.rounds,
             boards_evaluated: stats.evaluated,

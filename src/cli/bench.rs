@@ -8,11 +8,12 @@ use serde::Serialize;
 
 use super::terminal::Terminal;
 use super::{BenchArgs, CliError, Format, goal_flag, resolve_goal};
-use crate::heuristic::{HeuristicChoice, HeuristicSpec};
+use crate::heuristic::HeuristicChoice;
 use crate::plan::{Chosen, Hardware, Plan, RunError};
 use crate::puzzle::Goal;
 use crate::puzzle::parse::{Instance, parse_puzzles};
-use crate::search::{Algorithm, Outcome, Problem};
+use crate::search::measure::effective_branching_factor;
+use crate::search::{Algorithm, Followed, Iteration, Outcome, Problem};
 
 #[derive(Serialize, Clone, Debug)]
 struct Row {
@@ -31,6 +32,17 @@ struct Row {
     nodes_expanded: u64,
     nodes_generated: u64,
     seconds: f64,
+    /// h of the start board, in moves (0 for BFS and unsolvable boards).
+    initial_h: u32,
+    /// The least length the optimum can have, as the search proved it: the length once
+    /// solved; at a limit, its last report's ([`Progress::lower_bound`](crate::search::Progress::lower_bound):
+    /// IDA*'s threshold under way); `null` when unsolvable or stopped before any report.
+    lower_bound: Option<u32>,
+    /// b* of the nodes generated and the length (as `solve`'s); `null` without an answer.
+    effective_branching_factor: Option<f64>,
+    /// IDA*'s iterations (as `solve`'s); at a limit, the last is the one it cut, with its
+    /// counts at the stop.
+    iterations: Vec<Iteration>,
     error: Option<String>,
     /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
     version: &'static str,
@@ -222,11 +234,11 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
                     .position(|(b, _)| b == goal.board())
                     .expect("a plan per goal");
                 let chosen = &by_goal[at].1;
-                // The counts of the last report: at a limit, those of the moment it stopped.
-                let mut last = crate::search::Progress::default();
-                let mut keep = |p: &crate::search::Progress| last.clone_from(p);
+                // What the reports said: at a limit, the counts of the moment it stopped.
+                let mut followed = Followed::default();
+                let mut keep = |p: &crate::search::Progress| followed.see(p);
                 let r = engines.search(&problem, chosen, devices.get(at), &mut keep);
-                let row = Row::of(inst, chosen.algorithm, &chosen.heuristic, r, &last);
+                let row = Row::of(inst, chosen, &problem.goal, r, &followed);
                 bar.inc(1);
                 let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
                 p.put(i, row, json, &bar);
@@ -480,15 +492,16 @@ impl Engines<'_> {
 }
 
 impl Row {
-    /// The row of `inst` searched with `algorithm` and `heuristic`: its answer `r`, or at a
-    /// limit the counts of `last`, the last progress report.
+    /// The row of `inst` searched towards `goal` as `chosen` says: its answer `r`, or at a
+    /// limit what the progress reports said (`followed`).
     fn of(
         inst: &Instance,
-        algorithm: Algorithm,
-        heuristic: &HeuristicSpec,
+        chosen: &Chosen,
+        goal: &Goal,
         r: Result<Outcome, RunError>,
-        last: &crate::search::Progress,
+        followed: &Followed,
     ) -> Row {
+        let (algorithm, heuristic) = (chosen.algorithm, &chosen.heuristic);
         let mut row = Row {
             id: inst.id.clone(),
             line: inst.line,
@@ -505,6 +518,10 @@ impl Row {
             nodes_expanded: 0,
             nodes_generated: 0,
             seconds: 0.0,
+            initial_h: 0,
+            lower_bound: None,
+            effective_branching_factor: None,
+            iterations: Vec::new(),
             error: None,
             version: crate::VERSION,
         };
@@ -515,6 +532,11 @@ impl Row {
                 row.nodes_expanded = s.stats.expanded;
                 row.nodes_generated = s.stats.generated;
                 row.seconds = s.stats.seconds;
+                row.initial_h = s.stats.initial_h;
+                row.lower_bound = Some(s.moves.len() as u32);
+                row.effective_branching_factor =
+                    effective_branching_factor(s.stats.generated, s.moves.len() as u32);
+                row.iterations = s.stats.iterations;
             }
             Ok(Outcome::Unsolvable(_)) => {
                 row.solvable = false;
@@ -522,9 +544,15 @@ impl Row {
                 row.matches = inst.optimal.map(|_| false);
             }
             Err(e) => {
+                let last = &followed.last;
                 row.nodes_expanded = last.expanded;
                 row.nodes_generated = last.generated;
                 row.seconds = last.seconds;
+                if algorithm != Algorithm::Bfs {
+                    row.initial_h = heuristic.build(goal).estimate(inst.board.tiles());
+                }
+                row.lower_bound = followed.lower_bound();
+                row.iterations = followed.iterations();
                 row.error = Some(match e {
                     RunError::Search(e) => super::limit_message(&e),
                     e => e.to_string(),
@@ -541,7 +569,9 @@ fn format_row(r: &Row, json: bool) -> String {
     }
     let opt = r.optimal.map_or("-".to_string(), |o| o.to_string());
     let (moves, matches) = match (&r.error, r.solvable, r.moves, r.matches) {
+        // What a limited search proved: at least this many moves.
         (Some(e), _, _, _) => {
+            let bound = r.lower_bound.filter(|&b| b > 0);
             let why = if e.contains("time limit") {
                 "time limit"
             } else if e.contains("memory") {
@@ -549,7 +579,7 @@ fn format_row(r: &Row, json: bool) -> String {
             } else {
                 "error"
             };
-            ("-".to_string(), why)
+            (bound.map_or("-".to_string(), |b| format!("≥{b}")), why)
         }
         (None, false, _, Some(false)) => ("-".to_string(), "UNSOLVABLE"),
         (None, false, _, _) => ("-".to_string(), "unsolvable"),

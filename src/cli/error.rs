@@ -16,6 +16,15 @@ pub enum CliError {
     /// A limit was reached (exit 3).
     #[error("{}", limit_message(.0))]
     Limit(SearchError),
+    /// A limit stopped a search that had proven the optimum at least `bound` moves long
+    /// (exit 3): `no answer within 10 s; the optimum is at least 52 moves`.
+    #[error("{}; the optimum is at least {bound} moves", no_answer(.search))]
+    Bounded {
+        /// The limit.
+        search: SearchError,
+        /// The lower bound ([`crate::search::Progress::lower_bound`]), in moves.
+        bound: u32,
+    },
     /// Anything else (exit 1).
     #[error("{0}")]
     Other(String),
@@ -52,17 +61,49 @@ pub(super) fn limit_message(e: &SearchError) -> String {
     }
 }
 
+/// A limit that stopped a search before its answer: `no answer within 10 s` for the time
+/// limit, else the limit's message.
+fn no_answer(e: &SearchError) -> String {
+    match e {
+        SearchError::TimeLimit(secs) => format!("no answer within {secs} s"),
+        e => limit_message(e),
+    }
+}
+
 impl CliError {
     /// Whether a limit (time, memory, cancel) was reached, as the JSON `limit` says.
     pub(crate) fn is_limit(&self) -> bool {
-        matches!(self, CliError::Limit(_) | CliError::ReadLimit { .. })
+        matches!(
+            self,
+            CliError::Limit(_) | CliError::Bounded { .. } | CliError::ReadLimit { .. }
+        )
+    }
+
+    /// The limit `e` stopping a search whose last report proved `bound` (a
+    /// [`CliError::Bounded`] when it says more than 0 moves), or `e` as it is.
+    pub(crate) fn with_bound(e: SearchError, bound: Option<u32>) -> CliError {
+        match bound {
+            Some(bound) if bound > 0 && e.is_limit() => CliError::Bounded { search: e, bound },
+            _ => e.into(),
+        }
+    }
+
+    /// The lower bound on the optimum a limited search proved ([`CliError::Bounded`]).
+    pub(crate) fn lower_bound(&self) -> Option<u32> {
+        match self {
+            CliError::Bounded { bound, .. } => Some(*bound),
+            _ => None,
+        }
     }
 
     /// The process exit code for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Input(_) | CliError::Usage(_) => 2,
-            CliError::Limit(_) | CliError::Unavailable(_) | CliError::ReadLimit { .. } => 3,
+            CliError::Limit(_)
+            | CliError::Bounded { .. }
+            | CliError::Unavailable(_)
+            | CliError::ReadLimit { .. } => 3,
             CliError::Other(_) => 1,
             CliError::Closed => 0,
         }

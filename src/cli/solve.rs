@@ -14,7 +14,7 @@ use crate::heuristic::HeuristicSpec;
 use crate::plan::{Chosen, EvaluatorChoice, Hardware, Plan, Purpose, Request};
 use crate::puzzle::{Board, Goal, Notation, Solvability};
 use crate::report::{Conditions, RunInfo, SolveJson, all_solutions_text, solution_text};
-use crate::search::{Algorithm, AllSolutions, Outcome, Problem, Progress};
+use crate::search::{Algorithm, AllSolutions, Followed, Outcome, Problem, Progress};
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     // Limits are checked with the input, so that a bad one gets its JSON object too.
@@ -57,6 +57,8 @@ struct FailureJson {
     /// The exit code's meaning: 2 bad input, 3 a limit or something unavailable, 1 otherwise.
     exit_code: u8,
     limit: bool,
+    /// When a limit stopped the search: the least length the optimum can have, as proven.
+    lower_bound: Option<u32>,
     algorithm: Option<&'static str>,
     heuristic: Option<String>,
     start: Option<String>,
@@ -138,6 +140,7 @@ fn failure_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> 
         error: e.to_string(),
         exit_code: e.exit_code(),
         limit: e.is_limit(),
+        lower_bound: e.lower_bound(),
         algorithm: run.as_ref().map(|r| r.1.name()),
         heuristic: run.as_ref().map(|r| r.2.clone()),
         start: run.as_ref().map(|r| r.3.to_string()),
@@ -254,7 +257,12 @@ pub(super) fn solve_and_print(
             )
         })?;
     let spinner = spinner(algorithm);
-    let mut on_progress = |p: &Progress| spin(&spinner, algorithm, p);
+    // What the reports said: at a limit, the lower bound the search proved.
+    let mut followed = Followed::default();
+    let mut on_progress = |p: &Progress| {
+        followed.see(p);
+        spin(&spinner, algorithm, p);
+    };
     let problem = Problem {
         start: start.clone(),
         goal: goal.clone(),
@@ -268,7 +276,10 @@ pub(super) fn solve_and_print(
         }
         (e, _) => e,
     });
-    let outcome = outcome.map_err(|e| failed(e.into(), parity.solvable, algorithm, heuristic))?;
+    let outcome = outcome.map_err(|e| {
+        let e = CliError::with_bound(e, followed.lower_bound());
+        failed(e, parity.solvable, algorithm, heuristic)
+    })?;
     let writing = Writing {
         conditions: opts.limits().ok().map(|l| Conditions::of(&l)),
         ..writing

@@ -274,7 +274,8 @@ impl<K: Key> BestFirst<K> {
     }
 
     /// A progress snapshot with the fields every best-first search reports (counters, open
-    /// and closed sizes, histogram, misplaced cells, memory); the caller adds its own.
+    /// and closed sizes, histogram, misplaced cells, memory, the least f open as the bound);
+    /// the caller adds its own.
     pub(crate) fn progress(&mut self, ctl: &Control<'_>, algorithm: Algorithm) -> Progress {
         Progress {
             algorithm: Some(algorithm),
@@ -288,6 +289,9 @@ impl<K: Key> BestFirst<K> {
             histogram: self.hist.clone(),
             misplaced: self.cells.as_mut().and_then(|c| c.take()),
             memory: self.memory(),
+            // The least f on the open list (a lower bound on the optimum); the searches put
+            // the f of the node they expand instead where they have it.
+            bound: self.min_f().unwrap_or(0),
             ..Progress::default()
         }
     }

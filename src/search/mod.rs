@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 pub(crate) use progress::CellSampler;
-pub use progress::{Frontier, GhHistogram, IdaIteration, Progress, ProgressFn, Rounds};
+pub use progress::{Followed, Frontier, GhHistogram, IdaIteration, Progress, ProgressFn, Rounds};
 
 use crate::heuristic::HeuristicSpec;
 use crate::puzzle::{Board, Goal, Move, Solvability};

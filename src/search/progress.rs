@@ -1,4 +1,4 @@
-use super::Algorithm;
+use super::{Algorithm, Iteration};
 
 /// A progress callback: called from the search's thread at most every
 /// [`Limits::progress_interval`](super::Limits::progress_interval), and at the end of each IDA*
@@ -40,6 +40,63 @@ pub struct Progress {
     pub ida: IdaIteration,
     /// Batched A* and GPU IDA*: their rounds.
     pub rounds: Rounds,
+}
+
+impl Progress {
+    /// The least length the optimal solution can have, as far as the search has proven at
+    /// this report: its `bound` (`None` before any report). IDA*: the threshold of the
+    /// iteration under way, which the finished ones proved (on an optimal path every f is at
+    /// most its length, and none above the last threshold was below this one; the first is h
+    /// of the start). A* and batched A*: the least f on the open list, or the f of the node
+    /// last taken from it (an admissible h keeps a node of an optimal path there with f at
+    /// most the optimum). BFS: the depth it expands (every shorter path has been tried).
+    pub fn lower_bound(&self) -> Option<u32> {
+        self.algorithm.map(|_| self.bound)
+    }
+}
+
+/// What a caller keeps of a search from its progress reports alone, for when a limit stops
+/// it (the answer's statistics say the rest): the last report and IDA*'s finished iterations.
+#[derive(Clone, Debug, Default)]
+pub struct Followed {
+    /// The last report: at a limit, the counts of the moment it stopped.
+    pub last: Progress,
+    /// IDA*: the iterations finished so far.
+    finished: Vec<Iteration>,
+}
+
+impl Followed {
+    /// Takes in report `p`.
+    pub fn see(&mut self, p: &Progress) {
+        if p.ida.done {
+            self.finished.push(Iteration {
+                threshold: p.bound,
+                expanded: p.ida.expanded,
+                generated: p.ida.generated,
+            });
+        }
+        self.last.clone_from(p);
+    }
+
+    /// IDA*'s iterations at the stop: the finished ones, then the one the limit cut with its
+    /// counts at the stop (when it had expanded a node). Empty for the other searches.
+    pub fn iterations(&self) -> Vec<Iteration> {
+        let mut all = self.finished.clone();
+        let ida = &self.last.ida;
+        if !ida.done && ida.expanded > 0 {
+            all.push(Iteration {
+                threshold: self.last.bound,
+                expanded: ida.expanded,
+                generated: ida.generated,
+            });
+        }
+        all
+    }
+
+    /// The last report's [`Progress::lower_bound`].
+    pub fn lower_bound(&self) -> Option<u32> {
+        self.last.lower_bound()
+    }
 }
 
 /// The open list and closed set of a search that keeps them (BFS, A*, batched A*).
