@@ -8,6 +8,7 @@
 //!   builds the heuristic (pattern databases within what the GPU takes);
 //! - [`Chosen::open`] opens batched A*'s evaluator or GPU IDA*'s device, falling back to the
 //!   CPU where the GPU cannot take the board or heuristic (unless the GPU was insisted on);
+//! - [`load_pruning`] gets IDA*'s pruning automaton ready, saying when it is built;
 //! - [`Plan::run`] is the search ([`crate::search::run`]).
 //!
 //! Every line for the user goes to a [`Watch`] as a [`Note`]: the command line writes them on
@@ -21,7 +22,9 @@ use crate::eval::{BatchEvaluator, CpuEvaluator, Evaluated};
 use crate::heuristic::pdb::builder::BuildProgress;
 use crate::heuristic::{HeuristicChoice, HeuristicSpec, ResolveError, ResolveOptions};
 use crate::puzzle::{Board, Goal};
-use crate::search::{Algorithm, Batch, Engine, Limits, Outcome, Problem, ProgressFn, SearchError};
+use crate::search::{
+    Algorithm, Batch, Engine, FsmNote, Limits, MoveFsm, Outcome, Problem, ProgressFn, SearchError,
+};
 
 /// Where h is to be evaluated (`--evaluator`, the app's GPU / CPU choice): it applies to
 /// batched A* (its batch evaluator) and GPU IDA* (its device); the other searches evaluate h
@@ -66,7 +69,8 @@ pub fn pick_algorithm(
 pub enum Note {
     /// What `auto` picked, what was found (the GPU adapter), or a choice that was ignored.
     Chose(String),
-    /// A pattern table built now and saved (or where the cache is).
+    /// A pattern table built now and saved (or where the cache is), or IDA*'s pruning
+    /// automaton about to be built for a new board shape.
     Built(String),
     /// The CPU does what the GPU was to do: no adapter, or a board or heuristic it cannot take.
     Fallback(String),
@@ -426,6 +430,40 @@ pub fn load_heuristic(
         }
     }
     Ok(resolved)
+}
+
+/// Gets IDA*'s pruning automaton for a `rows × cols` board ready before `algorithm`'s search
+/// (IDA* and GPU IDA*; nothing for the others), with `limits`' pruning and cache folder: read
+/// from the cache, or built now for a new board shape, which is said first (a [`Note::Built`]
+/// naming what is built and where it is kept: the build takes seconds on 5×5); a cached file
+/// that cannot be used is said as a [`Note::Warning`] and rebuilt. The search then finds it
+/// ready (its clock does not pay for it).
+pub fn load_pruning(
+    algorithm: Algorithm,
+    rows: usize,
+    cols: usize,
+    limits: &Limits,
+    watch: &dyn Watch,
+) {
+    if !matches!(algorithm, Algorithm::IdaStar | Algorithm::GpuIdaStar) {
+        return;
+    }
+    let depth = limits.ida_pruning().depth(rows * cols);
+    let say = |n: FsmNote| {
+        match n {
+        FsmNote::Building { file, .. } => watch.note(Note::Built(format!(
+            "building IDA*'s pruning automaton for {rows}×{cols} (duplicate move strings of up to {depth} moves), once per board shape{}",
+            file.map_or(" in this process (no cache folder)".to_string(), |f| format!(
+                ", kept in {}",
+                f.display()
+            ))
+        ))),
+        FsmNote::Unusable(why) => watch.note(Note::Warning(format!(
+            "{why}; rebuilding the pruning automaton"
+        ))),
+    }
+    };
+    let _ = MoveFsm::shared_saying(rows, cols, depth, limits.cache_dir.as_deref(), &say);
 }
 
 /// Where a plan's search runs.

@@ -341,12 +341,18 @@ fn a_damaged_pruning_automaton_is_said_and_rebuilt() {
             60,
         )
     };
-    // The first solve builds and keeps it, silently.
+    // The first solve builds and keeps it, saying what it builds and where it keeps it.
     let o = solve();
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(!o.stderr.contains("warning"), "{}", o.stderr);
     let fsm = dir.path().join("3x3-moves14.fsm");
     assert!(fsm.is_file(), "{fsm:?}");
+    let building = format!(
+        "npuzzle: building IDA*'s pruning automaton for 3×3 (duplicate move strings of up to \
+         14 moves), once per board shape, kept in {}\n",
+        fsm.display()
+    );
+    assert!(o.stderr.contains(&building), "{}", o.stderr);
     // Damaged, it is said (as a damaged table is), rebuilt and kept again.
     std::fs::write(&fsm, b"garbage").unwrap();
     let o = solve();
@@ -358,4 +364,6 @@ fn a_damaged_pruning_automaton_is_said_and_rebuilt() {
     );
     let o = solve();
     assert!(!o.stderr.contains("warning"), "{}", o.stderr);
+    // Read back from the cache: nothing is built, nothing said.
+    assert!(!o.stderr.contains("building"), "{}", o.stderr);
 }

@@ -180,6 +180,12 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     };
     let mut choices = Vec::new();
     let by_goal = heuristics_by_goal(a, &instances, &goals, &hardware, &mut choices)?;
+    // IDA*'s pruning automaton, once per shape (a build is said, and kept in the choices).
+    let terminal = Terminal::quiet();
+    for (b, chosen) in &by_goal {
+        crate::plan::load_pruning(chosen.algorithm, b.rows(), b.cols(), &limits, &terminal);
+    }
+    choices.extend(terminal.chosen());
     // GPU IDA*'s plan, one per goal (the device's tables and constants are the goal's); without
     // a device the CPU IDA* searches instead (said on stderr).
     let devices = if gpu_ida {

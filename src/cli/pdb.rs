@@ -145,6 +145,13 @@ fn build(
     // IDA*'s pruning automaton for this shape goes with the tables, so that a search
     // after `pdb build` builds nothing (it is small; a failed save is not an error).
     let t = std::time::Instant::now();
+    let limits = crate::search::Limits {
+        pruning: crate::search::Pruning::Fsm,
+        cache_dir: Some(cache.dir().to_path_buf()),
+        ..crate::search::Limits::default()
+    };
+    let terminal = super::terminal::Terminal::quiet();
+    crate::plan::load_pruning(Algorithm::IdaStar, r, c, &limits, &terminal);
     let depth = crate::search::Pruning::Fsm.depth(r * c);
     let fsm = crate::search::MoveFsm::shared(r, c, depth, Some(cache.dir()));
     crate::note!(

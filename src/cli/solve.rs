@@ -256,6 +256,7 @@ pub(super) fn solve_and_print(
                 heuristic.clone(),
             )
         })?;
+    crate::plan::load_pruning(algorithm, start.rows(), start.cols(), &limits, &terminal);
     let spinner = spinner(algorithm);
     // What the reports said: at a limit, the lower bound the search proved.
     let mut followed = Followed::default();

@@ -57,7 +57,7 @@ pub fn default_max_memory() -> u64 {
 
 pub use all::{AllSolutions, DEFAULT_MAX_SOLUTIONS};
 pub use batched_astar::DEFAULT_BATCH_SIZE;
-pub use move_fsm::{MoveFsm, Pruning};
+pub use move_fsm::{FsmNote, MoveFsm, Pruning};
 
 /// The search algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -116,6 +116,26 @@ impl FromStr for Pruning {
     }
 }
 
+/// What [`MoveFsm::shared_saying`] tells its caller.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FsmNote {
+    /// An automaton for `rows × cols` from strings of up to `depth` moves is about to be
+    /// built (once per board shape), then kept in `file` (`None`: in memory, for this
+    /// process).
+    Building {
+        /// The board's rows.
+        rows: usize,
+        /// The board's columns.
+        cols: usize,
+        /// The longest strings searched for duplicates, in moves.
+        depth: usize,
+        /// The cache file it will be saved to.
+        file: Option<std::path::PathBuf>,
+    },
+    /// A cached automaton that is there but cannot be used, and why: it is rebuilt.
+    Unusable(String),
+}
+
 /// A finite-state machine over moves: state [`MoveFsm::ROOT`] at the start of a path, and
 /// `next(state, move)` after each move, [`DEAD`] when the path would end in a forbidden
 /// (duplicate) string. See the module documentation for how it is built and why it is sound.
@@ -162,10 +182,22 @@ impl MoveFsm {
     /// `cache` folder (the pattern-database cache) and strings of more than 10 moves (shorter
     /// ones build in milliseconds), it is read from the file kept there (checked; see
     /// `cache.rs`), or built and saved there for the next process; a missing, stale or
-    /// corrupt file is rebuilt (a file that is there but cannot be used with a warning on
-    /// stderr: the searches that call this have no message channel), and one that cannot be
-    /// written only costs the next process the build.
+    /// corrupt file is rebuilt, and one that cannot be written only costs the next process
+    /// the build. Says nothing: [`MoveFsm::shared_saying`] tells a caller what it does.
     pub fn shared(rows: usize, cols: usize, depth: usize, cache: Option<&Path>) -> Arc<MoveFsm> {
+        Self::shared_saying(rows, cols, depth, cache, &|_| {})
+    }
+
+    /// [`MoveFsm::shared`], telling `say` what it does that takes a while or goes wrong: a
+    /// build of strings of more than 10 moves, before it starts (0.56 s for 4×4, 2.6 s for
+    /// 5×5), and a cached file that is there but cannot be used (it is rebuilt).
+    pub fn shared_saying(
+        rows: usize,
+        cols: usize,
+        depth: usize,
+        cache: Option<&Path>,
+        say: &dyn Fn(FsmNote),
+    ) -> Arc<MoveFsm> {
         type Cell = Arc<OnceLock<Arc<MoveFsm>>>;
         type Cache = Mutex<HashMap<(usize, usize, usize), Cell>>;
         static CACHE: OnceLock<Cache> = OnceLock::new();
@@ -178,17 +210,28 @@ impl MoveFsm {
             // Short strings build in milliseconds (0.04 s at 10 moves on 5×5): no file. The
             // process cache is keyed by shape and depth only (the automaton depends on nothing
             // else): a second folder in the same process is not written to.
+            let building = |file| {
+                if depth > 10 {
+                    say(FsmNote::Building {
+                        rows,
+                        cols,
+                        depth,
+                        file,
+                    });
+                }
+            };
             let Some(dir) = cache.filter(|_| depth > 10) else {
+                building(None);
                 return Arc::new(MoveFsm::new(rows, cols, depth));
             };
+            let file = cache::path_for(dir, rows, cols, depth);
             match cache::read(dir, rows, cols, depth) {
                 Ok(fsm) => return Arc::new(fsm),
                 // A file that is there but cannot be used is said, as a damaged table is.
-                Err(why) if cache::path_for(dir, rows, cols, depth).exists() => {
-                    crate::note!("npuzzle: warning: {why}; rebuilding the pruning automaton");
-                }
+                Err(why) if file.exists() => say(FsmNote::Unusable(why.to_string())),
                 Err(_) => {}
             }
+            building(Some(file));
             let fsm = MoveFsm::new(rows, cols, depth);
             // Only a cache: a failed save costs the next process the build, nothing else.
             let _ = cache::write(dir, rows, cols, depth, &fsm);
