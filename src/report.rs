@@ -175,7 +175,7 @@ pub struct RunInfo {
 }
 
 /// The JSON object of one solved (or proven unsolvable) board, as `npuzzle solve --format json`
-/// prints it and the app saves it. Field order is the output's order.
+/// prints it (on one line) and the app saves it (pretty-printed). Field order is the output's order.
 #[derive(Clone, Debug, Serialize)]
 pub struct SolveJson {
     /// Whether a solution was found.
@@ -309,7 +309,8 @@ impl SolveJson {
         self
     }
 
-    /// Pretty-printed JSON (two-space indent, no trailing newline).
+    /// Pretty-printed JSON (two-space indent, no trailing newline), as the app saves it (the
+    /// command line prints the same object on one line).
     ///
     /// # Errors
     /// Serialisation errors (not expected: every field is plain data).

@@ -3,17 +3,18 @@
 
 mod common;
 
-use common::bin::{HARD8, KORF12, npuzzle, path_of, solve_json, temp_file};
+use common::bin::{HARD8, HARD8_FILE, KORF12, json_lines, npuzzle, path_of, solve_json, temp_file};
 use common::{bfs_distance, goal};
 use npuzzle::puzzle::GoalSpec;
 use npuzzle::search::measure::DepthTable;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-fn json(args: &[&str]) -> serde_json::Value {
+/// The JSON lines `compare … --format json` prints (it must exit 0).
+fn json(args: &[&str]) -> Vec<serde_json::Value> {
     let o = npuzzle(args, None);
     assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
-    serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", o.stdout))
+    json_lines(&o.stdout)
 }
 
 #[test]
@@ -40,10 +41,17 @@ fn the_table_equals_separate_solve_runs() {
             "--format",
             "json",
         ]);
-        assert_eq!(v["moves"], moves, "{v}");
-        assert_eq!(v["lengths_agree"], true);
-        let results = v["results"].as_array().unwrap();
-        assert_eq!(results.len(), list.split(',').count());
+        // A row per heuristic, then a summary per heuristic.
+        let n = list.split(',').count();
+        assert_eq!(v.len(), 2 * n, "{v:?}");
+        let (results, summaries) = v.split_at(n);
+        for (r, s) in results.iter().zip(summaries) {
+            assert_eq!(r["moves"], moves, "{r}");
+            assert_eq!(s["summary"], true, "{s}");
+            assert_eq!((&s["solved"], &s["boards"]), (&1.into(), &1.into()), "{s}");
+            assert_eq!(s["nodes_expanded"], r["nodes_expanded"], "{s}");
+            assert_eq!(s["heuristic"], r["heuristic"], "{s}");
+        }
         let mut expanded = Vec::new();
         for r in results {
             let (algo, h) = (
@@ -65,8 +73,8 @@ fn the_table_equals_separate_solve_runs() {
                 ],
             );
             assert_eq!(r["moves"], s["moves"], "{algo} {h}");
-            assert_eq!(r["expanded"], s["nodes_expanded"], "{algo} {h}");
-            assert_eq!(r["generated"], s["nodes_generated"], "{algo} {h}");
+            assert_eq!(r["nodes_expanded"], s["nodes_expanded"], "{algo} {h}");
+            assert_eq!(r["nodes_generated"], s["nodes_generated"], "{algo} {h}");
             assert_eq!(
                 r["initial_h"],
                 if algo == "bfs" {
@@ -76,9 +84,9 @@ fn the_table_equals_separate_solve_runs() {
                 },
                 "{algo} {h}"
             );
-            let b = r["branching"].as_f64().unwrap();
+            let b = r["effective_branching_factor"].as_f64().unwrap();
             assert!(b > 1.0 && b < 3.0, "{b}");
-            expanded.push(r["expanded"].as_u64().unwrap());
+            expanded.push(r["nodes_expanded"].as_u64().unwrap());
         }
         // Stronger heuristics, fewer nodes (the lists go from weak to strong).
         assert!(expanded.windows(2).all(|w| w[0] >= w[1]), "{expanded:?}");
@@ -98,6 +106,128 @@ fn a_text_table_has_a_row_per_heuristic_and_says_the_lengths_agree() {
     assert!(lines[3].starts_with("astar    manhattan"), "{}", o.stdout);
     assert!(lines[3].contains("6 728"), "{}", o.stdout);
     assert_eq!(lines[4], "Every search found 31 moves: all are optimal.");
+}
+
+/// `compare` on a bench file runs every method on every board (each towards the goal its line
+/// names): a row per board and method equal to `solve`'s counts, then a summary per method
+/// whose totals and means are the rows' (over the boards it solved; a capped one is counted
+/// apart). CSV has the same rows with a header of the same field names.
+#[test]
+fn a_bench_file_gives_a_row_per_board_and_method_and_a_summary_per_method() {
+    // BFS stops at the memory cap on every board; IDA* needs no memory.
+    let args = [
+        "compare",
+        HARD8_FILE,
+        "--algorithm",
+        "idastar",
+        "--heuristics",
+        "bfs,manhattan",
+        "--max-memory",
+        "64KiB",
+    ];
+    let with = |format: &str| {
+        let mut a = args.to_vec();
+        a.extend(["--format", format]);
+        npuzzle(&a, None)
+    };
+    let o = with("json");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v.len(), 4 * 2 + 2, "{v:?}");
+    let (rows, summaries) = v.split_at(8);
+    let goals = ["blank-last", "blank-last", "blank-first", "blank-first"];
+    let mut total = 0;
+    for (pair, goal) in rows.chunks(2).zip(goals) {
+        let (bfs, ida) = (&pair[0], &pair[1]);
+        assert_eq!(
+            (&bfs["heuristic"], &bfs["moves"]),
+            (&"none".into(), &serde_json::Value::Null)
+        );
+        assert!(
+            bfs["error"].as_str().unwrap().contains("memory cap"),
+            "{bfs}"
+        );
+        assert_eq!(
+            (&ida["goal"], &ida["moves"], &ida["optimal"]),
+            (&goal.into(), &31.into(), &31.into())
+        );
+        let s = solve_json(
+            ida["start"].as_str().unwrap(),
+            &[
+                "--goal",
+                goal,
+                "--algorithm",
+                "idastar",
+                "--heuristic",
+                "manhattan",
+                "--jobs",
+                "1",
+            ],
+        );
+        assert_eq!(ida["nodes_expanded"], s["nodes_expanded"], "{ida}");
+        assert_eq!(ida["nodes_generated"], s["nodes_generated"], "{ida}");
+        total += s["nodes_expanded"].as_u64().unwrap();
+    }
+    let (bfs, ida) = (&summaries[0], &summaries[1]);
+    assert_eq!(
+        (&bfs["summary"], &bfs["solved"], &bfs["capped"]),
+        (&true.into(), &0.into(), &4.into())
+    );
+    assert_eq!(
+        (&bfs["nodes_expanded"], &bfs["mean_nodes_expanded"]),
+        (&0.into(), &serde_json::Value::Null)
+    );
+    assert_eq!(
+        (&ida["boards"], &ida["solved"], &ida["capped"]),
+        (&4.into(), &4.into(), &0.into())
+    );
+    assert_eq!(ida["nodes_expanded"], total);
+    assert_eq!(
+        ida["mean_nodes_expanded"].as_f64(),
+        Some(total as f64 / 4.0)
+    );
+    let b: f64 = rows
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .map(|r| r["effective_branching_factor"].as_f64().unwrap())
+        .sum();
+    assert!((ida["mean_effective_branching_factor"].as_f64().unwrap() - b / 4.0).abs() < 1e-12);
+
+    // CSV: the rows again, under a header of their JSON field names; the table on stderr.
+    let o = with("csv");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let mut csv = csv::Reader::from_reader(o.stdout.as_bytes());
+    let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+    let names: Vec<&String> = rows[0].as_object().unwrap().keys().collect();
+    assert_eq!(header.iter().collect::<Vec<_>>(), names);
+    let records: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+    assert_eq!(records.len(), 8);
+    let at = header.iter().position(|h| h == "nodes_expanded").unwrap();
+    for (rec, row) in records.iter().zip(rows) {
+        assert_eq!(rec[at], row["nodes_expanded"].to_string());
+    }
+    assert!(o.stderr.contains("idastar  manhattan"), "{}", o.stderr);
+
+    // Text: a row per method over the four boards.
+    let o = npuzzle(&args, None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("Comparing on the 4 boards of"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        lines[2].starts_with("bfs") && lines[2].contains(" 0/4 "),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        lines[3].starts_with("idastar  manhattan") && lines[3].contains(" 4/4 "),
+        "{}",
+        o.stdout
+    );
 }
 
 #[test]
@@ -141,37 +271,39 @@ fn the_experiment_is_seeded_and_its_means_are_over_boards_at_the_depth() {
         "--format",
         "json",
     ];
-    // The table without its timings.
+    // The lines (one per depth and method) without their timings.
     let counts = || {
         let mut v = json(&args);
-        for r in v["rows"].as_array_mut().unwrap() {
-            for c in r["methods"].as_array_mut().unwrap() {
-                c.as_object_mut().unwrap().remove("seconds");
-            }
+        for line in &mut v {
+            line.as_object_mut().unwrap().remove("mean_seconds");
         }
         v
     };
     let v = counts();
     assert_eq!(v, counts(), "same seed, same table");
-    let rows = v["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 2);
-    for r in rows {
-        assert_eq!(r["boards"], 5);
-        let cells = r["methods"].as_array().unwrap();
-        assert_eq!(cells.len(), 3);
-        let means: Vec<f64> = cells
+    assert_eq!(v.len(), 2 * 3, "two depths, three methods: {v:?}");
+    for (row, depth) in v.chunks(3).zip([4, 12]) {
+        let means: Vec<f64> = row
             .iter()
-            .map(|c| c["expanded"].as_f64().unwrap())
+            .map(|c| c["mean_nodes_expanded"].as_f64().unwrap())
             .collect();
         assert!(means[0] >= means[1] && means[1] >= means[2], "{means:?}");
-        for c in cells {
-            assert_eq!(c["solved"], 5);
+        for c in row {
+            assert_eq!(
+                (&c["depth"], &c["boards"], &c["solved"]),
+                (&depth.into(), &5.into(), &5.into())
+            );
+            assert_eq!(
+                (&c["size"], &c["seed"], &c["samples"]),
+                (&"3x3".into(), &9.into(), &5.into())
+            );
         }
     }
     // b* of the depth-12 BFS row from its mean generated nodes.
-    let bfs = &rows[1]["methods"][0];
-    let b = bfs["branching"].as_f64().unwrap();
-    let n = bfs["generated"].as_f64().unwrap().round();
+    let bfs = &v[3];
+    assert_eq!(bfs["heuristic"], "none");
+    let b = bfs["effective_branching_factor"].as_f64().unwrap();
+    let n = bfs["mean_nodes_generated"].as_f64().unwrap().round();
     let tree: f64 = (1..=12).map(|i| b.powi(i)).sum();
     assert!((tree - n).abs() / n < 1e-6, "{tree} vs {n}");
 }

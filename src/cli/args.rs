@@ -91,7 +91,8 @@ pub(super) struct SearchOpts {
     /// its own size must agree with it).
     #[arg(long, value_name = "RxC", value_parser = parse_size)]
     pub(super) size: Option<(usize, usize)>,
-    /// Output format.
+    /// Output format: text, json (one object a line), csv (bench: one row an instance with a
+    /// header row; not solve).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(super) format: Format,
     /// IDA*'s move pruning: fsm (an automaton of duplicate move sequences, Taylor & Korf
@@ -170,10 +171,24 @@ pub(super) struct GenerateArgs {
     pub(super) goal: String,
 }
 
+/// `--format`: how a command prints its results.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Format {
+    /// For people: tables and sentences.
     Text,
+    /// One compact JSON object a line (JSON Lines where there are several results).
     Json,
+    /// A header row, then one row a result (`bench` and `compare` only).
+    Csv,
+}
+
+impl Format {
+    /// The usage error (exit 2) of `--format csv` given to `command`, which does not print CSV.
+    pub(super) fn csv_refused(command: &str) -> CliError {
+        CliError::Usage(format!(
+            "{command} prints text or json; --format csv is for bench and compare"
+        ))
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

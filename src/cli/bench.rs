@@ -65,7 +65,8 @@ struct Summary {
     jobs: usize,
     seconds: f64,
     wall_seconds: f64,
-    nodes: u64,
+    /// Nodes expanded, all instances together (`nodes_expanded`, as in the rows).
+    nodes_expanded: u64,
     nodes_generated: u64,
     nodes_per_second: f64,
     /// The goal of the file's first line (see the rows for files that mix goals).
@@ -84,21 +85,27 @@ struct Summary {
 struct Printer {
     rows: Vec<Option<Row>>,
     next: usize,
+    /// Text, a JSON line or a CSV row per row.
+    format: Format,
+    /// The CSV rows' header, once written.
+    csv: super::CsvLines,
     /// First output error, reported at the end.
     failed: Option<CliError>,
 }
 
 impl Printer {
-    /// Takes instance `i`'s row and prints every row now due in file order (as JSON with
-    /// `json`), above the progress `bar`; keeps the first output error.
-    fn put(&mut self, i: usize, row: Row, json: bool, bar: &indicatif::ProgressBar) {
+    /// Takes instance `i`'s row and prints every row now due in file order, above the
+    /// progress `bar`; keeps the first output error.
+    fn put(&mut self, i: usize, row: Row, bar: &indicatif::ProgressBar) {
         self.rows[i] = Some(row);
         while let Some(Some(r)) = self.rows.get(self.next) {
-            let line = format_row(r, json);
-            if self.failed.is_none()
-                && let Err(e) = bar.suspend(|| super::emit(&line))
-            {
-                self.failed = Some(e);
+            if self.failed.is_none() {
+                let printed = bar.suspend(|| match self.format {
+                    Format::Text => super::emit(&format_row(r)),
+                    Format::Json => super::emit_json(r),
+                    Format::Csv => self.csv.emit(r),
+                });
+                self.failed = printed.err();
             }
             self.next += 1;
         }
@@ -133,7 +140,7 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
                 version: crate::VERSION,
             };
             // A failing output is reported as the first error's companion, not instead of it.
-            let _ = super::emit(&serde_json::to_string(&j).unwrap_or_default());
+            let _ = super::emit_json(&j);
             Err(e)
         }
         r => r,
@@ -211,11 +218,12 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         .num_threads(jobs)
         .build()
         .map_err(|e| CliError::Other(format!("thread pool: {e}")))?;
-    let json = a.opts.format == Format::Json;
-    let bar = start_table(instances.len(), json)?;
+    let bar = start_table(instances.len(), a.opts.format)?;
     let printer = Mutex::new(Printer {
         rows: vec![None; instances.len()],
         next: 0,
+        format: a.opts.format,
+        csv: super::CsvLines::default(),
         failed: None,
     });
     let engines = Engines {
@@ -247,7 +255,7 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
                 let row = Row::of(inst, chosen, &problem.goal, r, &followed);
                 bar.inc(1);
                 let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
-                p.put(i, row, json, &bar);
+                p.put(i, row, &bar);
                 printed.store(p.next > 0, std::sync::atomic::Ordering::Relaxed);
             });
     });
@@ -266,7 +274,7 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         goal_name,
         jobs,
         wall,
-        json,
+        a.opts.format,
         (conditions, choices),
     )
 }
@@ -330,11 +338,11 @@ fn heuristics_by_goal(
     Ok(by_goal)
 }
 
-/// The progress bar of `n` instances on stderr, and the text table's header (none in JSON).
+/// The progress bar of `n` instances on stderr, and the text table's header (only in text).
 ///
 /// # Errors
 /// Writing the header.
-fn start_table(n: usize, json: bool) -> Result<indicatif::ProgressBar, CliError> {
+fn start_table(n: usize, format: Format) -> Result<indicatif::ProgressBar, CliError> {
     let bar = indicatif::ProgressBar::new(n as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
@@ -342,7 +350,7 @@ fn start_table(n: usize, json: bool) -> Result<indicatif::ProgressBar, CliError>
     );
     // The clock moves while a long instance runs.
     bar.enable_steady_tick(std::time::Duration::from_secs(1));
-    if !json {
+    if format == Format::Text {
         bar.suspend(|| {
             super::emit(&format!(
                 "{:<10} {:>6} {:>8} {:>10} {:>14} {:>14} {:>10}",
@@ -354,8 +362,8 @@ fn start_table(n: usize, json: bool) -> Result<indicatif::ProgressBar, CliError>
 }
 
 /// Prints the summary of `rows` (one per instance of `instances`, in order): counts, the
-/// algorithm and heuristic per board size, times and node rates (a JSON object with `json`),
-/// and says when boards the file gives a length for are unsolvable towards `goal_name`.
+/// algorithm and heuristic per board size, times and node rates (a JSON object in JSON; text
+/// on standard error under CSV, whose output is the rows alone), and says when boards the file gives a length for are unsolvable towards `goal_name`.
 /// Returns the exit code: 1 for a mismatch with the file, 3 for a limit reached, else 0.
 ///
 /// # Errors
@@ -366,7 +374,7 @@ fn summarize(
     goal_name: &str,
     jobs: usize,
     wall: Instant,
-    json: bool,
+    format: Format,
     (conditions, choices): (crate::report::Conditions, Vec<String>),
 ) -> Result<u8, CliError> {
     let solved = rows.iter().filter(|r| r.moves.is_some()).count();
@@ -397,7 +405,7 @@ fn summarize(
         jobs,
         seconds,
         wall_seconds: wall.elapsed().as_secs_f64(),
-        nodes,
+        nodes_expanded: nodes,
         nodes_generated: rows.iter().map(|r| r.nodes_generated).sum(),
         nodes_per_second: if seconds > 0.0 {
             nodes as f64 / seconds
@@ -409,14 +417,35 @@ fn summarize(
         conditions,
         version: crate::VERSION,
     };
-    if json {
-        super::emit(&serde_json::to_string(&s).unwrap_or_default())?;
+    let code = if mismatches > 0 {
+        1
+    } else if limits_hit > 0 {
+        3
     } else {
-        super::emit(&format!(
+        0
+    };
+    if format == Format::Json {
+        super::emit_json(&s)?;
+        return Ok(code);
+    }
+    let lines = summary_text(&s);
+    for line in lines {
+        match format {
+            Format::Csv => crate::note!("{line}"),
+            _ => super::emit(&line)?,
+        }
+    }
+    Ok(code)
+}
+
+/// The summary `s` as text: the counts, then the searches, times and node rates.
+fn summary_text(s: &Summary) -> [String; 2] {
+    [
+        format!(
             "instances {}, solved {}, unsolvable {}, optimal {} (checked against the file), unchecked {}, mismatches {}, limits reached {}",
             s.instances, s.solved, s.unsolvable, s.optimal, s.unchecked, s.mismatches, s.limits
-        ))?;
-        super::emit(&format!(
+        ),
+        format!(
             "{} + {}, {} job{}: {:.3} s of search ({:.3} s wall), {} nodes expanded, {} generated, {:.2} M expanded/s",
             s.algorithm,
             s.heuristic,
@@ -424,18 +453,11 @@ fn summarize(
             if s.jobs == 1 { "" } else { "s" },
             s.seconds,
             s.wall_seconds,
-            s.nodes,
+            s.nodes_expanded,
             s.nodes_generated,
             s.nodes_per_second / 1e6
-        ))?;
-    }
-    Ok(if mismatches > 0 {
-        1
-    } else if limits_hit > 0 {
-        3
-    } else {
-        0
-    })
+        ),
+    ]
 }
 
 /// What `field` says of the rows: one value when they agree, else each value with the board
@@ -569,10 +591,8 @@ impl Row {
     }
 }
 
-fn format_row(r: &Row, json: bool) -> String {
-    if json {
-        return serde_json::to_string(r).unwrap_or_default();
-    }
+/// `r` as a line of the text table.
+fn format_row(r: &Row) -> String {
     let opt = r.optimal.map_or("-".to_string(), |o| o.to_string());
     let (moves, matches) = match (&r.error, r.solvable, r.moves, r.matches) {
         // What a limited search proved: at least this many moves.

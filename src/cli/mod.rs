@@ -131,8 +131,9 @@ fn refused(e: &clap::Error) -> ExitCode {
         let j = serde_json::json!({
             "error": message.join(" ").trim_start_matches("error: "),
             "exit_code": code,
+            "version": crate::VERSION,
         });
-        let _ = emit(&serde_json::to_string_pretty(&j).unwrap_or_default());
+        let _ = emit_json(&j);
     }
     ExitCode::from(u8::try_from(code).unwrap_or(2))
 }
@@ -191,6 +192,71 @@ pub(crate) fn emit(line: &str) -> Result<(), CliError> {
             CliError::Other(format!("writing output: {e}"))
         }
     })
+}
+
+/// Writes `value` to standard output as one line of compact JSON: every command's
+/// `--format json` prints its objects this way (JSON Lines where there are several).
+///
+/// # Errors
+/// As [`emit`]; [`CliError::Other`] if `value` cannot be serialised (not expected: the
+/// objects are plain data).
+pub(crate) fn emit_json(value: &impl serde::Serialize) -> Result<(), CliError> {
+    let line = serde_json::to_string(value).map_err(|e| CliError::Other(format!("JSON: {e}")))?;
+    emit(&line)
+}
+
+/// `--format csv`'s lines: the header row before the first record, then one row per record.
+/// The columns are the fields of the record's JSON object in their order (the same names as
+/// `--format json`); a field holding a list or an object (`iterations`) is one cell of compact
+/// JSON, null an empty cell. Written with the `csv` crate (RFC 4180 quoting).
+#[derive(Default)]
+pub(crate) struct CsvLines {
+    /// The header's columns, once written: every later record must have the same.
+    columns: Option<Vec<String>>,
+}
+
+impl CsvLines {
+    /// Writes `record` (a struct serialising to a JSON object) as a CSV row, after the header
+    /// row when it is the first.
+    ///
+    /// # Errors
+    /// As [`emit`]; [`CliError::Other`] for a record that is not an object or whose fields
+    /// differ from the header's (a bug).
+    pub(crate) fn emit(&mut self, record: &impl serde::Serialize) -> Result<(), CliError> {
+        let bad = |why: String| CliError::Other(format!("CSV: {why}"));
+        let value = serde_json::to_value(record).map_err(|e| bad(e.to_string()))?;
+        let serde_json::Value::Object(fields) = value else {
+            return Err(bad("a record is not an object".into()));
+        };
+        let names: Vec<String> = fields.keys().cloned().collect();
+        let cells: Vec<String> = fields.values().map(cell).collect();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        match &self.columns {
+            Some(columns) if *columns != names => {
+                return Err(bad(format!(
+                    "fields {names:?} after a header of {columns:?}"
+                )));
+            }
+            Some(_) => {}
+            None => w.write_record(&names).map_err(|e| bad(e.to_string()))?,
+        }
+        w.write_record(&cells).map_err(|e| bad(e.to_string()))?;
+        let bytes = w.into_inner().map_err(|e| bad(e.to_string()))?;
+        let text = String::from_utf8(bytes).map_err(|e| bad(e.to_string()))?;
+        emit(text.trim_end_matches('\n'))?;
+        self.columns = Some(names);
+        Ok(())
+    }
+}
+
+/// One CSV cell of a JSON value: a string as it is, null empty, a list or object as compact
+/// JSON, anything else as JSON writes it (`true`, `12`, `0.5`).
+fn cell(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => String::new(),
+        other => other.to_string(),
+    }
 }
 
 /// Why standard output cannot take what the program writes, checked once: closed when the

@@ -17,6 +17,9 @@ use crate::report::{Conditions, RunInfo, SolveJson, all_solutions_text, solution
 use crate::search::{Algorithm, AllSolutions, Followed, Outcome, Problem, Progress};
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
+    if a.opts.format == Format::Csv {
+        return Err(Format::csv_refused("solve"));
+    }
     // Limits are checked with the input, so that a bad one gets its JSON object too.
     // The input is read within --time-limit; a bad limit is reported after the input's own
     // errors, as before the limit covered reading.
@@ -128,7 +131,7 @@ fn in_json(
 ) -> CliError {
     match format {
         Format::Json => failure_json(e, run),
-        Format::Text => e,
+        Format::Text | Format::Csv => e,
     }
 }
 
@@ -146,7 +149,7 @@ fn failure_json(e: CliError, run: Option<(bool, Algorithm, String, &Board)>) -> 
         start: run.as_ref().map(|r| r.3.to_string()),
         version: crate::VERSION,
     };
-    match super::emit(&serde_json::to_string_pretty(&j).unwrap_or_default()) {
+    match super::emit_json(&j) {
         Ok(()) => e,
         Err(printing) => printing,
     }
@@ -351,7 +354,8 @@ fn answer(
             }
             note_solved(ran, sol);
         }
-        (_, Format::Json) => {
+        // (`run` refuses csv.)
+        (_, Format::Json | Format::Csv) => {
             let (sol, reason) = match outcome {
                 Outcome::Solved(s) => (Some(s), parity.reason()),
                 Outcome::Unsolvable(v) => (None, v.reason()),
@@ -375,9 +379,8 @@ fn answer(
             let mut j = SolveJson::new(start, goal, &parity, solved, notation, &run)
                 .with_all(all, notation);
             j.conditions = writing.conditions.clone();
-            let s = j
-                .to_json()
-                .map_err(|e| CliError::Other(format!("JSON: {e}")))?;
+            // One line, as every command's JSON (the app's saved file is pretty-printed).
+            let s = serde_json::to_string(&j).map_err(|e| CliError::Other(format!("JSON: {e}")))?;
             writeln!(out, "{s}").ok();
         }
     }

@@ -94,15 +94,20 @@ pub struct Measure {
     pub heuristic: String,
     /// h of the start board, in moves (0 for BFS).
     pub initial_h: u32,
-    /// Nodes expanded (at the stop, when a limit stopped the search).
+    /// Nodes expanded (at the stop, when a limit stopped the search); `nodes_expanded` in
+    /// JSON, as in every command's output.
+    #[serde(rename = "nodes_expanded")]
     pub expanded: u64,
-    /// Nodes generated.
+    /// Nodes generated (`nodes_generated` in JSON).
+    #[serde(rename = "nodes_generated")]
     pub generated: u64,
     /// Seconds of search.
     pub seconds: f64,
     /// Solution length in moves; `None` when stopped.
     pub moves: Option<u32>,
-    /// Effective branching factor from the nodes generated ([`effective_branching_factor`]).
+    /// Effective branching factor from the nodes generated ([`effective_branching_factor`];
+    /// `effective_branching_factor` in JSON).
+    #[serde(rename = "effective_branching_factor")]
     pub branching: Option<f64>,
     /// Why there is no solution (a limit, or the board is unsolvable).
     pub error: Option<String>,
@@ -176,13 +181,18 @@ pub struct DepthCell {
     pub heuristic: String,
     /// Boards it solved within the limits (the means are over these).
     pub solved: usize,
-    /// Mean nodes expanded.
+    /// Mean nodes expanded (`mean_nodes_expanded` in JSON).
+    #[serde(rename = "mean_nodes_expanded")]
     pub expanded: f64,
-    /// Mean nodes generated.
+    /// Mean nodes generated (`mean_nodes_generated` in JSON).
+    #[serde(rename = "mean_nodes_generated")]
     pub generated: f64,
-    /// Effective branching factor of the mean nodes generated.
+    /// Effective branching factor of the mean nodes generated
+    /// (`effective_branching_factor` in JSON).
+    #[serde(rename = "effective_branching_factor")]
     pub branching: Option<f64>,
-    /// Mean seconds.
+    /// Mean seconds (`mean_seconds` in JSON).
+    #[serde(rename = "mean_seconds")]
     pub seconds: f64,
 }
 

@@ -109,6 +109,14 @@ pub fn solve_json(start: &str, extra: &[&str]) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", out.stdout))
 }
 
+/// Each line of `stdout` as a JSON object (every command's `--format json` prints JSON Lines).
+pub fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))
+        .collect()
+}
+
 /// No output of a run says that something panicked.
 pub fn no_panic(what: &str, o: &Output) {
     for text in [&o.stdout, &o.stderr] {

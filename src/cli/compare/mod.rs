@@ -1,0 +1,217 @@
+//! `npuzzle compare`: the boards of a file solved with each heuristic (for one board a table
+//! of initial h, nodes, seconds, effective branching factor and length; for several, a table
+//! per heuristic over all of them: `boards.rs`), or the textbook experiment over random boards
+//! at chosen optimal depths (`--size 3x3 --depths 2,4,…`: `experiment.rs`).
+
+mod boards;
+mod experiment;
+
+use std::time::Duration;
+
+use clap::Args;
+
+use super::{CliError, Format, goal_flag, parse_memory, parse_size, resolve_goal};
+use crate::heuristic::HeuristicChoice;
+use crate::puzzle::Goal;
+use crate::puzzle::parse::parse_puzzles;
+use crate::search::measure::{Method, default_methods};
+use crate::search::{Algorithm, Limits, default_max_memory};
+
+/// `npuzzle compare …`
+#[derive(Args, Debug)]
+pub(super) struct CompareArgs {
+    /// Board file or bench file (or - for stdin): one board, or several compared over all
+    /// of them. Omit it and give --size for the depth experiment.
+    file: Option<std::path::PathBuf>,
+    /// The search each heuristic runs: astar or idastar (bfs is listed among the heuristics).
+    #[arg(long, default_value = "astar", value_parser = parse_algorithm)]
+    algorithm: Algorithm,
+    /// Comma-separated heuristics, `bfs` for breadth-first search (default: bfs on boards of
+    /// up to 10 cells, every plain heuristic that takes the board, and the pattern databases
+    /// that are cached or quick to build).
+    #[arg(long, value_name = "LIST")]
+    heuristics: Option<String>,
+    /// Seconds each search may take (a stopped one shows its counts at the stop); reading the
+    /// board from a pipe or terminal may take as long.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10.0,
+        allow_negative_numbers = true
+    )]
+    time_limit: f64,
+    /// Memory cap of each BFS and A* search, e.g. 1GiB (default: half the memory available,
+    /// at most 4 GiB).
+    #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(default_max_memory()), value_parser = parse_memory)]
+    max_memory: bytesize::ByteSize,
+    /// Goal: blank-last, blank-first, or a goal board file [default: the goal the board's
+    /// bench line names, else blank-last].
+    #[arg(long)]
+    goal: Option<String>,
+    /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
+    #[arg(long, value_name = "DIR", value_parser = super::parse_cache_dir)]
+    pub(super) cache_dir: Option<std::path::PathBuf>,
+    /// The depth experiment's board size, RxC of at most 10 cells (3x3, 2x5, …).
+    #[arg(long, value_name = "RxC", value_parser = parse_size)]
+    size: Option<(usize, usize)>,
+    /// The experiment's optimal depths, comma-separated (default 2,4,…,24).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    depths: Option<Vec<u32>>,
+    /// Boards drawn at each depth.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 20,
+        allow_negative_numbers = true
+    )]
+    samples: usize,
+    /// Seed of the experiment's draws (the same seed draws the same boards).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    seed: u64,
+    /// Output format: text, json (one object per board and search, then one per search over
+    /// all boards; one per depth and search in the experiment), csv (the same rows with a
+    /// header row; the summary table goes to stderr).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+fn parse_algorithm(s: &str) -> Result<Algorithm, super::ArgError> {
+    match s.parse::<Algorithm>()? {
+        a @ (Algorithm::AStar | Algorithm::IdaStar) => Ok(a),
+        a => Err(super::ArgError::NotForCompare(a)),
+    }
+}
+
+pub(super) fn run(a: &CompareArgs) -> Result<u8, CliError> {
+    match compare(a) {
+        // Scripts reading JSON always get an object, as from `solve` and `bench`.
+        Err(e) if a.format == Format::Json && !matches!(e, CliError::Closed) => {
+            let j = serde_json::json!({
+                "error": e.to_string(),
+                "exit_code": e.exit_code(),
+                "version": crate::VERSION,
+            });
+            super::emit_json(&j)?;
+            Err(e)
+        }
+        r => r,
+    }
+}
+
+fn compare(a: &CompareArgs) -> Result<u8, CliError> {
+    if !(a.time_limit.is_finite() && a.time_limit > 0.0 && a.time_limit < 1e9) {
+        return Err(CliError::Usage(format!(
+            "--time-limit must be a positive number of seconds, got {}",
+            a.time_limit
+        )));
+    }
+    let limits = Limits {
+        time_limit: Some(Duration::from_secs_f64(a.time_limit)),
+        max_memory: a.max_memory.as_u64(),
+        cache_dir: crate::heuristic::pdb::cache::PdbCache::folder(a.cache_dir.clone()),
+        ..Limits::default()
+    };
+    let flag = goal_flag(a.goal.as_deref())?;
+    match (&a.file, a.size) {
+        (Some(file), None) => {
+            // Read within the time limit too (a pipe that never ends).
+            let limit = Duration::from_secs_f64(a.time_limit);
+            let (source, text) = super::read_input_within(file, Some(limit))?;
+            let instances = parse_puzzles(&text, &source, None)?;
+            let goals: Vec<Goal> = instances
+                .iter()
+                .map(|i| {
+                    let line = i.named_goal().map(|n| (n, source.as_str()));
+                    resolve_goal(flag.as_ref(), line, i.board.rows(), i.board.cols())
+                })
+                .collect::<Result<_, _>>()?;
+            let boards = boards::Boards {
+                source: &source,
+                instances: &instances,
+                goals: &goals,
+            };
+            boards::compare(a, &boards, &limits)
+        }
+        (None, Some((rows, cols))) => {
+            let goal = resolve_goal(flag.as_ref(), None, rows, cols)?;
+            experiment::run(a, &goal, &limits)
+        }
+        (Some(_), Some(_)) => Err(CliError::Usage(
+            "give a board file, or --size for the depth experiment, not both".into(),
+        )),
+        (None, None) => Err(CliError::Usage(
+            "give a board file to compare heuristics on, or --size RxC (with --depths, \
+             --samples) for the depth experiment"
+                .into(),
+        )),
+    }
+}
+
+/// The methods to compare: `--heuristics` (each loaded or built, `bfs` as BFS), or the default
+/// list for the board.
+fn methods(a: &CompareArgs, goal: &Goal) -> Result<Vec<Method>, CliError> {
+    let names: Vec<String> = match &a.heuristics {
+        Some(list) => split_list(list),
+        None => default_methods(goal, a.cache_dir.clone())
+            .into_iter()
+            .map(|m| m.map_or_else(|| "bfs".to_string(), |c| c.to_string()))
+            .collect(),
+    };
+    if names.is_empty() {
+        return Err(CliError::Usage("--heuristics is empty".into()));
+    }
+    let mut out = Vec::new();
+    for name in names {
+        if name.eq_ignore_ascii_case("bfs") {
+            out.push(Method::Bfs);
+            continue;
+        }
+        let choice: HeuristicChoice = name
+            .parse()
+            .map_err(|e| CliError::Usage(format!("--heuristics {name}: {e}; or bfs")))?;
+        let heuristic = super::terminal::load_heuristic(
+            choice,
+            a.algorithm,
+            goal,
+            a.cache_dir.clone(),
+            a.max_memory.as_u64(),
+            "--heuristics ",
+        )?
+        .heuristic;
+        out.push(Method::informed(a.algorithm, heuristic));
+    }
+    Ok(out)
+}
+
+/// Splits a comma-separated list, keeping `pdb:4,4` whole (a number after a `pdb:` item is
+/// one of its sizes).
+fn split_list(list: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        match out.last_mut() {
+            Some(last)
+                if last.to_ascii_lowercase().starts_with("pdb:")
+                    && item.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                last.push(',');
+                last.push_str(item);
+            }
+            _ => out.push(item.to_string()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_list;
+
+    #[test]
+    fn lists_keep_pattern_sizes_whole() {
+        assert_eq!(
+            split_list("bfs, manhattan,pdb:4,4,hamming,pdb:3,3,2"),
+            ["bfs", "manhattan", "pdb:4,4", "hamming", "pdb:3,3,2"]
+        );
+        assert_eq!(split_list(" , "), Vec::<String>::new());
+    }
+}
