@@ -169,6 +169,10 @@ pub(super) struct GenerateArgs {
     /// Goal the boards must be able to reach (blank-last, blank-first or a file).
     #[arg(long, default_value = "blank-last")]
     pub(super) goal: String,
+    /// Output format: text (a board a line), json (an object a board: id, board, goal, seed,
+    /// walk), csv (the same fields, with a header row).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(super) format: Format,
 }
 
 /// `--format`: how a command prints its results.
@@ -178,7 +182,7 @@ pub(super) enum Format {
     Text,
     /// One compact JSON object a line (JSON Lines where there are several results).
     Json,
-    /// A header row, then one row a result (`bench` and `compare` only).
+    /// A header row, then one row a result (`bench`, `compare` and `generate` only).
     Csv,
 }
 
@@ -186,7 +190,7 @@ impl Format {
     /// The usage error (exit 2) of `--format csv` given to `command`, which does not print CSV.
     pub(super) fn csv_refused(command: &str) -> CliError {
         CliError::Usage(format!(
-            "{command} prints text or json; --format csv is for bench and compare"
+            "{command} prints text or json; --format csv is for bench, compare and generate"
         ))
     }
 }

@@ -114,7 +114,7 @@ fn refused(e: &clap::Error) -> ExitCode {
     // Only the commands that print JSON (the others refuse `--format` itself).
     let json = matches!(
         args.first().map(String::as_str),
-        Some("solve" | "bench" | "compare")
+        Some("solve" | "bench" | "compare" | "generate")
     ) && (args
         .windows(2)
         .any(|w| w[0] == "--format" && w[1] == "json")
