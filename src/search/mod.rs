@@ -294,9 +294,11 @@ impl SearchError {
 pub struct Iteration {
     /// f bound of the iteration, in moves.
     pub threshold: u32,
-    /// Nodes expanded in the iteration.
+    /// Nodes expanded in the iteration (`nodes_expanded` in JSON, as in every output).
+    #[serde(rename = "nodes_expanded")]
     pub expanded: u64,
-    /// Nodes generated in the iteration.
+    /// Nodes generated in the iteration (`nodes_generated` in JSON).
+    #[serde(rename = "nodes_generated")]
     pub generated: u64,
 }
 
