@@ -34,7 +34,11 @@ say "adapter"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null || true
 nproc
 "$bin" solve assets/default.txt --algorithm gpu-idastar --heuristic manhattan --format json \
-  2>"$out/adapter.txt" | grep -E '"(adapter|moves|seconds|nodes_expanded)"'
+  2>"$out/adapter.txt" | python3 -c '
+import json, sys
+j = json.loads(sys.stdin.read())
+for k in ("adapter", "moves", "seconds", "nodes_expanded"):
+    print(f"  {k}: {j.get(k)}")' || true
 cat "$out/adapter.txt"
 
 say "GPU tests (tests/gpu_ida.rs, tests/gpu.rs)"
