@@ -32,8 +32,9 @@ pub(super) enum Command {
     /// Print random solvable boards, one per line in the one-line format.
     Generate(GenerateArgs),
     /// Compare heuristics: solve one board with each (initial h, nodes, seconds, effective
-    /// branching factor), or, with --size, the textbook table of mean nodes against optimal
-    /// depth over random boards.
+    /// branching factor), or every board of a bench file (a row per heuristic over all of
+    /// them), or, with --size, the textbook table of mean nodes against optimal depth over
+    /// random boards.
     Compare(compare::CompareArgs),
     /// Open the desktop app on a puzzle file (the bundled default puzzle without one).
     Gui(gui::GuiArgs),
