@@ -134,14 +134,13 @@ fn a_stopped_ida_reports_the_threshold_it_proved() {
     assert_eq!(last.ida.generated, 0);
 }
 
-/// Korf's #1 (57 moves; manhattan's h is 41, and its IDA* takes tens of seconds) and #12 (45
-/// moves, a fraction of a second), as a bench file with their goal.
-const TWO_KORF: &str = "# goal: blank-first\n\
-    1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 57\n\
-    12 14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15 45\n";
+/// The 80-move 15-puzzle (blank-last goal; manhattan's h is 58, far beyond what a test can
+/// search) and the farthest 8-puzzle board (31 moves), as a bench file.
+const HARD_AND_EASY: &str = "hard 0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1 80\n\
+    far8 8 6 7 2 5 4 3 0 1 31\n";
 
-/// Korf's #1 as `solve` reads it.
-const KORF1: &str = "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3";
+/// The 80-move 15-puzzle as `solve` reads it.
+const HARD: &str = "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1";
 
 /// The effective branching factor b* of `generated` nodes at `depth`, by its definition:
 /// `generated = b* + b*² + … + b*^depth`, checked rather than solved.
@@ -157,7 +156,7 @@ fn is_b_star(b: f64, generated: u64, depth: u32) -> bool {
 #[test]
 fn bench_rows_give_iterations_b_star_and_the_lower_bound() {
     use common::bin::{npuzzle, path_of, temp_file};
-    let file = temp_file(TWO_KORF);
+    let file = temp_file(HARD_AND_EASY);
     let args = [
         "bench",
         &path_of(&file),
@@ -191,27 +190,31 @@ fn bench_rows_give_iterations_b_star_and_the_lower_bound() {
         assert!(t.windows(2).all(|w| w[0] < w[1]), "{t:?}");
     }
     let (cut, solved) = (&rows[0], &rows[1]);
-    assert_eq!(solved["moves"], 45);
-    assert_eq!(solved["lower_bound"], 45);
+    assert_eq!(solved["moves"], 31);
+    assert_eq!(solved["lower_bound"], 31);
     let b = solved["effective_branching_factor"].as_f64().unwrap();
     assert!(is_b_star(
         b,
         solved["nodes_generated"].as_u64().unwrap(),
-        45
+        31
     ));
     assert!(cut["moves"].is_null() && cut["effective_branching_factor"].is_null());
-    assert_eq!(cut["initial_h"], 41);
+    assert_eq!(cut["initial_h"], 58);
     let bound = cut["lower_bound"].as_u64().unwrap();
     let last = cut["iterations"].as_array().unwrap().last().unwrap()["threshold"]
         .as_u64()
         .unwrap();
-    assert!(bound >= last && (41..=57).contains(&bound), "{cut}");
+    assert!(bound >= last && (58..=80).contains(&bound), "{cut}");
     let text = npuzzle(&args, None);
     assert_eq!(text.code, 3, "{}", text.stderr);
-    let line = text.stdout.lines().find(|l| l.starts_with("1 ")).unwrap();
+    let line = text
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("hard "))
+        .unwrap();
     let moves = line.split_whitespace().nth(1).unwrap();
     let shown: u64 = moves.strip_prefix('≥').unwrap().parse().unwrap();
-    assert!((41..=57).contains(&shown), "{line}");
+    assert!((58..=80).contains(&shown), "{line}");
 }
 
 /// A solve the time limit stops says the lower bound it proved, in words and in JSON; a
@@ -222,8 +225,6 @@ fn solve_says_the_lower_bound_a_limit_left() {
     let args = [
         "solve",
         "-",
-        "--goal",
-        "blank-first",
         "--algorithm",
         "idastar",
         "--heuristic",
@@ -231,21 +232,21 @@ fn solve_says_the_lower_bound_a_limit_left() {
         "--time-limit",
         "1",
     ];
-    let out = npuzzle(&args, Some(KORF1));
+    let out = npuzzle(&args, Some(HARD));
     assert_eq!(out.code, 3, "{}", out.stderr);
     let said = out
         .stderr
-        .split("no answer within 1 s; the optimum is at least ")
+        .split("no answer within the time limit of 1 s; the optimum is at least ")
         .nth(1)
         .unwrap_or_else(|| panic!("{}", out.stderr));
     let n: u32 = said.split(' ').next().unwrap().parse().unwrap();
-    assert!((41..=57).contains(&n), "{}", out.stderr);
-    let json = npuzzle(&[&args[..], &["--format", "json"]].concat(), Some(KORF1));
+    assert!((58..=80).contains(&n), "{}", out.stderr);
+    let json = npuzzle(&[&args[..], &["--format", "json"]].concat(), Some(HARD));
     assert_eq!(json.code, 3);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(v["limit"], true);
     let bound = v["lower_bound"].as_u64().unwrap();
-    assert!((41..=57).contains(&bound), "{v}");
+    assert!((58..=80).contains(&bound), "{v}");
     let solved = solve_json("8 6 7/2 5 4/3 0 1", &["--heuristic", "manhattan"]);
     assert_eq!(solved["lower_bound"], 31);
     let b = solved["effective_branching_factor"].as_f64().unwrap();
