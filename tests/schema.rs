@@ -42,6 +42,8 @@ const SOLVE: Schema = &[
     ("peak_open", INT),
     ("initial_h", INT),
     ("iterations", LIST),
+    ("lower_bound", INT | NULL),
+    ("effective_branching_factor", NUM | NULL),
     ("rounds", INT),
     ("boards_evaluated", INT),
     ("eval_seconds", NUM),
@@ -89,6 +91,10 @@ const BENCH_ROW: Schema = &[
     ("nodes_expanded", INT),
     ("nodes_generated", INT),
     ("seconds", NUM),
+    ("initial_h", INT),
+    ("lower_bound", INT | NULL),
+    ("effective_branching_factor", NUM | NULL),
+    ("iterations", LIST),
     ("error", STR | NULL),
 ];
 
@@ -190,6 +196,7 @@ const SOLVE_FAILURE: Schema = &[
     ("error", STR),
     ("exit_code", INT),
     ("limit", BOOL),
+    ("lower_bound", INT | NULL),
     ("algorithm", STR | NULL),
     ("heuristic", STR | NULL),
     ("start", STR | NULL),
