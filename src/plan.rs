@@ -338,6 +338,8 @@ pub struct Request {
     pub max_memory: u64,
     /// Nodes expanded per round (batched A*).
     pub batch_size: usize,
+    /// How a pattern database is looked up (reflection, blank-region flags).
+    pub pdb_lookup: crate::heuristic::pdb::PdbLookup,
 }
 
 /// The algorithm (resolved) and its heuristic (loaded).
@@ -409,7 +411,13 @@ pub fn load_heuristic(
         },
     );
     watch.loaded();
-    let resolved = resolved?;
+    let mut resolved = resolved?;
+    if let HeuristicSpec::Pdb(p) = &resolved.heuristic
+        && request.pdb_lookup != crate::heuristic::pdb::PdbLookup::default()
+    {
+        let pdb = p.as_ref().clone().with_lookup(request.pdb_lookup);
+        resolved.heuristic = HeuristicSpec::Pdb(std::sync::Arc::new(pdb));
+    }
     if let Some(n) = &resolved.note {
         watch.note(Note::Chose(n.clone()));
     }

@@ -119,6 +119,17 @@ pub fn listed_line(all: &AllSolutions) -> Option<String> {
 pub struct Conditions {
     /// IDA*'s move pruning: `fsm` or `undo`.
     pub pruning: &'static str,
+    /// IDA*'s move order: `nearer-first`, or the blank's four moves in the order tried
+    /// (`ULRD` for `--move-order korf`).
+    pub move_order: String,
+    /// Whether `nodes_generated` counts the start (the root) too: always `false` (every
+    /// successor generated, the start not; Korf 1985 counts it, one more).
+    pub generated_counts_root: bool,
+    /// Whether pattern databases are looked up on the board's reflection too (where the
+    /// board has one).
+    pub pdb_reflect: bool,
+    /// Whether pattern databases read their blank-region flags (where the tables have them).
+    pub pdb_regions: bool,
     /// Threads of one search.
     pub threads: usize,
     /// The memory cap, in bytes.
@@ -138,12 +149,25 @@ impl Conditions {
     pub fn of(limits: &crate::search::Limits) -> Conditions {
         Conditions {
             pruning: limits.pruning.name(),
+            move_order: limits.move_order.name(),
+            generated_counts_root: false,
+            pdb_reflect: true,
+            pdb_regions: true,
             threads: limits.threads,
             max_memory: limits.max_memory,
             time_limit: limits.time_limit.map(|t| t.as_secs_f64()),
             cpu: cpu_model(),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        }
+    }
+
+    /// These conditions with pattern databases looked up as `lookup` says.
+    pub fn with_pdb_lookup(self, lookup: crate::heuristic::pdb::PdbLookup) -> Conditions {
+        Conditions {
+            pdb_reflect: lookup.reflect,
+            pdb_regions: lookup.regions,
+            ..self
         }
     }
 }

@@ -117,6 +117,7 @@ pub(super) fn load(
         purpose: crate::plan::Purpose::Answer,
         cache_dir,
         max_memory,
+        pdb_lookup: Default::default(),
         batch_size: crate::search::DEFAULT_BATCH_SIZE,
     };
     let hardware = crate::plan::Hardware::cpu(1);

@@ -333,6 +333,7 @@ impl Job {
             cache_dir: self.pdb_cache.clone(),
             max_memory: self.max_memory,
             batch_size: self.batch_size,
+            pdb_lookup: Default::default(),
         }
     }
 }
@@ -355,6 +356,8 @@ fn limits_for(job: &Job, cancel: &Arc<AtomicBool>) -> Limits {
         // "Never undo", as the stepper prunes: Step and Start expand the same nodes.
         pruning: Pruning::Undo,
         all_solutions: job.all_solutions,
+        // The stepper's order (nearer first), so that Step and Start agree.
+        move_order: Default::default(),
         // "Never undo" needs no automaton from the cache.
         cache_dir: None,
     }

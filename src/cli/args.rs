@@ -6,9 +6,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::*;
 use crate::heuristic::HeuristicChoice;
+use crate::heuristic::pdb::{PdbLookup, Switch};
 use crate::puzzle::Notation;
 use crate::search::{
-    Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_SOLUTIONS, Limits, Pruning, default_max_memory,
+    Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_SOLUTIONS, Limits, MoveOrder, Pruning,
+    default_max_memory,
 };
 
 /// Optimal sliding-tile puzzle solver (8-, 15-, 24-puzzle, any rows×cols board).
@@ -100,9 +102,44 @@ pub(super) struct SearchOpts {
     /// 1993: fewer nodes, same optimal length) or undo (only the move undoing the last one).
     #[arg(long, default_value = "fsm", value_parser = Pruning::from_str)]
     pub(super) pruning: Pruning,
+    #[command(flatten)]
+    pub(super) counting: CountingOpts,
     /// Threads for one IDA* search (set by `solve --jobs`; bench runs instances in parallel).
     #[arg(skip = 1usize)]
     pub(super) threads: usize,
+}
+
+/// Options that change the node counts but never the answer's length: IDA*'s move order and
+/// how pattern databases are looked up (shared by `solve`, `bench` and `compare`, so that
+/// published counts can be reproduced).
+#[derive(Args, Debug, Clone, Default)]
+pub(super) struct CountingOpts {
+    /// The order in which IDA* tries a node's moves: nearer-first (the moves that bring their
+    /// tile nearer its goal first, on boards of up to 16 cells), korf (Korf 1985's order, the
+    /// blank up, left, right, down: with --pruning undo and one thread it reproduces his node
+    /// counts), or the four blank moves in order (e.g. ULRD). Changes only the last
+    /// iteration's count; gpu-idastar's device keeps its own order.
+    #[arg(long, value_name = "ORDER", default_value = "nearer-first", value_parser = MoveOrder::from_str)]
+    pub(super) move_order: MoveOrder,
+    /// Pattern databases: also look the tables up on the board's reflection about the main
+    /// diagonal (square boards) and take the larger sum.
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = Switch::from_str)]
+    pub(super) pdb_reflect: Switch,
+    /// Pattern databases: read the blank-region flags of the tables (add 2 where the blank's
+    /// region needs it); off, each entry is its least value, as in Korf & Felner 2002. Not
+    /// taken by the GPU programs.
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = Switch::from_str)]
+    pub(super) pdb_regions: Switch,
+}
+
+impl CountingOpts {
+    /// The pattern-database lookup these options ask for.
+    pub(super) fn pdb_lookup(&self) -> PdbLookup {
+        PdbLookup {
+            reflect: self.pdb_reflect.is_on(),
+            regions: self.pdb_regions.is_on(),
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -404,6 +441,7 @@ impl SearchOpts {
             max_memory: self.max_memory.as_u64(),
             threads: self.threads.max(1),
             pruning: self.pruning,
+            move_order: self.counting.move_order,
             cache_dir: crate::heuristic::pdb::cache::PdbCache::folder(self.cache_dir.clone()),
             ..Limits::default()
         })

@@ -267,7 +267,8 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     let rows: Vec<Row> = printer.rows.into_iter().flatten().collect();
     // The goal of the first line (the file's `# goal:`, else --goal, else blank-last).
     let goal_name = goals.first().map_or("blank-last", |g| g.name());
-    let conditions = crate::report::Conditions::of(&limits);
+    let conditions =
+        crate::report::Conditions::of(&limits).with_pdb_lookup(a.opts.counting.pdb_lookup());
     summarize(
         &rows,
         &instances,
@@ -316,6 +317,8 @@ fn heuristics_by_goal(
             let terminal = Terminal::new(&a.opts.heuristic, None);
             let chosen = crate::plan::choose(&request, &inst.board, g, hardware, &terminal)
                 .map_err(|e| terminal.error(e, "--heuristic "))?;
+            let threads = a.threads.unwrap_or(1);
+            super::solve::note_move_order(a.opts.counting.move_order, chosen.algorithm, threads);
             let prefix = if several {
                 format!(
                     "{} goal ({}×{}): ",

@@ -203,6 +203,7 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
         batch_size: a.batch_size,
         gpu_invocations: None,
         pruning: Default::default(),
+        counting: Default::default(),
         threads: 1,
     };
     let stated = StatedLength::of(&inst, &source);

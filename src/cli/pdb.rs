@@ -113,6 +113,7 @@ fn build(
         &g,
         cache_dir,
         max_memory.as_u64(),
+        Default::default(),
         "",
     )?;
     let HeuristicSpec::Pdb(pdb) = resolved.heuristic else {

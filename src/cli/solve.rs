@@ -14,7 +14,7 @@ use crate::heuristic::HeuristicSpec;
 use crate::plan::{Chosen, EvaluatorChoice, Hardware, Plan, Purpose, Request};
 use crate::puzzle::{Board, Goal, Notation, Solvability};
 use crate::report::{Conditions, RunInfo, SolveJson, all_solutions_text, solution_text};
-use crate::search::{Algorithm, AllSolutions, Followed, Outcome, Problem, Progress};
+use crate::search::{Algorithm, AllSolutions, Followed, MoveOrder, Outcome, Problem, Progress};
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     if a.opts.format == Format::Csv {
@@ -82,6 +82,28 @@ fn note_unused_evaluator(unused: bool, algorithm: Algorithm) {
             "npuzzle: --evaluator applies to batched-astar and gpu-idastar; {algorithm} evaluates h inline on the CPU"
         );
     }
+}
+
+/// Says on stderr when `--move-order` (`order`, not the default) cannot be honoured as asked
+/// by `algorithm` on `threads` threads: only IDA* tries moves in an order (GPU IDA*'s device
+/// keeps its own below the top of the tree), and on more than one thread the last
+/// iteration's count depends on which thread meets a goal first.
+pub(super) fn note_move_order(order: MoveOrder, algorithm: Algorithm, threads: usize) {
+    if order == MoveOrder::default() {
+        return;
+    }
+    let why = match algorithm {
+        Algorithm::IdaStar if threads > 1 => format!(
+            "on {threads} threads the last iteration's count depends on which thread meets a \
+             goal first (--jobs 1 for a single thread's count)"
+        ),
+        Algorithm::IdaStar => return,
+        Algorithm::GpuIdaStar => {
+            "gpu-idastar's device keeps its own order below the top of the tree".into()
+        }
+        other => format!("it is IDA*'s; {other} ignores it"),
+    };
+    crate::note!("npuzzle: --move-order {order}: {why}");
 }
 
 /// The spinner of a search of `algorithm` on stderr: its message set by [`spin`], its clock
@@ -177,6 +199,7 @@ pub(super) fn request(opts: &SearchOpts) -> Request {
         cache_dir: opts.cache_dir.clone(),
         max_memory: opts.max_memory.as_u64(),
         batch_size: opts.batch_size,
+        pdb_lookup: opts.counting.pdb_lookup(),
     }
 }
 
@@ -248,6 +271,7 @@ pub(super) fn solve_and_print(
         !on_gpu && opts.evaluator != EvaluatorChoice::Auto,
         algorithm,
     );
+    note_move_order(limits.move_order, algorithm, limits.threads);
     // An evaluator or device refused.
     let mut plan = chosen
         .open(&hardware, &goal, opts.batch_size, &terminal)
@@ -285,7 +309,8 @@ pub(super) fn solve_and_print(
         failed(e, parity.solvable, algorithm, heuristic)
     })?;
     let writing = Writing {
-        conditions: opts.limits().ok().map(|l| Conditions::of(&l)),
+        conditions: (opts.limits().ok())
+            .map(|l| Conditions::of(&l).with_pdb_lookup(opts.counting.pdb_lookup())),
         ..writing
     };
     let out = answer(&outcome, &start, &goal, &plan, &writing, all, opts.format)?;

@@ -82,7 +82,8 @@ impl Terminal {
 
 /// `choice` for `algorithm` towards `goal`, loaded or built with a progress bar and notes on
 /// stderr ([`crate::plan::load_heuristic`], the CPU's tables, no deadline); `flag` names the
-/// option it came from in errors (`"--heuristics "`).
+/// option it came from in errors (`"--heuristics "`); a pattern database is looked up as
+/// `pdb_lookup` says.
 ///
 /// # Errors
 /// As [`Terminal::error`].
@@ -92,6 +93,7 @@ pub(super) fn load_heuristic(
     goal: &Goal,
     cache_dir: Option<std::path::PathBuf>,
     max_memory: u64,
+    pdb_lookup: crate::heuristic::pdb::PdbLookup,
     flag: &str,
 ) -> Result<Resolved, CliError> {
     let request = Request {
@@ -100,6 +102,7 @@ pub(super) fn load_heuristic(
         purpose: Purpose::Answer,
         cache_dir,
         max_memory,
+        pdb_lookup,
         batch_size: crate::search::DEFAULT_BATCH_SIZE,
     };
     let terminal = Terminal::new(&request.heuristic, None);

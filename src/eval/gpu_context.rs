@@ -416,6 +416,12 @@ pub(super) fn pdb_layout(
                 "a pattern database with a pattern of {k} tiles"
             )));
         }
+        if t.regions() && !pdb.reads_regions() {
+            return Err(GpuError::Unsupported(
+                "a pattern database with its blank-region flags switched off (--pdb-regions off)"
+                    .into(),
+            ));
+        }
         let mut entry = PatternMeta::zeroed();
         entry.offset = u32::try_from(offset).map_err(|_| {
             GpuError::Unsupported("pattern tables of more than 4 GiB in all".into())

@@ -57,6 +57,7 @@ pub fn default_max_memory() -> u64 {
 
 pub use all::{AllSolutions, DEFAULT_MAX_SOLUTIONS};
 pub use batched_astar::DEFAULT_BATCH_SIZE;
+pub use idastar::{MoveOrder, UnknownMoveOrder};
 pub use move_fsm::{FsmNote, MoveFsm, Pruning};
 
 /// The search algorithms.
@@ -173,6 +174,10 @@ pub struct Limits {
     /// `Some(n)`: find every optimal solution, count them and keep the first `n` (see
     /// [`all`]); BFS, A* and IDA* (on the CPU) honour it, batched A* and GPU IDA* ignore it.
     pub all_solutions: Option<usize>,
+    /// The order in which IDA* (on the CPU, and GPU IDA*'s host part) tries a node's moves;
+    /// the search for all solutions keeps [`Move::ALL`] order. Counts are those of one thread:
+    /// with more, the last iteration stops where the first thread meets a goal.
+    pub move_order: MoveOrder,
     /// The pattern-database cache folder, where IDA*'s pruning automata of more than 10 moves
     /// are kept too (built once per board shape: 0.56 s for 4×4, 2.6 s for 5×5; then read in
     /// milliseconds). `None`: built in memory, once per process. The build comes before the
@@ -204,6 +209,7 @@ impl Default for Limits {
             threads: 1,
             pruning: Pruning::default(),
             all_solutions: None,
+            move_order: MoveOrder::default(),
             cache_dir: None,
         }
     }

@@ -73,6 +73,8 @@ pub(super) struct CompareArgs {
     /// header row; the summary table goes to stderr).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    #[command(flatten)]
+    counting: super::args::CountingOpts,
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, super::ArgError> {
@@ -109,6 +111,7 @@ fn compare(a: &CompareArgs) -> Result<u8, CliError> {
         time_limit: Some(Duration::from_secs_f64(a.time_limit)),
         max_memory: a.max_memory.as_u64(),
         cache_dir: crate::heuristic::pdb::cache::PdbCache::folder(a.cache_dir.clone()),
+        move_order: a.counting.move_order,
         ..Limits::default()
     };
     let flag = goal_flag(a.goal.as_deref())?;
@@ -175,6 +178,7 @@ fn methods(a: &CompareArgs, goal: &Goal) -> Result<Vec<Method>, CliError> {
             goal,
             a.cache_dir.clone(),
             a.max_memory.as_u64(),
+            a.counting.pdb_lookup(),
             "--heuristics ",
         )?
         .heuristic;

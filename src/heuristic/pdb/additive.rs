@@ -4,8 +4,9 @@
 use std::sync::Arc;
 
 use super::error::bad_partition;
+use super::lookup::reflection;
 use super::regions::{Flood, VALUE_BITS};
-use super::{PatternTable, PdbError};
+use super::{PatternTable, PdbError, PdbLookup};
 use crate::heuristic::{Heuristic, Incremental};
 use crate::puzzle::Goal;
 
@@ -27,6 +28,8 @@ pub struct AdditivePdb {
     rbit: Box<ByU8<u32>>,
     /// The board's geometry, for the tables with blank-region flags.
     flood: Flood,
+    /// Whether the blank-region flags are read ([`PdbLookup::regions`]).
+    regions: bool,
 }
 
 /// The most patterns a partition may have: the incremental state keeps fixed arrays of this
@@ -185,7 +188,27 @@ impl AdditivePdb {
             reflect: reflect.map(|(phi, tmap)| (ByU8::from_slice(&phi), ByU8::from_slice(&tmap))),
             rbit,
             flood,
+            regions: true,
         })
+    }
+
+    /// This database looked up as `lookup` says: without the reflection (as on a board that
+    /// has none) and without the blank-region flags (each entry its least value) when they
+    /// are switched off. Switching off what the board or tables lack changes nothing.
+    pub fn with_lookup(mut self, lookup: PdbLookup) -> Self {
+        if !lookup.reflect {
+            self.reflect = None;
+            self.rinfo = Box::new(ByU8::from_slice(&[]));
+            self.rbit = Box::new(ByU8::from_slice(&[]));
+        }
+        self.regions = lookup.regions;
+        self
+    }
+
+    /// Whether the blank-region flags are read (they are when the tables have them, unless
+    /// [`PdbLookup::regions`] switched them off).
+    pub fn reads_regions(&self) -> bool {
+        self.regions && self.tables.iter().any(|t| t.regions())
     }
 
     /// The partition's name (e.g. `pdb78`).
@@ -321,24 +344,6 @@ impl TileInfo {
     fn weight(self) -> i64 {
         (self.0 & 0xFFFF_FFFF) as i64
     }
-}
-
-/// φ and T for the reflection about the main diagonal, if the goal allows it (square board,
-/// blank's goal cell on the diagonal).
-fn reflection(goal: &Goal) -> Option<(Vec<u8>, Vec<u8>)> {
-    let b = goal.board();
-    let (r, c) = (b.rows(), b.cols());
-    if r != c || b.blank() / c != b.blank() % c {
-        return None;
-    }
-    let n = b.len();
-    let tmap: Vec<u8> = (0..n)
-        .map(|cell| ((cell % c) * c + cell / c) as u8)
-        .collect();
-    let phi: Vec<u8> = (0..n)
-        .map(|t| b.tiles()[tmap[goal.position_of(t as u8)] as usize])
-        .collect();
-    Some((phi, tmap))
 }
 
 impl Heuristic for AdditivePdb {
@@ -558,6 +563,9 @@ impl AdditivePdb {
             return entry;
         }
         let least = entry & VALUE_BITS;
+        if !self.regions {
+            return least;
+        }
         let enough_without = rest + u32::from(least) >= enough;
         if self.flood.has_region_table() {
             // A select, not a branch: which boards are pruned is as good as random.

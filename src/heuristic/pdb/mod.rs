@@ -24,12 +24,14 @@ pub mod builder;
 pub mod cache;
 mod check;
 mod error;
+mod lookup;
 mod partition;
 pub mod regions;
 mod table;
 
 pub use additive::{AdditivePdb, PdbPrepared, PdbState, PdbUndo};
 pub use error::PdbError;
+pub use lookup::{BadSwitch, PdbLookup, Switch};
 pub use partition::{
     KORF_FELNER_24, NAMED, PartitionSpec, contiguous_partition, tiles_in_goal_order,
 };

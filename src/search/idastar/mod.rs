@@ -30,12 +30,14 @@ use crate::heuristic::{
 use crate::puzzle::Move;
 
 mod moves;
+mod order;
 mod parallel;
 mod split;
 mod watch;
 
 use moves::{MoveTables, Moves};
 pub use moves::{NEARER_FIRST_MAX_CELLS, move_order};
+pub use order::{MoveOrder, UnknownMoveOrder};
 pub(super) use parallel::Shared;
 use parallel::parallel_iteration;
 pub(super) use split::{SplitNodes, Top, split_top};
@@ -173,7 +175,7 @@ where
     let limits = ctl.limits().clone();
     // All optimal solutions: the last iteration searched to the end (on the CPU).
     let collect = limits.all_solutions.filter(|_| device.is_none());
-    let tables = move_tables(problem, &limits);
+    let tables = move_tables(problem, &limits, collect.is_some());
     let moves = tables.moves();
     // The device prunes with the same automaton as its host part.
     if let Some(d) = device.as_deref_mut() {
@@ -237,12 +239,19 @@ where
 }
 
 /// The move tables of `problem`'s shape and goal, with the pruning automaton of
-/// [`Limits::ida_pruning`] (read from or written to [`Limits::cache_dir`]).
-fn move_tables(problem: &Problem, limits: &Limits) -> MoveTables {
+/// [`Limits::ida_pruning`] (read from or written to [`Limits::cache_dir`]) and the move
+/// order of [`Limits::move_order`]; looking for `all` solutions, [`Move::ALL`] order, so
+/// that they are listed in that order whichever search finds them.
+fn move_tables(problem: &Problem, limits: &Limits, all: bool) -> MoveTables {
     let (rows, cols) = (problem.start.rows(), problem.start.cols());
     let depth = limits.ida_pruning().depth(rows * cols);
     let machine = MoveFsm::shared(rows, cols, depth, limits.cache_dir.as_deref());
-    MoveTables::new(rows, cols, problem.goal.board().tiles(), machine)
+    let order = if all {
+        MoveOrder::Fixed(Move::ALL)
+    } else {
+        limits.move_order
+    };
+    MoveTables::new(rows, cols, problem.goal.board().tiles(), machine, order)
 }
 
 /// One iteration with threshold `dfs.bound` from the start (`h0` its h): on the offload when
@@ -503,16 +512,16 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
                 & 1 << mi;
             prepared[mi & 3] = self.h.prepare(&self.state, &self.tiles, tile, to, blank);
         }
-        // The moves that bring their tile nearer its goal first (bits 0–3), then the others
-        // (bits 4–7): in the last iteration the goal tends to come sooner. Looking for all
-        // solutions, the moves go in index order, so that the solutions are listed in that
-        // order whichever search finds them.
-        if self.found.is_some() {
-            nearer = allowed;
-        }
+        // The moves that bring their tile nearer its goal first (slots 0–3), then the others
+        // (slots 4–7), each group in the move order's slots: in the last iteration the goal
+        // tends to come sooner. A fixed order has no nearer moves (`closer` is all 0).
+        let (allowed, nearer) = (
+            u32::from(self.moves.slots[allowed as usize]),
+            u32::from(self.moves.slots[nearer as usize]),
+        );
         let mut left = nearer | (allowed & !nearer) << 4;
         while left != 0 {
-            let mi = (left.trailing_zeros() & 3) as u8;
+            let mi = self.moves.slot_move[(left.trailing_zeros() & 3) as usize];
             left &= left - 1;
             let to = usize::from(nbr[mi as usize]);
             let tile = self.tiles[to];

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::MoveOrder;
 use crate::puzzle::{Board, Move, move_target};
 use crate::search::move_fsm::{DEAD, MoveFsm};
 
@@ -28,6 +29,11 @@ pub(super) struct Moves<'a> {
     /// `tile`, if it were the tile moved, closer to its goal cell, a bit each.
     pub(super) closer: &'a [u8],
     pub(super) cells: usize,
+    /// `slot_move[slot]`: the index of the move tried in position `slot` (of each group).
+    pub(super) slot_move: [u8; 4],
+    /// `slots[mask]`: a bit set of moves (bit `m` for move index `m`) as a bit set of the
+    /// slots those moves are tried in.
+    pub(super) slots: [u8; 16],
 }
 
 /// The tables behind [`Moves`], owned: built once per search for a `rows × cols` board, its
@@ -37,19 +43,38 @@ pub(super) struct MoveTables {
     on_board: Vec<u8>,
     live: Vec<u8>,
     closer: Vec<u8>,
+    slot_move: [u8; 4],
+    slots: [u8; 16],
     /// The pruning automaton.
     machine: Arc<MoveFsm>,
 }
 
 impl MoveTables {
     /// The tables for a `rows × cols` board whose goal is `goal` (row-major, `0` = blank),
-    /// pruned by `machine`.
-    pub(super) fn new(rows: usize, cols: usize, goal: &[u8], machine: Arc<MoveFsm>) -> Self {
+    /// pruned by `machine`, its moves tried in `order`.
+    pub(super) fn new(
+        rows: usize,
+        cols: usize,
+        goal: &[u8],
+        machine: Arc<MoveFsm>,
+        order: MoveOrder,
+    ) -> Self {
         let nbr = Moves::neighbours(rows, cols);
+        let slot_move = order.slots();
+        let closer = match order {
+            MoveOrder::NearerFirst => Moves::closer(&nbr, goal, cols),
+            MoveOrder::Fixed(_) => vec![0; nbr.len() * nbr.len()],
+        };
         MoveTables {
             on_board: Moves::masks(&nbr, OFF_BOARD),
             live: Moves::masks(machine.table(), DEAD),
-            closer: Moves::closer(&nbr, goal, cols),
+            closer,
+            slots: std::array::from_fn(|mask| {
+                (0..4).fold(0u8, |s, slot| {
+                    s | u8::from(mask >> slot_move[slot] & 1 == 1) << slot
+                })
+            }),
+            slot_move,
             nbr,
             machine,
         }
@@ -64,6 +89,8 @@ impl MoveTables {
             live: &self.live,
             closer: &self.closer,
             cells: self.nbr.len(),
+            slot_move: self.slot_move,
+            slots: self.slots,
         }
     }
 }
@@ -126,8 +153,28 @@ pub const NEARER_FIRST_MAX_CELLS: usize = 16;
 /// then the others, each group in [`Move::ALL`] order; on larger boards [`Move::ALL`] order.
 /// Moves off the board are left out. The order changes no complete iteration (every node
 /// under the threshold is expanded whatever the order), only where the last one meets the
-/// goal. Looking for all solutions IDA* keeps [`Move::ALL`] order.
+/// goal. Looking for all solutions IDA* keeps [`Move::ALL`] order. This is
+/// [`MoveOrder::NearerFirst`]; [`MoveOrder::moves`] gives any order's.
 pub fn move_order(board: &Board, goal: &Board) -> Vec<Move> {
+    MoveOrder::NearerFirst.moves(board, goal)
+}
+
+impl MoveOrder {
+    /// The moves of the blank on `board` towards `goal` (both row-major, `0` = blank) in this
+    /// order, those off the board left out: what IDA* tries at a node, in that order.
+    pub fn moves(self, board: &Board, goal: &Board) -> Vec<Move> {
+        match self {
+            MoveOrder::NearerFirst => nearer_first(board, goal),
+            MoveOrder::Fixed(order) => order
+                .into_iter()
+                .filter(|&m| board.target(m).is_some())
+                .collect(),
+        }
+    }
+}
+
+/// [`MoveOrder::NearerFirst`]'s moves on `board` towards `goal`.
+fn nearer_first(board: &Board, goal: &Board) -> Vec<Move> {
     let blank = board.blank();
     let ordered = board.len() <= NEARER_FIRST_MAX_CELLS;
     let home = |t: u8| goal.tiles().iter().position(|&x| x == t).unwrap_or(0);

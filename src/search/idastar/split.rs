@@ -250,7 +250,8 @@ mod tests {
         )
         .unwrap();
         let h = Manhattan::new(&goal);
-        let tables = MoveTables::new(4, 4, goal.board().tiles(), MoveFsm::shared(4, 4, 2, None));
+        let machine = MoveFsm::shared(4, 4, 2, None);
+        let tables = MoveTables::new(4, 4, goal.board().tiles(), machine, Default::default());
         let moves = tables.moves();
         let shared = Shared::new(None, None);
         let (state, h0) = h.init(start.tiles());
