@@ -70,6 +70,10 @@ const ITERATION: Schema = &[
 /// `bench`'s summary.
 const CONDITIONS: Schema = &[
     ("pruning", STR),
+    ("move_order", STR),
+    ("generated_counts_root", BOOL),
+    ("pdb_reflect", BOOL),
+    ("pdb_regions", BOOL),
     ("threads", INT),
     ("max_memory", INT),
     ("time_limit", NUM | NULL),
