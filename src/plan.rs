@@ -12,10 +12,13 @@
 //! - [`Plan::run`] is the search ([`crate::search::run`]).
 //!
 //! Every line for the user goes to a [`Watch`] as a [`Note`]: the command line writes them on
-//! stderr, the app in its messages. No terminal I/O here.
+//! stderr, the app in its messages. No terminal I/O here. [`upgrade`]: `auto`'s switch from a
+//! quick table to a stronger one built mid-search, when the search looks longer than the build.
 
 #[cfg(feature = "gpu")]
 use std::sync::Arc;
+
+pub mod upgrade;
 
 use crate::eval::ida::IdaDevice;
 use crate::eval::{BatchEvaluator, CpuEvaluator, Evaluated};

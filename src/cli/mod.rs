@@ -18,6 +18,7 @@ mod input;
 mod pdb;
 mod solve;
 mod terminal;
+mod upgrade;
 
 use std::process::ExitCode;
 

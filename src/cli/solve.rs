@@ -11,10 +11,12 @@ use super::{
 use crate::eval::Evaluated;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::HeuristicSpec;
-use crate::plan::{Chosen, EvaluatorChoice, Hardware, Plan, Purpose, Request};
+use crate::plan::{Chosen, EvaluatorChoice, Hardware, Plan, Purpose, Request, RunError};
 use crate::puzzle::{Board, Goal, Notation, Solvability};
 use crate::report::{Conditions, RunInfo, SolveJson, all_solutions_text, solution_text};
-use crate::search::{Algorithm, AllSolutions, Followed, MoveOrder, Outcome, Problem, Progress};
+use crate::search::{
+    Algorithm, AllSolutions, Followed, MoveOrder, Outcome, Problem, Progress, SearchError,
+};
 
 pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     if a.opts.format == Format::Csv {
@@ -272,8 +274,14 @@ pub(super) fn solve_and_print(
         algorithm,
     );
     note_move_order(limits.move_order, algorithm, limits.threads);
+    // On a fresh cache, `auto`'s quick table may give way to a stronger one mid-search.
+    let switch = parity
+        .solvable
+        .then(|| crate::plan::upgrade::offer(&request(opts), algorithm, &chosen.heuristic, &goal))
+        .flatten()
+        .map(|u| crate::plan::upgrade::Switch::new(u, deadline.map(|d| d.0)));
     // An evaluator or device refused.
-    let mut plan = chosen
+    let plan = chosen
         .open(&hardware, &goal, opts.batch_size, &terminal)
         .map_err(|e| {
             failed(
@@ -295,19 +303,32 @@ pub(super) fn solve_and_print(
         start: start.clone(),
         goal: goal.clone(),
     };
-    let outcome = plan.run(&problem, None, &limits, &mut on_progress);
+    let rebuild = super::upgrade::Rebuild {
+        terminal: &terminal,
+        hardware: &hardware,
+        request: &request(opts),
+        deadline: deadline.map(|d| d.0),
+    };
+    let (plan, outcome) = super::upgrade::search(
+        plan,
+        &problem,
+        &limits,
+        switch,
+        (&spinner, &mut on_progress),
+        &rebuild,
+    );
     spinner.finish_and_clear();
+    let heuristic = plan.heuristic().name().to_string();
     // A time limit reads as the user gave it (the search had what the tables left of it).
     let outcome = outcome.map_err(|e| match (e, deadline) {
-        (crate::search::SearchError::TimeLimit(_), Some((_, secs))) => {
-            crate::search::SearchError::TimeLimit(secs)
+        (RunError::Search(SearchError::TimeLimit(_)), Some((_, secs))) => {
+            CliError::with_bound(SearchError::TimeLimit(secs), followed.lower_bound())
         }
-        (e, _) => e,
+        (RunError::Search(e), _) => CliError::with_bound(e, followed.lower_bound()),
+        (RunError::Heuristic(e), _) => terminal.error(e.into(), "--heuristic "),
+        (RunError::Plan(e), _) => terminal.error(e, "--heuristic "),
     });
-    let outcome = outcome.map_err(|e| {
-        let e = CliError::with_bound(e, followed.lower_bound());
-        failed(e, parity.solvable, algorithm, heuristic)
-    })?;
+    let outcome = outcome.map_err(|e| failed(e, parity.solvable, algorithm, heuristic))?;
     let writing = Writing {
         conditions: (opts.limits().ok())
             .map(|l| Conditions::of(&l).with_pdb_lookup(opts.counting.pdb_lookup())),

@@ -13,6 +13,7 @@ pub mod astar;
 pub mod batched_astar;
 mod best_first;
 pub mod bfs;
+pub mod forecast;
 pub mod gpu_idastar;
 pub mod idastar;
 mod key;
