@@ -185,6 +185,7 @@ const GENERATE: Schema = &[
     ("goal", STR),
     ("seed", INT),
     ("walk", INT | NULL),
+    ("moves", INT | NULL),
 ];
 
 /// A failure of `compare` or `generate`, and a command line clap refuses.

@@ -211,6 +211,24 @@ pub(super) struct GenerateArgs {
     /// walk), csv (the same fields, with a header row).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(super) format: Format,
+    /// Boards exactly D moves from the goal (each solved optimally), printed as a bench file:
+    /// `id tiles… D` under a `# goal:` line. Up to 10 cells drawn uniformly among them, larger
+    /// boards found by random walks whose ends are solved.
+    #[arg(long, value_name = "D", conflicts_with = "walk")]
+    pub(super) optimal: Option<u32>,
+    /// With --optimal: stop after this many seconds (the boards found are printed; exit code
+    /// 3).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "optimal",
+        allow_negative_numbers = true
+    )]
+    pub(super) time_limit: Option<f64>,
+    /// With --optimal: the pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the
+    /// user's cache folder).
+    #[arg(long, value_name = "DIR", requires = "optimal", value_parser = parse_cache_dir)]
+    pub(super) cache_dir: Option<std::path::PathBuf>,
 }
 
 /// `--format`: how a command prints its results.

@@ -10,6 +10,7 @@
 
 pub mod all;
 pub mod astar;
+pub mod at_depth;
 pub mod batched_astar;
 mod best_first;
 pub mod bfs;
