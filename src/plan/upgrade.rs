@@ -290,6 +290,80 @@ mod tests {
         );
     }
 
+    /// A watch that keeps the notes.
+    #[derive(Default)]
+    struct Said(std::sync::Mutex<Vec<String>>);
+
+    impl Watch for Said {
+        fn note(&self, note: Note) {
+            self.0.lock().unwrap().push(note.text().to_string());
+        }
+    }
+
+    /// Feeds the devil board's progress to `switch`, a report within each iteration and one
+    /// at its end; gives, after each iteration, whether the cancel flag was set.
+    fn feed(switch: &mut Switch, said: &Said) -> Vec<bool> {
+        let flag = switch.cancel_flag();
+        let mut total = 0;
+        let mut set = Vec::new();
+        for (i, &(nodes, seconds)) in DEVIL.iter().enumerate() {
+            for (share, done) in [(2, false), (1, true)] {
+                let p = Progress {
+                    generated: total + nodes / share,
+                    seconds,
+                    ida: crate::search::IdaIteration {
+                        number: i as u32 + 1,
+                        done,
+                    },
+                    ..Progress::default()
+                };
+                switch.observe(&p, said);
+            }
+            total += nodes;
+            set.push(flag.load(Ordering::Relaxed));
+        }
+        set
+    }
+
+    fn devil_upgrade() -> Upgrade {
+        Upgrade {
+            from: "pdb555".into(),
+            to: PartitionSpec::Named("pdb78".into()),
+            build_seconds: 58.0,
+        }
+    }
+
+    #[test]
+    fn a_switch_says_why_and_stops_the_search() {
+        let mut switch = Switch::new(devil_upgrade(), None);
+        let said = Said::default();
+        let set = feed(&mut switch, &said);
+        assert_eq!(set.iter().position(|&s| s), Some(9), "{set:?}");
+        assert!(set[9..].iter().all(|&s| s));
+        assert!(switch.switched());
+        assert_eq!(
+            *said.0.lock().unwrap(),
+            [
+                "auto: this board looks hard for pdb555 (~164 s more); building pdb78 (~58 s) and searching again"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_switch_without_time_for_the_build_says_so_once_and_goes_on() {
+        let deadline = Instant::now() + std::time::Duration::from_secs(30);
+        let mut switch = Switch::new(devil_upgrade(), Some(deadline));
+        let said = Said::default();
+        assert!(feed(&mut switch, &said).iter().all(|&s| !s));
+        assert!(!switch.switched());
+        let said = said.0.lock().unwrap();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].ends_with("building pdb78 would take ~58 s, more than the time limit leaves (`npuzzle pdb build pdb78` once makes such boards quick)"),
+            "{said:?}"
+        );
+    }
+
     #[test]
     fn a_time_limit_shorter_than_the_build_keeps_the_search() {
         let v = verdicts(58.0, Some(30.0));
