@@ -316,6 +316,7 @@ mod tests {
                     ida: crate::search::IdaIteration {
                         number: i as u32 + 1,
                         done,
+                        ..Default::default()
                     },
                     ..Progress::default()
                 };
@@ -407,6 +408,7 @@ mod tests {
             cache_dir: Some(dir.path().to_path_buf()),
             max_memory: 4 << 30,
             batch_size: 1,
+            pdb_lookup: Default::default(),
         };
         let manhattan = HeuristicSpec::Kind(crate::heuristic::HeuristicKind::Manhattan);
         // A heuristic that is not pdb555 is never replaced.

@@ -87,14 +87,15 @@ impl IterationLog {
     }
 }
 
-/// The next iteration of a search whose finished iterations generated `generated` nodes each,
-/// at `nodes_per_second`: the last iteration's nodes times the geometric mean of the last (at
-/// most three) iteration-to-iteration ratios among iterations of at least [`MIN_NODES`] nodes.
-/// `None` before two such iterations, or without a positive rate.
-pub fn next_iteration(generated: &[u64], nodes_per_second: f64) -> Option<NextIteration> {
+/// The growth and the nodes of the next iteration of a search whose finished iterations
+/// generated `generated` nodes each: the last iteration's nodes times the geometric mean of the
+/// last (at most three) iteration-to-iteration ratios among iterations of at least
+/// [`MIN_NODES`] nodes. `None` before two such iterations. The one estimate of an iteration's
+/// size: the spinner's (`IdaIteration::estimate`) and [`next_iteration`]'s.
+pub fn next_nodes(generated: &[u64]) -> Option<(f64, f64)> {
     let start = generated.iter().position(|&n| n >= MIN_NODES)?;
     let big = &generated[start..];
-    if big.len() < 2 || nodes_per_second <= 0.0 || !nodes_per_second.is_finite() {
+    if big.len() < 2 {
         return None;
     }
     let recent = &big[big.len().saturating_sub(RATIOS + 1)..];
@@ -102,7 +103,17 @@ pub fn next_iteration(generated: &[u64], nodes_per_second: f64) -> Option<NextIt
     let first = recent[0] as f64;
     let last = recent[ratios] as f64;
     let growth = (last / first).powf(1.0 / ratios as f64);
-    let nodes = last * growth;
+    Some((growth, last * growth))
+}
+
+/// The next iteration of a search whose finished iterations generated `generated` nodes each,
+/// at `nodes_per_second`: [`next_nodes`], and its seconds at that rate. `None` before two
+/// iterations of some size, or without a positive rate.
+pub fn next_iteration(generated: &[u64], nodes_per_second: f64) -> Option<NextIteration> {
+    if nodes_per_second <= 0.0 || !nodes_per_second.is_finite() {
+        return None;
+    }
+    let (growth, nodes) = next_nodes(generated)?;
     Some(NextIteration {
         growth,
         nodes,
@@ -143,7 +154,11 @@ mod tests {
         let report = |generated, seconds, done| Progress {
             generated,
             seconds,
-            ida: IdaIteration { number: 1, done },
+            ida: IdaIteration {
+                number: 1,
+                done,
+                ..Default::default()
+            },
             ..Progress::default()
         };
         assert!(!log.observe(&report(500, 0.1, false)));

@@ -120,19 +120,9 @@ pub struct IdaIteration {
     /// Nodes generated in this iteration so far (all of it when `done`).
     pub generated: u64,
     /// An estimate of the nodes this iteration generates in all, from the growth of the
-    /// finished ones ([`IdaIteration::estimate`]); `None` before two have finished.
+    /// finished ones ([`crate::search::forecast::next_nodes`]); `None` before two of at least
+    /// [`crate::search::forecast::MIN_NODES`] nodes have finished.
     pub estimate: Option<u64>,
-}
-
-impl IdaIteration {
-    /// The nodes the next iteration is expected to generate when the last two finished ones
-    /// generated `before` and then `last`: `last` times their ratio (IDA*'s iterations grow
-    /// by a roughly constant factor, the heuristic branching factor; Korf, Reid & Edelkamp,
-    /// "Time complexity of iterative-deepening-A*", Artificial Intelligence 129 (2001)).
-    /// `None` when `before` is 0.
-    pub fn estimate(before: u64, last: u64) -> Option<u64> {
-        (before > 0).then(|| (last as f64 * (last as f64 / before as f64)).round() as u64)
-    }
 }
 
 /// The rounds of a search that works in them: batched A*'s batches, GPU IDA*'s dispatches.

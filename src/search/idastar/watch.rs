@@ -105,10 +105,8 @@ impl<'c, 'l, 'p> Reporter<'c, 'l, 'p> {
                 done: iteration_done,
                 expanded: running.expanded,
                 generated: running.generated,
-                estimate: match self.finished[..] {
-                    [.., before, last] => IdaIteration::estimate(before, last),
-                    _ => None,
-                },
+                estimate: crate::search::forecast::next_nodes(&self.finished)
+                    .map(|(_, nodes)| nodes.round() as u64),
             },
             finished,
             ..Progress::default()
