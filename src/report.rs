@@ -232,8 +232,6 @@ pub struct SolveJson {
     pub peak_open: u64,
     /// h of the start board.
     pub initial_h: u32,
-    /// IDA* iterations.
-    pub iterations: Vec<Iteration>,
     /// The least length the optimum can have, as the search proved it: the length itself
     /// once solved (`null` when unsolvable).
     pub lower_bound: Option<u32>,
@@ -241,6 +239,9 @@ pub struct SolveJson {
     /// ([`effective_branching_factor`](crate::search::measure::effective_branching_factor));
     /// `null` for a length of 0 or an unsolvable board.
     pub effective_branching_factor: Option<f64>,
+    /// IDA*'s iterations in order (threshold, nodes expanded and generated in each); empty for
+    /// the other searches.
+    pub iterations: Vec<Iteration>,
     /// Batched A* rounds.
     pub rounds: u64,
     /// Boards the batch evaluator evaluated.
@@ -263,6 +264,11 @@ pub struct SolveJson {
     /// The first of them in move order, as move letters in `notation`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solutions: Option<Vec<String>>,
+    /// What `auto` chose and built, and why, as said on stderr, in order (the command line's:
+    /// empty when the algorithm and heuristic were named; absent in the app's files). A switch
+    /// mid-search to a table built then is one of them: the counts are the last search's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<Vec<String>>,
     /// The run's settings, host and date (the command line's; absent in the app's files).
     #[serde(flatten)]
     pub conditions: Option<Conditions>,
@@ -312,6 +318,7 @@ impl SolveJson {
             count: None,
             count_is_exact: None,
             solutions: None,
+            choices: None,
             conditions: None,
             version: crate::VERSION,
         }

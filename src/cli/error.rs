@@ -88,6 +88,15 @@ impl CliError {
         }
     }
 
+    /// This error with the lower bound `bound` the searches proved when it is a search's limit
+    /// ([`CliError::with_bound`]); any other error as it is.
+    pub(crate) fn bounded(self, bound: Option<u32>) -> CliError {
+        match self {
+            CliError::Limit(e) => CliError::with_bound(e, bound),
+            e => e,
+        }
+    }
+
     /// The lower bound on the optimum a limited search proved ([`CliError::Bounded`]).
     pub(crate) fn lower_bound(&self) -> Option<u32> {
         match self {

@@ -211,6 +211,7 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
         notation: Notation::Blank,
         steps: false,
         conditions: None,
+        choices: None,
     };
     solve::solve_and_print(board, goal, &opts, writing, None, stated.as_ref())
 }

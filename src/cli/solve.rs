@@ -1,6 +1,7 @@
 //! `npuzzle solve`.
 
 use std::fmt::Write;
+use std::time::Instant;
 
 use serde::Serialize;
 
@@ -47,6 +48,7 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
         notation: a.notation.into(),
         steps: a.steps,
         conditions: None,
+        choices: None,
     };
     solve_and_print(start, goal, &opts, writing, all, stated.as_ref())
 }
@@ -87,17 +89,22 @@ fn note_unused_evaluator(unused: bool, algorithm: Algorithm) {
 }
 
 /// Says on stderr when `--move-order` (`order`, not the default) cannot be honoured as asked
-/// by `algorithm` on `threads` threads: only IDA* tries moves in an order (GPU IDA*'s device
-/// keeps its own below the top of the tree), and on more than one thread the last
-/// iteration's count depends on which thread meets a goal first.
-pub(super) fn note_move_order(order: MoveOrder, algorithm: Algorithm, threads: usize) {
+/// by `algorithm` on `threads` threads (`one`: the option that gives one thread, e.g.
+/// `--jobs 1`): only IDA* tries moves in an order (GPU IDA*'s device keeps its own below the
+/// top of the tree), and on more than one thread the last iteration's count depends on which
+/// thread meets a goal first.
+pub(super) fn note_move_order(
+    order: MoveOrder,
+    algorithm: Algorithm,
+    (threads, one): (usize, &str),
+) {
     if order == MoveOrder::default() {
         return;
     }
     let why = match algorithm {
         Algorithm::IdaStar if threads > 1 => format!(
             "on {threads} threads the last iteration's count depends on which thread meets a \
-             goal first (--jobs 1 for a single thread's count)"
+             goal first ({one} for a single thread's count)"
         ),
         Algorithm::IdaStar => return,
         Algorithm::GpuIdaStar => {
@@ -189,6 +196,22 @@ pub(super) struct Writing {
     pub(super) steps: bool,
     /// The settings, host and date, for the JSON object.
     pub(super) conditions: Option<Conditions>,
+    /// What `auto` chose and built, and why, as said on stderr (JSON).
+    pub(super) choices: Option<Vec<String>>,
+}
+
+/// `e`, the failure of the search or of `auto`'s switch to a stronger table, as the command
+/// line reports it: a time limit as the user gave it (`deadline`'s seconds), a table or plan
+/// through the `terminal`.
+fn run_failure(e: RunError, deadline: Option<(Instant, f64)>, terminal: &Terminal) -> CliError {
+    match (e, deadline) {
+        (RunError::Search(SearchError::TimeLimit(_)), Some((_, secs))) => {
+            SearchError::TimeLimit(secs).into()
+        }
+        (RunError::Search(e), _) => e.into(),
+        (RunError::Heuristic(e), _) => terminal.error(e.into(), "--heuristic "),
+        (RunError::Plan(e), _) => terminal.error(e, "--heuristic "),
+    }
 }
 
 /// The request `opts` make: an answer, with their algorithm, heuristic, cache, memory cap and
@@ -273,7 +296,7 @@ pub(super) fn solve_and_print(
         !on_gpu && opts.evaluator != EvaluatorChoice::Auto,
         algorithm,
     );
-    note_move_order(limits.move_order, algorithm, limits.threads);
+    note_move_order(limits.move_order, algorithm, (limits.threads, "--jobs 1"));
     // On a fresh cache, `auto`'s quick table may give way to a stronger one mid-search.
     let switch = parity
         .solvable
@@ -292,13 +315,6 @@ pub(super) fn solve_and_print(
             )
         })?;
     crate::plan::load_pruning(algorithm, start.rows(), start.cols(), &limits, &terminal);
-    let spinner = spinner(algorithm);
-    // What the reports said: at a limit, the lower bound the search proved.
-    let mut followed = Followed::default();
-    let mut on_progress = |p: &Progress| {
-        followed.see(p);
-        spin(&spinner, algorithm, p);
-    };
     let problem = Problem {
         start: start.clone(),
         goal: goal.clone(),
@@ -309,34 +325,50 @@ pub(super) fn solve_and_print(
         request: &request(opts),
         deadline: deadline.map(|d| d.0),
     };
-    let (plan, outcome) = super::upgrade::search(
-        plan,
-        &problem,
-        &limits,
-        switch,
-        (&spinner, &mut on_progress),
-        &rebuild,
-    );
-    spinner.finish_and_clear();
+    let (plan, outcome, bound) = watched(plan, &problem, &limits, switch, &rebuild);
     let heuristic = plan.heuristic().name().to_string();
     // A time limit reads as the user gave it (the search had what the tables left of it).
-    let outcome = outcome.map_err(|e| match (e, deadline) {
-        (RunError::Search(SearchError::TimeLimit(_)), Some((_, secs))) => {
-            CliError::with_bound(SearchError::TimeLimit(secs), followed.lower_bound())
-        }
-        (RunError::Search(e), _) => CliError::with_bound(e, followed.lower_bound()),
-        (RunError::Heuristic(e), _) => terminal.error(e.into(), "--heuristic "),
-        (RunError::Plan(e), _) => terminal.error(e, "--heuristic "),
-    });
+    let outcome = outcome.map_err(|e| run_failure(e, deadline, &terminal).bounded(bound));
     let outcome = outcome.map_err(|e| failed(e, parity.solvable, algorithm, heuristic))?;
     let writing = Writing {
         conditions: (opts.limits().ok())
             .map(|l| Conditions::of(&l).with_pdb_lookup(opts.counting.pdb_lookup())),
+        choices: Some(terminal.chosen()),
         ..writing
     };
     let out = answer(&outcome, &start, &goal, &plan, &writing, all, opts.format)?;
     super::emit(out.trim_end_matches('\n'))?;
     Ok(exit_code(&outcome, stated))
+}
+
+/// Runs `plan` on `problem` within `limits` with a spinner on stderr, and under `auto`'s
+/// `switch` to a stronger table when there is one ([`super::upgrade::search`], `rebuild`
+/// saying how): the plan that answered, its outcome, and the lower bound the searches' reports
+/// proved (for a limit's message).
+fn watched(
+    plan: Plan,
+    problem: &Problem,
+    limits: &crate::search::Limits,
+    switch: Option<crate::plan::upgrade::Switch>,
+    rebuild: &super::upgrade::Rebuild<'_>,
+) -> (Plan, Result<Outcome, RunError>, Option<u32>) {
+    let algorithm = plan.algorithm();
+    let spinner = spinner(algorithm);
+    let mut followed = Followed::default();
+    let mut on_progress = |p: &Progress| {
+        followed.see(p);
+        spin(&spinner, algorithm, p);
+    };
+    let (plan, outcome) = super::upgrade::search(
+        plan,
+        problem,
+        limits,
+        switch,
+        (&spinner, &mut on_progress),
+        rebuild,
+    );
+    spinner.finish_and_clear();
+    (plan, outcome, followed.lower_bound())
 }
 
 /// With `--all`: the options to count every optimal solution with `asked`: `None` when it
@@ -425,6 +457,7 @@ fn answer(
             let mut j = SolveJson::new(start, goal, &parity, solved, notation, &run)
                 .with_all(all, notation);
             j.conditions = writing.conditions.clone();
+            j.choices = writing.choices.clone();
             // One line, as every command's JSON (the app's saved file is pretty-printed).
             let s = serde_json::to_string(&j).map_err(|e| CliError::Other(format!("JSON: {e}")))?;
             writeln!(out, "{s}").ok();

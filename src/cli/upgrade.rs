@@ -51,7 +51,13 @@ pub(super) fn search(
     let outcome = {
         let mut watch = |p: &Progress| {
             show(p);
-            spinner.suspend(|| switch.observe(p, terminal));
+            // The switch speaks, if at all, at an iteration's end: the spinner is cleared then
+            // only, not at each of the reports within an iteration.
+            if p.ida.done {
+                spinner.suspend(|| switch.observe(p, terminal));
+            } else {
+                switch.observe(p, terminal);
+            }
         };
         plan.run(problem, None, &watched, &mut watch)
     };

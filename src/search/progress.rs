@@ -56,13 +56,18 @@ impl Progress {
 }
 
 /// What a caller keeps of a search from its progress reports alone, for when a limit stops
-/// it (the answer's statistics say the rest): the last report and IDA*'s finished iterations.
+/// it (the answer's statistics say the rest): the last report, IDA*'s finished iterations and
+/// the best lower bound any report proved (also across two searches of one board, as when
+/// `auto` switches tables mid-search).
 #[derive(Clone, Debug, Default)]
 pub struct Followed {
-    /// The last report: at a limit, the counts of the moment it stopped.
+    /// The last report: at a limit, the counts of the last report before it stopped (the
+    /// threads publish theirs every 65,536 expansions).
     pub last: Progress,
     /// IDA*: the iterations finished so far.
     finished: Vec<Iteration>,
+    /// The largest [`Progress::lower_bound`] seen.
+    proved: Option<u32>,
 }
 
 impl Followed {
@@ -75,6 +80,7 @@ impl Followed {
                 generated: p.ida.generated,
             });
         }
+        self.proved = self.proved.max(p.lower_bound());
         self.last.clone_from(p);
     }
 
@@ -93,9 +99,10 @@ impl Followed {
         all
     }
 
-    /// The last report's [`Progress::lower_bound`].
+    /// The largest [`Progress::lower_bound`] of the reports seen: what the searches proved,
+    /// as a later search that starts again from a smaller bound cannot unprove it.
     pub fn lower_bound(&self) -> Option<u32> {
-        self.last.lower_bound()
+        self.proved
     }
 }
 
