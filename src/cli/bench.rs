@@ -187,6 +187,15 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     };
     let mut choices = Vec::new();
     let by_goal = heuristics_by_goal(a, &instances, &goals, &hardware, &mut choices)?;
+    // A move order some search cannot honour is said once per search, not per goal.
+    let mut algorithms: Vec<Algorithm> = Vec::new();
+    for (_, chosen) in &by_goal {
+        if !algorithms.contains(&chosen.algorithm) {
+            algorithms.push(chosen.algorithm);
+            let (order, threads) = (a.opts.counting.move_order, a.threads.unwrap_or(1));
+            super::solve::note_move_order(order, chosen.algorithm, (threads, "--threads 1"));
+        }
+    }
     // IDA*'s pruning automaton, once per shape (a build is said, and kept in the choices).
     let terminal = Terminal::quiet();
     for (b, chosen) in &by_goal {
@@ -317,8 +326,6 @@ fn heuristics_by_goal(
             let terminal = Terminal::new(&a.opts.heuristic, None);
             let chosen = crate::plan::choose(&request, &inst.board, g, hardware, &terminal)
                 .map_err(|e| terminal.error(e, "--heuristic "))?;
-            let threads = a.threads.unwrap_or(1);
-            super::solve::note_move_order(a.opts.counting.move_order, chosen.algorithm, threads);
             let prefix = if several {
                 format!(
                     "{} goal ({}×{}): ",

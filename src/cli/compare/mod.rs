@@ -114,6 +114,7 @@ fn compare(a: &CompareArgs) -> Result<u8, CliError> {
         move_order: a.counting.move_order,
         ..Limits::default()
     };
+    super::solve::note_move_order(a.counting.move_order, a.algorithm, (1, "--jobs 1"));
     let flag = goal_flag(a.goal.as_deref())?;
     match (&a.file, a.size) {
         (Some(file), None) => {
