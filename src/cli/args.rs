@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::*;
 use crate::heuristic::HeuristicChoice;
-use crate::heuristic::pdb::{PdbLookup, Switch};
+use crate::heuristic::pdb::PdbLookup;
 use crate::puzzle::Notation;
 use crate::search::{
     Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_SOLUTIONS, Limits, MoveOrder, Pruning,
@@ -123,21 +123,27 @@ pub(super) struct CountingOpts {
     pub(super) move_order: MoveOrder,
     /// Pattern databases: also look the tables up on the board's reflection about the main
     /// diagonal (square boards) and take the larger sum.
-    #[arg(long, value_name = "on|off", default_value = "on", value_parser = Switch::from_str)]
-    pub(super) pdb_reflect: Switch,
+    #[arg(long, value_name = "on|off", default_value = "on", action = clap::ArgAction::Set, value_parser = on_off())]
+    pub(super) pdb_reflect: bool,
     /// Pattern databases: read the blank-region flags of the tables (add 2 where the blank's
     /// region needs it); off, each entry is its least value, as in Korf & Felner 2002. Not
     /// taken by the GPU programs.
-    #[arg(long, value_name = "on|off", default_value = "on", value_parser = Switch::from_str)]
-    pub(super) pdb_regions: Switch,
+    #[arg(long, value_name = "on|off", default_value = "on", action = clap::ArgAction::Set, value_parser = on_off())]
+    pub(super) pdb_regions: bool,
+}
+
+/// Parses a switch, `on` or `off`, as `true` or `false`.
+fn on_off() -> impl clap::builder::TypedValueParser<Value = bool> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["on", "off"]).map(|s| s == "on")
 }
 
 impl CountingOpts {
     /// The pattern-database lookup these options ask for.
     pub(super) fn pdb_lookup(&self) -> PdbLookup {
         PdbLookup {
-            reflect: self.pdb_reflect.is_on(),
-            regions: self.pdb_regions.is_on(),
+            reflect: self.pdb_reflect,
+            regions: self.pdb_regions,
         }
     }
 }

@@ -31,7 +31,7 @@ mod table;
 
 pub use additive::{AdditivePdb, PdbPrepared, PdbState, PdbUndo};
 pub use error::PdbError;
-pub use lookup::{BadSwitch, PdbLookup, Switch};
+pub use lookup::PdbLookup;
 pub use partition::{
     KORF_FELNER_24, NAMED, PartitionSpec, contiguous_partition, tiles_in_goal_order,
 };
