@@ -91,10 +91,11 @@ fn boards_3x3_are_exactly_d_moves_away_by_bfs() {
     assert_eq!(far.len(), 2);
 }
 
+/// Depths beyond the exact enumeration's reach (above 20 on 4×4).
 #[test]
 fn boards_3x4_and_4x4_by_solving_walks_are_exactly_d_moves_away() {
     for (size, rows, cols, depth, goal) in [
-        ("3x4", 3, 4, "21", GoalSpec::BlankLast),
+        ("3x4", 3, 4, "31", GoalSpec::BlankLast),
         ("4x4", 4, 4, "24", GoalSpec::BlankFirst),
     ] {
         let name = goal.name();
@@ -134,6 +135,99 @@ fn boards_3x4_and_4x4_by_solving_walks_are_exactly_d_moves_away() {
         ]);
         assert_ne!(lines, other, "another seed, other boards");
     }
+}
+
+/// A small D on a shape without a distance table is enumerated: every board at D, drawn
+/// uniformly, and all of them (with a note) when fewer exist than asked; this ended only at a
+/// time limit when the walks looked for boards that did not exist.
+#[test]
+fn a_small_depth_is_enumerated_exactly() {
+    let out = npuzzle(
+        &[
+            "generate",
+            "--size",
+            "3x4",
+            "--optimal",
+            "1",
+            "--count",
+            "3",
+            "--seed",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines: Vec<String> = out.stdout.lines().map(str::to_string).collect();
+    let found = boards(&lines, 3, 4);
+    assert_eq!(found.len(), 2, "{lines:?}");
+    assert!(
+        out.stderr
+            .contains("only 2 boards of this shape are 1 move from the goal"),
+        "{}",
+        out.stderr
+    );
+    // 4×4: ten boards are 3 moves from the goal (OEIS A089473), all given, each distinct and
+    // 3 moves away.
+    let lines = generate(&[
+        "--size",
+        "4x4",
+        "--optimal",
+        "3",
+        "--count",
+        "50",
+        "--seed",
+        "2",
+    ]);
+    let goal = GoalSpec::BlankLast.resolve(4, 4).unwrap();
+    let found = boards(&lines, 4, 4);
+    assert_eq!(found.len(), 10, "{lines:?}");
+    let distinct: std::collections::HashSet<_> = found.iter().map(|f| &f.1).collect();
+    assert_eq!(distinct.len(), 10);
+    for (_, b, length) in &found {
+        assert_eq!((*length, ida_length(b, &goal)), (3, 3), "{b}");
+    }
+    // A larger layer (447,342 boards at 18 moves), drawn by seed.
+    let args = [
+        "--size",
+        "4x4",
+        "--optimal",
+        "18",
+        "--count",
+        "4",
+        "--seed",
+        "5",
+    ];
+    let lines = generate(&args);
+    assert_eq!(lines, generate(&args), "the same seed, the same boards");
+    for (_, b, length) in &boards(&lines, 4, 4) {
+        assert_eq!((*length, ida_length(b, &goal)), (18, 18), "{b}");
+    }
+}
+
+/// Walks that keep finding no new board stop, with the boards found.
+#[test]
+fn walks_without_new_boards_stop() {
+    use npuzzle::search::at_depth::{Ended, STALL, boards_at_depth};
+    use rand::SeedableRng;
+    let goal = GoalSpec::BlankLast.resolve(4, 4).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let mut solved = 0u64;
+    // Every candidate "solved" at 41 moves: none is ever at 40.
+    let found = boards_at_depth(
+        &goal,
+        40,
+        3,
+        &mut rng,
+        None,
+        &mut |_| {
+            solved += 1;
+            Ok(41)
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!((found.boards.len(), found.ended), (0, Ended::Stalled));
+    assert_eq!(solved, STALL);
 }
 
 #[test]

@@ -218,8 +218,9 @@ pub(super) struct GenerateArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(super) format: Format,
     /// Boards exactly D moves from the goal (each solved optimally), printed as a bench file:
-    /// `id tiles… D` under a `# goal:` line. Up to 10 cells drawn uniformly among them, larger
-    /// boards found by random walks whose ends are solved.
+    /// `id tiles… D` under a `# goal:` line. Drawn uniformly among them up to 10 cells and for
+    /// a D small enough to enumerate (up to 20 on 4×4), else found by random walks whose ends
+    /// are solved (stopping when 20000 in a row bring no new board).
     #[arg(long, value_name = "D", conflicts_with = "walk")]
     pub(super) optimal: Option<u32>,
     /// With --optimal: stop after this many seconds (the boards found are printed; exit code

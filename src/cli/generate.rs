@@ -12,7 +12,9 @@ use crate::heuristic::HeuristicChoice;
 use crate::plan::{Hardware, Plan, Purpose, Request};
 use crate::puzzle::Goal;
 use crate::puzzle::random::{random_solvable, random_walk};
-use crate::search::at_depth::{AtDepth, Sampling, Stopped, boards_at_depth, check_depth};
+use crate::search::at_depth::{
+    AtDepth, Ended, Found, STALL, Sampling, Stopped, boards_at_depth, check_depth,
+};
 use crate::search::measure::DepthTable;
 use crate::search::{Algorithm, Limits, Outcome, Problem, SearchError};
 
@@ -136,10 +138,9 @@ fn optimal(a: &GenerateArgs, goal: Goal, depth: u32) -> Result<u8, CliError> {
     let seed = seed(a.seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let deadline = time_limit.and_then(|t| super::started().checked_add(t));
-    let mut solver = match table {
-        Some(_) => None,
-        None => Some(Solver::new(&goal, a.cache_dir.clone(), deadline)?),
-    };
+    // Planned at the first candidate: a depth enumerated exactly needs no search.
+    let mut solver: Option<Solver> = None;
+    let mut unplanned: Option<CliError> = None;
     let spinner = indicatif::ProgressBar::new_spinner();
     let began = Instant::now();
     let mut last = Sampling::default();
@@ -155,9 +156,19 @@ fn optimal(a: &GenerateArgs, goal: Goal, depth: u32) -> Result<u8, CliError> {
         ));
         spinner.tick();
     };
-    let mut solve = |b: &crate::puzzle::Board| match &mut solver {
-        Some(s) => s.length(b),
-        None => Err(SearchError::Cancelled),
+    let mut solve = |b: &crate::puzzle::Board| {
+        if solver.is_none() {
+            match Solver::new(&goal, a.cache_dir.clone(), deadline) {
+                Ok(s) => solver = Some(s),
+                Err(e) => {
+                    unplanned = Some(e);
+                    return Err(SearchError::Cancelled);
+                }
+            }
+        }
+        solver
+            .as_mut()
+            .map_or(Err(SearchError::Cancelled), |s| s.length(b))
     };
     let found = boards_at_depth(
         &goal,
@@ -169,6 +180,9 @@ fn optimal(a: &GenerateArgs, goal: Goal, depth: u32) -> Result<u8, CliError> {
         &mut show,
     );
     spinner.finish_and_clear();
+    if let Some(e) = unplanned {
+        return Err(e);
+    }
     if last.solved > 0 {
         crate::note!(
             "npuzzle: {} candidates solved in {:.1} s (walks of {} moves at the end)",
@@ -177,16 +191,26 @@ fn optimal(a: &GenerateArgs, goal: Goal, depth: u32) -> Result<u8, CliError> {
             last.walk
         );
     }
-    let (found, stopped) = match found {
-        Ok(f) => (f, None),
-        Err(Stopped { found, error }) => (found, Some(error)),
+    let (found, ended, stopped) = match found {
+        Ok(Found { boards, ended }) => (boards, ended, None),
+        Err(Stopped { found, error }) => (found, Ended::Count, Some(error)),
     };
     print_at_depth(a.format, &goal, depth, seed, &found)?;
-    if found.len() < a.count && stopped.is_none() {
-        crate::note!(
-            "npuzzle: only {} boards of this shape are {depth} moves from the goal",
-            found.len()
-        );
+    match ended {
+        Ended::Count => {}
+        Ended::AllFound => crate::note!(
+            "npuzzle: only {} {} of this shape {} {depth} {} from the goal",
+            found.len(),
+            if found.len() == 1 { "board" } else { "boards" },
+            if found.len() == 1 { "is" } else { "are" },
+            if depth == 1 { "move" } else { "moves" },
+        ),
+        Ended::Stalled => crate::note!(
+            "npuzzle: stopped after {STALL} candidates in a row brought no new board {depth} \
+             moves from the goal: {} of the {} asked for (there may be no more)",
+            found.len(),
+            a.count
+        ),
     }
     match (stopped, a.time_limit) {
         // The limit as the user gave it (the search had what was left of it).
