@@ -180,12 +180,12 @@ const COMPARE_DEPTH: Schema = &[
 
 /// One board of `generate`.
 const GENERATE: Schema = &[
-    ("id", INT),
+    ("id", STR),
     ("board", STR),
     ("goal", STR),
     ("seed", INT),
     ("walk", INT | NULL),
-    ("moves", INT | NULL),
+    ("optimal", INT | NULL),
 ];
 
 /// A failure of `compare` or `generate`, and a command line clap refuses.

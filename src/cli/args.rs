@@ -213,8 +213,9 @@ pub(super) struct GenerateArgs {
     /// Goal the boards must be able to reach (blank-last, blank-first or a file).
     #[arg(long, default_value = "blank-last")]
     pub(super) goal: String,
-    /// Output format: text (a board a line), json (an object a board: id, board, goal, seed,
-    /// walk), csv (the same fields, with a header row).
+    /// Output format: text (a board a line; a bench file with --optimal), json (an object a
+    /// board: id, board, goal, seed, walk, optimal, version), csv (the same fields, with a
+    /// header row).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(super) format: Format,
     /// Boards exactly D moves from the goal (each solved optimally), printed as a bench file:

@@ -21,8 +21,8 @@ use crate::search::{Algorithm, Limits, Outcome, Problem, SearchError};
 /// One board, as `--format json` (a line each) and `--format csv` (a row each) print it.
 #[derive(Serialize)]
 struct Generated<'a> {
-    /// 1, 2, … in the order drawn.
-    id: usize,
+    /// 1, 2, … in the order drawn: a string, as `bench` and `compare` print a file's ids.
+    id: String,
     /// The board, one-line format.
     board: String,
     /// The goal it can reach.
@@ -31,8 +31,9 @@ struct Generated<'a> {
     seed: u64,
     /// `--walk`'s moves from the goal; null for a uniform draw and for `--optimal`.
     walk: Option<usize>,
-    /// `--optimal`'s D: the board's optimal solution length; null otherwise.
-    moves: Option<u32>,
+    /// `--optimal`'s D: the board's optimal solution length (as `bench` and `compare` name
+    /// a file's stated length); null otherwise.
+    optimal: Option<u32>,
     /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
     version: &'static str,
 }
@@ -69,12 +70,12 @@ fn generate(a: &GenerateArgs) -> Result<u8, CliError> {
             None => random_solvable(&goal, &mut rng),
         };
         let record = || Generated {
-            id,
+            id: id.to_string(),
             board: b.to_string(),
             goal: goal.name(),
             seed,
             walk: a.walk,
-            moves: None,
+            optimal: None,
             version: crate::VERSION,
         };
         match a.format {
@@ -104,12 +105,12 @@ fn print_at_depth(
     let mut csv = CsvLines::default();
     for x in found {
         let record = Generated {
-            id: x.id,
+            id: x.id.to_string(),
             board: x.board.to_string(),
             goal: goal.name(),
             seed,
             walk: None,
-            moves: Some(x.length),
+            optimal: Some(x.length),
             version: crate::VERSION,
         };
         match format {
