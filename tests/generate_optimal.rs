@@ -161,6 +161,10 @@ fn a_small_depth_is_enumerated_exactly() {
     let found = boards(&lines, 3, 4);
     assert_eq!(found.len(), 2, "{lines:?}");
     assert!(
+        lines[0].contains("2 3×4 boards exactly 1 move from"),
+        "{lines:?}"
+    );
+    assert!(
         out.stderr
             .contains("only 2 boards of this shape are 1 move from the goal"),
         "{}",

@@ -239,10 +239,12 @@ fn time_limit(secs: Option<f64>) -> Result<Option<Duration>, CliError> {
 pub(super) fn bench_lines(goal: &Goal, depth: u32, boards: &[AtDepth]) -> Vec<String> {
     let b = goal.board();
     let mut lines = vec![format!(
-        "# {} {}×{} boards exactly {depth} moves from the goal (npuzzle generate --optimal {depth}){}",
+        "# {} {}×{} {} exactly {depth} {} from the goal (npuzzle generate --optimal {depth}){}",
         boards.len(),
         b.rows(),
         b.cols(),
+        if boards.len() == 1 { "board" } else { "boards" },
+        if depth == 1 { "move" } else { "moves" },
         if b.rows() == b.cols() {
             String::new()
         } else {
