@@ -859,15 +859,31 @@ fn the_second_trial_s_command_line_findings_are_mended() {
         "{}",
         o.stderr
     );
-    // A huge time limit is named in a few digits.
-    let o = npuzzle(&["solve", &file, "--time-limit", "1e300"], None);
-    assert_eq!(o.code, 2);
-    assert!(
-        o.stderr
-            .contains("--time-limit 1.000e300 seconds is too large"),
-        "{}",
-        o.stderr
-    );
+    // A huge time limit is named in a few digits; every command checks a limit alike.
+    for command in [
+        &["solve", &file][..],
+        &["bench", &file],
+        &["compare", &file],
+        &["generate", "--size", "3x4", "--optimal", "30"],
+    ] {
+        for (limit, says) in [
+            ("1e300", "--time-limit 1.000e300 seconds is too large"),
+            (
+                "-1",
+                "--time-limit must be a positive number of seconds, got -1",
+            ),
+            (
+                "0",
+                "--time-limit must be a positive number of seconds, got 0",
+            ),
+        ] {
+            let mut args = command.to_vec();
+            args.extend(["--time-limit", limit]);
+            let o = npuzzle(&args, None);
+            assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+            assert!(o.stderr.contains(says), "{args:?}: {}", o.stderr);
+        }
+    }
     // A screenshot that could not be written is refused before the app opens.
     for (path, why) in [
         (

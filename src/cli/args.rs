@@ -444,24 +444,28 @@ pub(super) fn parse_size(s: &str) -> Result<(usize, usize), ArgError> {
     Ok((r, c))
 }
 
+/// `--time-limit SECONDS`, checked for every command that takes it (`solve`, `bench`,
+/// `compare`, `generate`): a positive, finite number of seconds that a deadline from now can
+/// hold. Checked where each command reads its input rather than by clap, so that `solve` and
+/// `bench` report a bad limit in their own failure objects, after the input's errors.
+///
+/// # Errors
+/// [`CliError::Usage`] (exit 2) naming the limit.
+pub(super) fn time_limit(secs: f64) -> Result<std::time::Duration, CliError> {
+    if !(secs.is_finite() && secs > 0.0) {
+        return Err(CliError::Usage(format!(
+            "--time-limit must be a positive number of seconds, got {secs}"
+        )));
+    }
+    std::time::Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| std::time::Instant::now().checked_add(*d).is_some())
+        .ok_or_else(|| CliError::Usage(format!("--time-limit {secs:.3e} seconds is too large")))
+}
+
 impl SearchOpts {
     pub(super) fn limits(&self) -> Result<Limits, CliError> {
-        let time_limit = match self.time_limit {
-            None => None,
-            Some(s) if s.is_finite() && s > 0.0 => Some(
-                std::time::Duration::try_from_secs_f64(s)
-                    .ok()
-                    .filter(|d| std::time::Instant::now().checked_add(*d).is_some())
-                    .ok_or_else(|| {
-                        CliError::Usage(format!("--time-limit {s:.3e} seconds is too large"))
-                    })?,
-            ),
-            Some(s) => {
-                return Err(CliError::Usage(format!(
-                    "--time-limit must be a positive number of seconds, got {s}"
-                )));
-            }
-        };
+        let time_limit = self.time_limit.map(time_limit).transpose()?;
         Ok(Limits {
             time_limit,
             max_memory: self.max_memory.as_u64(),

@@ -1,6 +1,6 @@
 //! `npuzzle generate`.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -133,7 +133,7 @@ fn seed(seed: Option<u64>) -> u64 {
 /// `generate --optimal D`: `a.count` boards exactly `depth` moves from `goal`, printed as a
 /// bench file; those found before the time limit when it stops them (exit 3).
 fn optimal(a: &GenerateArgs, goal: Goal, depth: u32) -> Result<u8, CliError> {
-    let time_limit = time_limit(a.time_limit)?;
+    let time_limit = a.time_limit.map(super::time_limit).transpose()?;
     let table = DepthTable::new(&goal);
     check_depth(&goal, depth, table.as_ref()).map_err(|e| CliError::Usage(e.to_string()))?;
     let seed = seed(a.seed);
@@ -220,17 +220,6 @@ fn optimal(a: &GenerateArgs, goal: Goal, depth: u32) -> Result<u8, CliError> {
         }
         (Some(e), _) => Err(CliError::from(e)),
         (None, _) => Ok(0),
-    }
-}
-
-/// `--time-limit`, checked: a positive number of seconds.
-fn time_limit(secs: Option<f64>) -> Result<Option<Duration>, CliError> {
-    match secs {
-        None => Ok(None),
-        Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some(Duration::from_secs_f64(s))),
-        Some(s) => Err(CliError::Usage(format!(
-            "--time-limit must be a positive number of seconds, below 10⁹, got {s}"
-        ))),
     }
 }
 

@@ -6,8 +6,6 @@
 mod boards;
 mod experiment;
 
-use std::time::Duration;
-
 use clap::Args;
 
 use super::{CliError, Format, goal_flag, parse_memory, parse_size, resolve_goal};
@@ -101,14 +99,9 @@ pub(super) fn run(a: &CompareArgs) -> Result<u8, CliError> {
 }
 
 fn compare(a: &CompareArgs) -> Result<u8, CliError> {
-    if !(a.time_limit.is_finite() && a.time_limit > 0.0 && a.time_limit < 1e9) {
-        return Err(CliError::Usage(format!(
-            "--time-limit must be a positive number of seconds, got {}",
-            a.time_limit
-        )));
-    }
+    let limit = super::time_limit(a.time_limit)?;
     let limits = Limits {
-        time_limit: Some(Duration::from_secs_f64(a.time_limit)),
+        time_limit: Some(limit),
         max_memory: a.max_memory.as_u64(),
         cache_dir: crate::heuristic::pdb::cache::PdbCache::folder(a.cache_dir.clone()),
         move_order: a.counting.move_order,
@@ -119,7 +112,6 @@ fn compare(a: &CompareArgs) -> Result<u8, CliError> {
     match (&a.file, a.size) {
         (Some(file), None) => {
             // Read within the time limit too (a pipe that never ends).
-            let limit = Duration::from_secs_f64(a.time_limit);
             let (source, text) = super::read_input_within(file, Some(limit))?;
             let instances = parse_puzzles(&text, &source, None)?;
             let goals: Vec<Goal> = instances
