@@ -112,36 +112,17 @@ impl Printer {
     }
 }
 
-/// The object `bench --format json` prints last when the bench could not run (bad input, a
-/// heuristic or evaluator that cannot be had), so that scripts reading JSON always get one.
-#[derive(Serialize)]
-struct FailureJson {
-    summary: bool,
-    error: String,
-    /// The exit code's meaning: 2 bad input, 3 a limit or something unavailable, 1 otherwise.
-    exit_code: u8,
-    /// npuzzle's version and the commit it was built from ([`crate::VERSION`]).
-    version: &'static str,
-}
-
 pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
     let printed = std::sync::atomic::AtomicBool::new(false);
     match bench(a, &printed) {
-        // Output errors cannot be reported on the output; after rows, the error is theirs.
+        // When the bench could not run (bad input, a heuristic or evaluator that cannot be
+        // had): `summary: true` with the error, where the summary would be. After rows, the
+        // error is theirs.
         Err(e)
             if a.opts.format == Format::Json
-                && !printed.load(std::sync::atomic::Ordering::Relaxed)
-                && !matches!(e, CliError::Closed) =>
+                && !printed.load(std::sync::atomic::Ordering::Relaxed) =>
         {
-            let j = FailureJson {
-                summary: true,
-                error: e.to_string(),
-                exit_code: e.exit_code(),
-                version: crate::VERSION,
-            };
-            // A failing output is reported as the first error's companion, not instead of it.
-            let _ = super::emit_json(&j);
-            Err(e)
+            super::json_failure(e, &[("summary", true.into())])
         }
         r => r,
     }

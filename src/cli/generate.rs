@@ -40,16 +40,7 @@ struct Generated<'a> {
 
 pub(super) fn run(a: &GenerateArgs) -> Result<u8, CliError> {
     match generate(a) {
-        // Scripts reading JSON always get an object, as from the other commands.
-        Err(e) if a.format == Format::Json && !matches!(e, CliError::Closed) => {
-            let j = serde_json::json!({
-                "error": e.to_string(),
-                "exit_code": e.exit_code(),
-                "version": crate::VERSION,
-            });
-            emit_json(&j)?;
-            Err(e)
-        }
+        Err(e) if a.format == Format::Json => super::json_failure(e, &[]),
         r => r,
     }
 }

@@ -129,14 +129,44 @@ fn refused(e: &clap::Error) -> ExitCode {
             .map(str::trim)
             .take_while(|l| !l.is_empty())
             .collect();
-        let j = serde_json::json!({
-            "error": message.join(" ").trim_start_matches("error: "),
-            "exit_code": code,
-            "version": crate::VERSION,
-        });
-        let _ = emit_json(&j);
+        emit_failure(message.join(" ").trim_start_matches("error: "), code, &[]);
     }
     ExitCode::from(u8::try_from(code).unwrap_or(2))
+}
+
+/// With `--format json`, what `bench`, `compare` and `generate` print when `e` ends them
+/// before any result was printed, so that scripts reading JSON always get an object (`solve`
+/// prints its own, with the search's fields): `extra`'s fields (`bench`'s `summary: true`),
+/// then `error`, `exit_code` and `version`. Gives `e` back as the command's result; nothing is
+/// printed for a closed output, and a failing output is not reported instead of `e`.
+///
+/// # Errors
+/// Always `e`.
+pub(crate) fn json_failure(
+    e: CliError,
+    extra: &[(&str, serde_json::Value)],
+) -> Result<u8, CliError> {
+    if !matches!(e, CliError::Closed) {
+        emit_failure(&e.to_string(), e.exit_code(), extra);
+    }
+    Err(e)
+}
+
+/// Prints the failure object of [`json_failure`] (and of a command line clap refused): `extra`,
+/// then `error`, `exit_code` and `version`.
+fn emit_failure(
+    error: &str,
+    exit_code: impl Into<serde_json::Value>,
+    extra: &[(&str, serde_json::Value)],
+) {
+    let mut j = serde_json::Map::new();
+    for (name, value) in extra {
+        j.insert((*name).to_string(), value.clone());
+    }
+    j.insert("error".into(), error.into());
+    j.insert("exit_code".into(), exit_code.into());
+    j.insert("version".into(), crate::VERSION.into());
+    let _ = emit_json(&j);
 }
 
 /// Writes clap's help or version text to standard output, reporting a failed write (clap's

@@ -84,16 +84,7 @@ fn parse_algorithm(s: &str) -> Result<Algorithm, super::ArgError> {
 
 pub(super) fn run(a: &CompareArgs) -> Result<u8, CliError> {
     match compare(a) {
-        // Scripts reading JSON always get an object, as from `solve` and `bench`.
-        Err(e) if a.format == Format::Json && !matches!(e, CliError::Closed) => {
-            let j = serde_json::json!({
-                "error": e.to_string(),
-                "exit_code": e.exit_code(),
-                "version": crate::VERSION,
-            });
-            super::emit_json(&j)?;
-            Err(e)
-        }
+        Err(e) if a.format == Format::Json => super::json_failure(e, &[]),
         r => r,
     }
 }
