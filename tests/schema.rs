@@ -1,7 +1,7 @@
 //! The JSON schema of every command's output, in one table: for each kind of object (`solve`'s
 //! answer, `bench`'s row and summary, `compare`'s rows and summaries, `generate`'s boards, the
 //! failure objects) its fields' names and JSON types. Every object a command prints must have
-//! exactly its kind's fields, with those types, `version` last; a CSV header must name the
+//! exactly its kind's fields, in the table's order, with those types, `version` last; a CSV header must name the
 //! fields of the JSON rows in their order. A new field is one line in its kind's table.
 
 mod common;
@@ -41,9 +41,9 @@ const SOLVE: Schema = &[
     ("nodes_generated", INT),
     ("peak_open", INT),
     ("initial_h", INT),
-    ("iterations", LIST),
     ("lower_bound", INT | NULL),
     ("effective_branching_factor", NUM | NULL),
+    ("iterations", LIST),
     ("rounds", INT),
     ("boards_evaluated", INT),
     ("eval_seconds", NUM),
@@ -229,7 +229,8 @@ fn fields(parts: &[Schema]) -> Vec<(&'static str, Types)> {
 }
 
 /// Asserts that `v` (from `what`) is an object with exactly the fields of `parts` and
-/// `version` (last), each of its types.
+/// `version` (last), in that order (serde_json keeps an object's keys in the order read, with
+/// `preserve_order`), each of its types.
 fn check(what: &str, v: &Value, parts: &[Schema]) {
     let want = fields(parts);
     let obj = v
@@ -237,14 +238,9 @@ fn check(what: &str, v: &Value, parts: &[Schema]) {
         .unwrap_or_else(|| panic!("{what}: not an object: {v}"));
     let have: Vec<&str> = obj.keys().map(String::as_str).collect();
     let names: Vec<&str> = want.iter().map(|f| f.0).collect();
-    let (mut a, mut b) = (have.clone(), names.clone());
-    a.sort_unstable();
-    b.sort_unstable();
-    assert_eq!(a, b, "{what}: fields {have:?}, expected {names:?}");
     assert_eq!(
-        have.last(),
-        Some(&"version"),
-        "{what}: version is not last: {have:?}"
+        have, names,
+        "{what}: fields in this order, expected the second"
     );
     for (name, types) in &want {
         assert!(
@@ -340,15 +336,29 @@ fn every_command_prints_its_schema() {
         check("compare depth", r, &[COMPARE_DEPTH]);
     }
 
-    for extra in [&[][..], &["--walk", "7"][..]] {
-        let mut args = vec![
-            "generate", "--size", "3x4", "--count", "3", "--format", "json",
-        ];
-        args.extend(extra);
-        let v = run(&args, None, 0);
-        assert_eq!(v.len(), 3);
+    for (args, count) in [
+        (&["--size", "3x4", "--count", "3"][..], 3),
+        (&["--size", "3x4", "--count", "3", "--walk", "7"], 3),
+        (
+            &[
+                "--size",
+                "3x3",
+                "--optimal",
+                "20",
+                "--count",
+                "2",
+                "--seed",
+                "1",
+            ],
+            2,
+        ),
+    ] {
+        let mut all = vec!["generate", "--format", "json"];
+        all.extend(args);
+        let v = run(&all, None, 0);
+        assert_eq!(v.len(), count, "{all:?}");
         for r in &v {
-            check("generate", r, &[GENERATE]);
+            check(&format!("{all:?}"), r, &[GENERATE]);
         }
     }
 }
@@ -408,6 +418,29 @@ fn every_failure_prints_its_schema() {
         assert_eq!(v.len(), 1, "{args:?}");
         check(&format!("{args:?}"), &v[0], &[schema]);
     }
+    // Stopped at the time limit (exit 3), with the bound the search proved: 80 moves away,
+    // too far for IDA* with Manhattan distance in 0.3 s.
+    let args = [
+        "solve",
+        "-",
+        "--algorithm",
+        "idastar",
+        "--heuristic",
+        "manhattan",
+        "--time-limit",
+        "0.3",
+        "--format",
+        "json",
+    ];
+    let v = run(&args, Some("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"), 3);
+    assert_eq!(v.len(), 1);
+    check("solve at the time limit", &v[0], &[SOLVE_FAILURE]);
+    assert_eq!(v[0]["limit"], true, "{}", v[0]);
+    assert!(
+        v[0]["lower_bound"].as_u64().is_some_and(|b| b <= 80),
+        "{}",
+        v[0]
+    );
 }
 
 /// `--format csv`: a header naming the JSON rows' fields in their order, then one row a result
