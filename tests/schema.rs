@@ -24,7 +24,7 @@ const NULL: Types = 64;
 /// One kind of object: its fields in output order, each with its types.
 type Schema = &'static [(&'static str, Types)];
 
-/// `solve --format json`'s answer (`--all` adds [`ALL`] before the conditions).
+/// `solve --format json`'s answer (then `--all`'s [`ALL`], [`CHOICES`] and the conditions).
 const SOLVE: Schema = &[
     ("solvable", BOOL),
     ("moves", INT | NULL),
@@ -51,6 +51,9 @@ const SOLVE: Schema = &[
     ("reason", STR),
     ("parity", OBJ),
 ];
+
+/// What `solve` says `auto` chose, after [`ALL`] and before the conditions.
+const CHOICES: Schema = &[("choices", LIST)];
 
 /// What `solve --all` adds.
 const ALL: Schema = &[
@@ -263,7 +266,7 @@ fn every_command_prints_its_schema() {
     let solve = ["solve", "-", "--format", "json", "--algorithm", "idastar"];
     let v = run(&solve, Some(HARD8), 0);
     assert_eq!(v.len(), 1, "solve prints one line");
-    check("solve", &v[0], &[SOLVE, CONDITIONS]);
+    check("solve", &v[0], &[SOLVE, CHOICES, CONDITIONS]);
     for it in v[0]["iterations"].as_array().unwrap() {
         check_nested("solve iteration", it, ITERATION);
     }
@@ -277,10 +280,10 @@ fn every_command_prints_its_schema() {
         "astar",
     ];
     let v = run(&all, Some("1 2 3/4 5 6/7 0 8"), 0);
-    check("solve --all", &v[0], &[SOLVE, ALL, CONDITIONS]);
+    check("solve --all", &v[0], &[SOLVE, ALL, CHOICES, CONDITIONS]);
     // An unsolvable board: no heuristic, no moves.
     let v = run(&solve, Some("1 2 3/4 5 6/8 7 0"), 0);
-    check("solve, unsolvable", &v[0], &[SOLVE, CONDITIONS]);
+    check("solve, unsolvable", &v[0], &[SOLVE, CHOICES, CONDITIONS]);
 
     let bench = [
         "bench",
