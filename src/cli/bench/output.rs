@@ -1,22 +1,18 @@
-//! `npuzzle bench`: many instances, checked against their known optimal lengths.
+//! What `npuzzle bench` prints: a row per instance ([`Row`], text, JSON or CSV, in file order
+//! as they complete: [`Printer`]) and the summary ([`summarize`]).
 
-use std::sync::Mutex;
 use std::time::Instant;
 
-use rayon::prelude::*;
 use serde::Serialize;
 
-use super::terminal::Terminal;
-use super::{BenchArgs, CliError, Format, goal_flag, resolve_goal};
-use crate::heuristic::HeuristicChoice;
-use crate::plan::{Chosen, Hardware, Plan, RunError};
+use crate::cli::{CliError, Format};
+use crate::plan::{Chosen, RunError};
 use crate::puzzle::Goal;
-use crate::puzzle::parse::{Instance, parse_puzzles};
+use crate::puzzle::parse::Instance;
 use crate::search::measure::effective_branching_factor;
-use crate::search::{Algorithm, Followed, Iteration, Outcome, Problem};
-
+use crate::search::{Algorithm, Followed, Iteration, Outcome};
 #[derive(Serialize, Clone, Debug)]
-struct Row {
+pub(super) struct Row {
     id: String,
     line: usize,
     /// The search that ran (`auto` resolved for the instance's size).
@@ -82,27 +78,27 @@ struct Summary {
 }
 
 /// Prints rows in file order as they complete.
-struct Printer {
-    rows: Vec<Option<Row>>,
-    next: usize,
+pub(super) struct Printer {
+    pub(super) rows: Vec<Option<Row>>,
+    pub(super) next: usize,
     /// Text, a JSON line or a CSV row per row.
-    format: Format,
+    pub(super) format: Format,
     /// The CSV rows' header, once written.
-    csv: super::CsvLines,
+    pub(super) csv: crate::cli::CsvLines,
     /// First output error, reported at the end.
-    failed: Option<CliError>,
+    pub(super) failed: Option<CliError>,
 }
 
 impl Printer {
     /// Takes instance `i`'s row and prints every row now due in file order, above the
     /// progress `bar`; keeps the first output error.
-    fn put(&mut self, i: usize, row: Row, bar: &indicatif::ProgressBar) {
+    pub(super) fn put(&mut self, i: usize, row: Row, bar: &indicatif::ProgressBar) {
         self.rows[i] = Some(row);
         while let Some(Some(r)) = self.rows.get(self.next) {
             if self.failed.is_none() {
                 let printed = bar.suspend(|| match self.format {
-                    Format::Text => super::emit(&format_row(r)),
-                    Format::Json => super::emit_json(r),
+                    Format::Text => crate::cli::emit(&format_row(r)),
+                    Format::Json => crate::cli::emit_json(r),
                     Format::Csv => self.csv.emit(r),
                 });
                 self.failed = printed.err();
@@ -112,228 +108,11 @@ impl Printer {
     }
 }
 
-pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
-    let printed = std::sync::atomic::AtomicBool::new(false);
-    match bench(a, &printed) {
-        // When the bench could not run (bad input, a heuristic or evaluator that cannot be
-        // had): `summary: true` with the error, where the summary would be. After rows, the
-        // error is theirs.
-        Err(e)
-            if a.opts.format == Format::Json
-                && !printed.load(std::sync::atomic::Ordering::Relaxed) =>
-        {
-            super::json_failure(e, &[("summary", true.into())])
-        }
-        r => r,
-    }
-}
-
-/// The bench itself; sets `printed` once a row has gone to the output.
-fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, CliError> {
-    // The input is read within the time limit too (a pipe that never ends).
-    let limit = a.opts.limits().ok().and_then(|l| l.time_limit);
-    let (name, text) = super::read_input_within(&a.file, limit)?;
-    let instances = parse_puzzles(&text, &name, a.opts.size)?;
-    let flag = goal_flag(a.opts.goal.as_deref())?;
-    let goals: Vec<Goal> = instances
-        .iter()
-        .map(|i| {
-            let line = i.named_goal().map(|n| (n, name.as_str()));
-            resolve_goal(flag.as_ref(), line, i.board.rows(), i.board.cols())
-        })
-        .collect::<Result<_, _>>()?;
-    let mut limits = a.opts.limits()?;
-    if let Some(t) = a.threads {
-        limits.threads = super::jobs(Some(t));
-    }
-    let gpu_ida = a.opts.algorithm == Algorithm::GpuIdaStar;
-    if gpu_ida && a.threads.is_none() {
-        // GPU IDA*'s host searches the top of each iteration's tree on all cores.
-        limits.threads = super::jobs(None);
-    }
-    // GPU IDA* runs one board at a time: the device is the parallel part.
-    let jobs = if gpu_ida { 1 } else { super::jobs(a.jobs) };
-    // The evaluator or device first: `auto` picks the strongest heuristic it takes.
-    let hardware = if crate::plan::uses_gpu(a.opts.algorithm) {
-        let terminal = Terminal::quiet();
-        Hardware::open(
-            a.opts.evaluator,
-            a.opts.algorithm,
-            a.opts.gpu_invocations,
-            &terminal,
-        )
-        .map_err(|e| terminal.error(e, "--heuristic "))?
-    } else {
-        Hardware::cpu(1)
-    };
-    let mut choices = Vec::new();
-    let by_goal = heuristics_by_goal(a, &instances, &goals, &hardware, &mut choices)?;
-    // A move order some search cannot honour is said once per search, not per goal.
-    let mut algorithms: Vec<Algorithm> = Vec::new();
-    for (_, chosen) in &by_goal {
-        if !algorithms.contains(&chosen.algorithm) {
-            algorithms.push(chosen.algorithm);
-            let (order, threads) = (a.opts.counting.move_order, a.threads.unwrap_or(1));
-            super::solve::note_move_order(order, chosen.algorithm, (threads, "--threads 1"));
-        }
-    }
-    // IDA*'s pruning automaton, once per shape (a build is said, and kept in the choices).
-    let terminal = Terminal::quiet();
-    for (b, chosen) in &by_goal {
-        crate::plan::load_pruning(chosen.algorithm, b.rows(), b.cols(), &limits, &terminal);
-    }
-    choices.extend(terminal.chosen());
-    // GPU IDA*'s plan, one per goal (the device's tables and constants are the goal's); without
-    // a device the CPU IDA* searches instead (said on stderr).
-    let devices = if gpu_ida {
-        let terminal = Terminal::quiet();
-        by_goal
-            .iter()
-            .map(|(b, chosen)| {
-                let g = goals
-                    .iter()
-                    .find(|g| g.board() == b)
-                    .expect("a goal of the file");
-                chosen
-                    .clone()
-                    .open(&hardware, g, a.opts.batch_size, &terminal)
-                    .map(Mutex::new)
-                    .map_err(|e| terminal.error(e, "--heuristic "))
-            })
-            .collect::<Result<Vec<_>, _>>()?
-    } else {
-        Vec::new()
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| CliError::Other(format!("thread pool: {e}")))?;
-    let bar = start_table(instances.len(), a.opts.format)?;
-    let printer = Mutex::new(Printer {
-        rows: vec![None; instances.len()],
-        next: 0,
-        format: a.opts.format,
-        csv: super::CsvLines::default(),
-        failed: None,
-    });
-    let engines = Engines {
-        hardware: &hardware,
-        batch_size: a.opts.batch_size,
-        limits: &limits,
-    };
-    let wall = Instant::now();
-    pool.install(|| {
-        instances
-            .par_iter()
-            .zip(goals.par_iter())
-            .enumerate()
-            .for_each(|(i, (inst, goal))| {
-                let problem = Problem {
-                    start: inst.board.clone(),
-                    goal: goal.clone(),
-                };
-                // `auto` is resolved per goal (and so per size): files may mix sizes and goals.
-                let at = by_goal
-                    .iter()
-                    .position(|(b, _)| b == goal.board())
-                    .expect("a plan per goal");
-                let chosen = &by_goal[at].1;
-                // What the reports said: at a limit, the counts of the moment it stopped.
-                let mut followed = Followed::default();
-                let mut keep = |p: &crate::search::Progress| followed.see(p);
-                let r = engines.search(&problem, chosen, devices.get(at), &mut keep);
-                let row = Row::of(inst, chosen, &problem.goal, r, &followed);
-                bar.inc(1);
-                let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
-                p.put(i, row, &bar);
-                printed.store(p.next > 0, std::sync::atomic::Ordering::Relaxed);
-            });
-    });
-    bar.finish_and_clear();
-    let printer = printer.into_inner().unwrap_or_else(|e| e.into_inner());
-    if let Some(e) = printer.failed {
-        return Err(e);
-    }
-    let rows: Vec<Row> = printer.rows.into_iter().flatten().collect();
-    // The goal of the first line (the file's `# goal:`, else --goal, else blank-last).
-    let goal_name = goals.first().map_or("blank-last", |g| g.name());
-    let conditions =
-        crate::report::Conditions::of(&limits).with_pdb_lookup(a.opts.counting.pdb_lookup());
-    summarize(
-        &rows,
-        &instances,
-        goal_name,
-        jobs,
-        wall,
-        a.opts.format,
-        (conditions, choices),
-    )
-}
-
-/// The algorithm and heuristic for each distinct goal (and size) of the file, in the order
-/// the goals first appear (pattern databases are goal-specific): [`crate::plan::choose`]'s
-/// picks, said per goal when there are several and the plan says something (an `auto` pick,
-/// tables read or built). `hardware`: the GPU, when it is used (`auto` picks within it).
-///
-/// # Errors
-/// A heuristic that cannot be had, as [`Terminal::error`] reports it.
-fn heuristics_by_goal(
-    a: &BenchArgs,
-    instances: &[Instance],
-    goals: &[Goal],
-    hardware: &Hardware,
-    choices: &mut Vec<String>,
-) -> Result<Vec<(crate::puzzle::Board, Chosen)>, CliError> {
-    // One heuristic per distinct goal (and size): pattern databases are goal-specific.
-    let mut by_goal: Vec<(crate::puzzle::Board, Chosen)> = Vec::new();
-    // With several goals (or sizes) the choices are said per goal, each once.
-    // (Only where the plan says something: an `auto` pick, or tables read or built.)
-    let several = goals.iter().any(|g| g.board() != goals[0].board())
-        && (a.opts.algorithm == Algorithm::Auto
-            || !matches!(a.opts.heuristic, HeuristicChoice::Kind(_)));
-    let request = super::solve::request(&a.opts);
-    for (inst, g) in instances.iter().zip(goals) {
-        if !by_goal.iter().any(|(b, _)| b == g.board()) {
-            if several {
-                crate::note!(
-                    "npuzzle: lines with the {} goal ({}×{}), from line {}:",
-                    g.name(),
-                    g.board().rows(),
-                    g.board().cols(),
-                    inst.line
-                );
-            }
-            // --time-limit is per instance; it does not cover building the tables.
-            let terminal = Terminal::new(&a.opts.heuristic, None);
-            let chosen = crate::plan::choose(&request, &inst.board, g, hardware, &terminal)
-                .map_err(|e| terminal.error(e, "--heuristic "))?;
-            let prefix = if several {
-                format!(
-                    "{} goal ({}×{}): ",
-                    g.name(),
-                    g.board().rows(),
-                    g.board().cols()
-                )
-            } else {
-                String::new()
-            };
-            choices.extend(
-                terminal
-                    .chosen()
-                    .into_iter()
-                    .map(|c| format!("{prefix}{c}")),
-            );
-            by_goal.push((g.board().clone(), chosen));
-        }
-    }
-    Ok(by_goal)
-}
-
 /// The progress bar of `n` instances on stderr, and the text table's header (only in text).
 ///
 /// # Errors
 /// Writing the header.
-fn start_table(n: usize, format: Format) -> Result<indicatif::ProgressBar, CliError> {
+pub(super) fn start_table(n: usize, format: Format) -> Result<indicatif::ProgressBar, CliError> {
     let bar = indicatif::ProgressBar::new(n as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
@@ -343,7 +122,7 @@ fn start_table(n: usize, format: Format) -> Result<indicatif::ProgressBar, CliEr
     bar.enable_steady_tick(std::time::Duration::from_secs(1));
     if format == Format::Text {
         bar.suspend(|| {
-            super::emit(&format!(
+            crate::cli::emit(&format!(
                 "{:<10} {:>6} {:>8} {:>10} {:>14} {:>14} {:>10}",
                 "id", "moves", "optimal", "match", "expanded", "generated", "seconds"
             ))
@@ -359,7 +138,7 @@ fn start_table(n: usize, format: Format) -> Result<indicatif::ProgressBar, CliEr
 ///
 /// # Errors
 /// Writing the output.
-fn summarize(
+pub(super) fn summarize(
     rows: &[Row],
     instances: &[Instance],
     goal_name: &str,
@@ -416,14 +195,14 @@ fn summarize(
         0
     };
     if format == Format::Json {
-        super::emit_json(&s)?;
+        crate::cli::emit_json(&s)?;
         return Ok(code);
     }
     let lines = summary_text(&s);
     for line in lines {
         match format {
             Format::Csv => crate::note!("{line}"),
-            _ => super::emit(&line)?,
+            _ => crate::cli::emit(&line)?,
         }
     }
     Ok(code)
@@ -475,45 +254,10 @@ fn per_size(rows: &[Row], instances: &[Instance], field: impl Fn(&Row) -> String
         .join(", ")
 }
 
-/// What the bench's instances are searched on: the hardware (GPU IDA*'s plans are opened
-/// once per goal, the others once per instance), batched A*'s nodes a round, and the limits.
-struct Engines<'a> {
-    hardware: &'a Hardware,
-    batch_size: usize,
-    limits: &'a crate::search::Limits,
-}
-
-impl Engines<'_> {
-    /// Searches `problem` as `chosen` says: on `device`, its goal's GPU IDA* plan, when there
-    /// is one; else on a plan opened for it (batched A*'s evaluator, or the CPU).
-    fn search(
-        &self,
-        problem: &Problem,
-        chosen: &Chosen,
-        device: Option<&Mutex<Plan>>,
-        progress: &mut crate::search::ProgressFn<'_>,
-    ) -> Result<Outcome, RunError> {
-        if let Some(plan) = device {
-            let mut plan = plan.lock().unwrap_or_else(|e| e.into_inner());
-            return Ok(plan.run(problem, None, self.limits, progress)?);
-        }
-        let mut plan = chosen
-            .clone()
-            .open(
-                self.hardware,
-                &problem.goal,
-                self.batch_size,
-                &Terminal::quiet(),
-            )
-            .map_err(RunError::Plan)?;
-        Ok(plan.run(problem, None, self.limits, progress)?)
-    }
-}
-
 impl Row {
     /// The row of `inst` searched towards `goal` as `chosen` says: its answer `r`, or at a
     /// limit what the progress reports said (`followed`).
-    fn of(
+    pub(super) fn of(
         inst: &Instance,
         chosen: &Chosen,
         goal: &Goal,
@@ -573,7 +317,7 @@ impl Row {
                 row.lower_bound = followed.lower_bound();
                 row.iterations = followed.iterations();
                 row.error = Some(match e {
-                    RunError::Search(e) => super::limit_message(&e),
+                    RunError::Search(e) => crate::cli::limit_message(&e),
                     e => e.to_string(),
                 });
             }
