@@ -515,13 +515,23 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
         // The moves that bring their tile nearer its goal first (slots 0–3), then the others
         // (slots 4–7), each group in the move order's slots: in the last iteration the goal
         // tends to come sooner. A fixed order has no nearer moves (`closer` is all 0).
-        let (allowed, nearer) = (
-            u32::from(self.moves.slots[allowed as usize]),
-            u32::from(self.moves.slots[nearer as usize]),
-        );
+        let identity = self.moves.identity;
+        let (allowed, nearer) = if identity {
+            (allowed, nearer)
+        } else {
+            (
+                u32::from(self.moves.slots[allowed as usize]),
+                u32::from(self.moves.slots[nearer as usize]),
+            )
+        };
         let mut left = nearer | (allowed & !nearer) << 4;
         while left != 0 {
-            let mi = self.moves.slot_move[(left.trailing_zeros() & 3) as usize];
+            let slot = (left.trailing_zeros() & 3) as u8;
+            let mi = if identity {
+                slot
+            } else {
+                self.moves.slot_move[usize::from(slot)]
+            };
             left &= left - 1;
             let to = usize::from(nbr[mi as usize]);
             let tile = self.tiles[to];

@@ -34,6 +34,9 @@ pub(super) struct Moves<'a> {
     /// `slots[mask]`: a bit set of moves (bit `m` for move index `m`) as a bit set of the
     /// slots those moves are tried in.
     pub(super) slots: [u8; 16],
+    /// Whether each move is tried in its own index's slot (`slot_move` is `[0, 1, 2, 3]`, as
+    /// for nearer-first): the search then skips the two lookups above.
+    pub(super) identity: bool,
 }
 
 /// The tables behind [`Moves`], owned: built once per search for a `rows × cols` board, its
@@ -91,6 +94,7 @@ impl MoveTables {
             cells: self.nbr.len(),
             slot_move: self.slot_move,
             slots: self.slots,
+            identity: self.slot_move == [0, 1, 2, 3],
         }
     }
 }
