@@ -38,18 +38,19 @@ impl Quad {
 /// Draws a list of quads over a rect of the UI.
 pub trait QuadPainter {
     /// Draws `quads` (relative to `rect.min`) in `rect`; `id` names the view (board, heatmap).
-    fn paint(&mut self, ui: &egui::Ui, rect: egui::Rect, id: u64, quads: Vec<Quad>);
+    /// The same `Arc` drawn again (a view's cached geometry) is not uploaded again.
+    fn paint(&mut self, ui: &egui::Ui, rect: egui::Rect, id: u64, quads: Arc<Vec<Quad>>);
 }
 
 /// The real painter: an egui-wgpu callback that runs our pipeline.
 pub struct WgpuQuads;
 
 impl QuadPainter for WgpuQuads {
-    fn paint(&mut self, ui: &egui::Ui, rect: egui::Rect, id: u64, quads: Vec<Quad>) {
+    fn paint(&mut self, ui: &egui::Ui, rect: egui::Rect, id: u64, quads: Arc<Vec<Quad>>) {
         let cb = QuadCallback {
             id,
             size: [rect.width().max(1.0), rect.height().max(1.0)],
-            quads: Arc::new(quads),
+            quads,
         };
         ui.painter()
             .add(egui_wgpu::Callback::new_paint_callback(rect, cb));
@@ -60,9 +61,9 @@ impl QuadPainter for WgpuQuads {
 pub struct EguiQuads;
 
 impl QuadPainter for EguiQuads {
-    fn paint(&mut self, ui: &egui::Ui, rect: egui::Rect, _id: u64, quads: Vec<Quad>) {
+    fn paint(&mut self, ui: &egui::Ui, rect: egui::Rect, _id: u64, quads: Arc<Vec<Quad>>) {
         let p = ui.painter();
-        for q in quads {
+        for q in quads.iter() {
             let r = egui::Rect::from_min_max(
                 rect.min + egui::vec2(q.rect[0], q.rect[1]),
                 rect.min + egui::vec2(q.rect[2], q.rect[3]),
@@ -91,6 +92,9 @@ struct ViewBuffers {
     capacity: usize,
     count: u32,
     bind_group: wgpu::BindGroup,
+    /// The quads last written to `instances` (kept, so that the same list is not written
+    /// again).
+    uploaded: Option<Arc<Vec<Quad>>>,
 }
 
 /// Pipeline and per-view buffers, kept in egui-wgpu's callback resources.
@@ -207,6 +211,7 @@ impl egui_wgpu::CallbackTrait for QuadCallback {
                     capacity,
                     count: 0,
                     bind_group,
+                    uploaded: None,
                 },
             );
         }
@@ -216,8 +221,13 @@ impl egui_wgpu::CallbackTrait for QuadCallback {
                 0,
                 bytemuck::cast_slice(&[self.size[0], self.size[1], 0.0, 0.0]),
             );
-            if !self.quads.is_empty() {
+            let same = v
+                .uploaded
+                .as_ref()
+                .is_some_and(|u| Arc::ptr_eq(u, &self.quads));
+            if !self.quads.is_empty() && !same {
                 queue.write_buffer(&v.instances, 0, bytemuck::cast_slice(&self.quads));
+                v.uploaded = Some(self.quads.clone());
             }
             v.count = self.quads.len() as u32;
         }

@@ -49,7 +49,17 @@ struct App {
     title: String,
     /// When egui wants the next frame, if it asked for one.
     repaint_at: Option<Instant>,
+    /// Something changed since the last frame (a snapshot, an answer) and is not yet drawn.
+    stale: bool,
 }
+
+/// The least time between two frames that show a running search's snapshots (about 30 a
+/// second): on a software renderer each frame costs the renderer's threads tens of
+/// milliseconds that the search would otherwise have.
+const SEARCH_FRAME_GAP: std::time::Duration = std::time::Duration::from_millis(33);
+
+/// The time between two frames of an animation (a tile sliding, the solution playing).
+const SMOOTH_FRAME_GAP: std::time::Duration = std::time::Duration::from_millis(16);
 
 /// Opens the window and runs until it is closed (or the screenshot is saved).
 ///
@@ -71,6 +81,7 @@ pub fn run(opts: GuiRequest) -> Result<(), AppError> {
         search_frame_work: 0.0,
         title: String::new(),
         repaint_at: None,
+        stale: false,
     };
     event_loop
         .run_app(&mut app)
@@ -567,42 +578,41 @@ impl ApplicationHandler for App {
         // Read before polling: a search that holds has sent everything before it said so, so
         // the poll below drains its last snapshot, and nothing changes until the user acts.
         let held = st.run.is_idle();
-        let changed = st.poll();
+        self.stale |= st.poll();
+        let now = Instant::now();
         let animating = st.playback.animating(st.clock.now());
-        if changed
-            || (st.is_running() && !held)
-            || st.playback.is_playing()
-            || animating
-            || self.opts.screenshot.is_some()
-        {
+        // Animations (a tile sliding, the solution playing) are drawn smoothly; a search's
+        // snapshots at most every `SEARCH_FRAME_GAP`, and only when one has come.
+        let smooth = st.playback.is_playing() || animating || self.opts.screenshot.is_some();
+        let due = self.last_frame.map_or(now, |t| t + SEARCH_FRAME_GAP);
+        if smooth || (self.stale && now >= due) {
+            self.stale = false;
             g.window.request_redraw();
-            el.set_control_flow(ControlFlow::WaitUntil(
-                Instant::now() + std::time::Duration::from_millis(16),
-            ));
+        }
+        let mut wake = if smooth {
+            Some(now + SMOOTH_FRAME_GAP)
+        } else if self.stale {
+            Some(due)
+        } else if st.is_running() && !held {
+            // The worker cannot wake the loop: look for its next snapshot.
+            Some(now + SEARCH_FRAME_GAP)
         } else if st.play.thinking() || st.compare.is_running() {
             // The coach's and Compare's answers come from their threads: look for them every
-            // 50 ms, drawing nothing until they are there (egui's own repaints still on time).
-            let mut at = Instant::now() + std::time::Duration::from_millis(50);
-            if let Some(r) = self.repaint_at {
-                if Instant::now() >= r {
-                    self.repaint_at = None;
-                    g.window.request_redraw();
-                } else {
-                    at = at.min(r);
-                }
-            }
-            el.set_control_flow(ControlFlow::WaitUntil(at));
-        } else if let Some(at) = self.repaint_at {
-            if Instant::now() >= at {
+            // 50 ms, drawing nothing until they are there.
+            Some(now + std::time::Duration::from_millis(50))
+        } else {
+            None
+        };
+        // egui's own animations (tooltips, collapsing headers) ask for a frame after a delay.
+        if let Some(at) = self.repaint_at {
+            if now >= at {
                 self.repaint_at = None;
                 g.window.request_redraw();
-                el.set_control_flow(ControlFlow::Wait);
             } else {
-                el.set_control_flow(ControlFlow::WaitUntil(at));
+                wake = Some(wake.map_or(at, |w| w.min(at)));
             }
-        } else {
-            el.set_control_flow(ControlFlow::Wait);
         }
+        el.set_control_flow(wake.map_or(ControlFlow::Wait, ControlFlow::WaitUntil));
         if st.quit_requested() {
             el.exit();
         }

@@ -134,7 +134,7 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
             ));
         }
     }
-    painter.paint(ui, rect, 1, quads);
+    painter.paint(ui, rect, 1, std::sync::Arc::new(quads));
     let p = ui.painter();
     let font = FontId::proportional((cells.cell * 0.42).max(6.0));
     for (c, t) in labels {

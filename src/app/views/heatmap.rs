@@ -1,5 +1,7 @@
 //! The frontier heatmap: the open list (or an IDA* iteration's nodes) by (g, h).
 
+use std::sync::Arc;
+
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
 
 use crate::app::render::{Quad, QuadPainter};
@@ -27,6 +29,10 @@ pub fn ramp(t: f32) -> Color32 {
     }
     Color32::from_rgb(253, 231, 37)
 }
+
+/// The heatmap's quads and what they were built from: the histogram's total and cells, the
+/// bound, the iteration picked and the rect (as bits).
+type CachedQuads = ((u64, usize, usize, Option<usize>, [u32; 4]), Arc<Vec<Quad>>);
 
 /// An IDA* iteration picked in the iteration chart: its index and its record.
 type Picked<'a> = Option<(usize, &'a FinishedIteration)>;
@@ -80,8 +86,27 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
         Pos2::new(plot.max.x + 16.0, plot.min.y),
         Pos2::new(plot.max.x + 30.0, plot.max.y),
     );
-    let mut quads = grid.cell_quads(rect.min, &cells, max_count);
-    legend_quads(&mut quads, rect.min, legend);
+    // The geometry of a snapshot is built once and kept (egui's memory) until the snapshot, the
+    // iteration picked or the rect changes: frames drawn for other reasons reuse it.
+    let key = (
+        hist.total(),
+        cells.len(),
+        bound,
+        picked.map(|p| p.0),
+        [rect.min.x, rect.min.y, rect.max.x, rect.max.y].map(f32::to_bits),
+    );
+    let id = ui.scope_id().with_salt(egui::IdSalt::new("heatmap quads"));
+    let cached: Option<CachedQuads> = ui.data(|d| d.get_temp(id));
+    let quads = match cached {
+        Some((k, q)) if k == key => q,
+        _ => {
+            let mut quads = grid.cell_quads(rect.min, &cells, max_count);
+            legend_quads(&mut quads, rect.min, legend);
+            let quads = Arc::new(quads);
+            ui.data_mut(|d| d.insert_temp(id, (key, quads.clone())));
+            quads
+        }
+    };
     painter.paint(ui, rect, 2, quads);
     let p = ui.painter_at(rect);
     let small = FontId::proportional(11.0);
