@@ -296,3 +296,46 @@ fn batched_a_star_goes_on_optimally_from_a_stepped_a_star() {
     }
     assert!(resumed > 30, "{resumed}");
 }
+
+#[test]
+fn ida_star_on_two_threads_expands_what_the_stepper_does_on_a_small_tree() {
+    // The trial's board: two threads expanded 76 nodes and the app (one thread, the
+    // stepper) 37; small iterations now run on one thread, so all three agree.
+    let p = problem(
+        board(3, 3, &[0, 8, 3, 2, 5, 6, 1, 4, 7]),
+        GoalSpec::BlankLast,
+    );
+    let mut st = Stepper::new(
+        &p,
+        Algorithm::IdaStar,
+        &HeuristicSpec::Kind(HeuristicKind::Manhattan),
+        u64::MAX,
+    )
+    .unwrap();
+    run(&mut st);
+    for threads in [1, 2, 4] {
+        let limits = Limits {
+            pruning: Pruning::Undo,
+            threads,
+            ..Limits::default()
+        };
+        let Outcome::Solved(s) = solve(
+            &p,
+            Algorithm::IdaStar,
+            HeuristicKind::Manhattan,
+            &limits,
+            &mut |_| {},
+        )
+        .unwrap() else {
+            panic!("solvable")
+        };
+        assert_eq!(&replay(&p.start, &s.moves), p.goal.board());
+        assert_eq!(s.moves.len(), 14);
+        assert_eq!(
+            (s.stats.expanded, st.expanded()),
+            (37, 37),
+            "{threads} threads"
+        );
+        assert_eq!(s.stats.generated, st.generated(), "{threads} threads");
+    }
+}

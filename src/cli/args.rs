@@ -163,7 +163,9 @@ pub(super) struct SolveArgs {
     /// before the boards (text output).
     #[arg(long)]
     pub(super) steps: bool,
-    /// Threads for IDA* (default: all cores); the answer is optimal with any number.
+    /// Threads for IDA* (default: all cores); the answer is optimal with any number. Small
+    /// trees run on one thread (the first iteration on boards of up to 9 cells, and any after
+    /// one of under 10,000 expansions), so their counts equal the one-thread search's.
     // A negative number is a bad value of --jobs, not an unknown argument.
     #[arg(long, short, allow_negative_numbers = true, value_parser = parse_threads)]
     pub(super) jobs: Option<usize>,

@@ -217,6 +217,11 @@ where
     let mut exact = true;
     let moves = loop {
         dfs.restart_iteration(h0);
+        let threads = if device.is_some() {
+            threads
+        } else {
+            threads_for(&stats.iterations, n, threads)
+        };
         let end = iteration(
             &mut dfs,
             device.as_deref_mut(),
@@ -236,6 +241,23 @@ where
         }
     };
     Ok(dfs.answer(moves, exact, stats))
+}
+
+/// An iteration after one that expanded fewer nodes than this is searched on one thread.
+const PARALLEL_FROM: u64 = 10_000;
+
+/// The threads for the next iteration, after the finished `done`, on a board of `cells`
+/// cells with `threads` asked for: one where the tree is small (the first iteration on at
+/// most 9 cells; after one of fewer than [`PARALLEL_FROM`] expansions), else `threads`. Threads
+/// gain nothing on such trees, and on one thread the last iteration stops at the first goal in
+/// move order, so that its count is the stepped search's (the app's), not more (the other
+/// threads' subtrees searched while one finds the goal).
+fn threads_for(done: &[Iteration], cells: usize, threads: usize) -> usize {
+    let small = match done.last() {
+        None => cells <= 9,
+        Some(last) => last.expanded < PARALLEL_FROM,
+    };
+    if small { 1 } else { threads }
 }
 
 /// The move tables of `problem`'s shape and goal, with the pruning automaton of
