@@ -145,16 +145,51 @@ fn the_heuristic_menu_offers_the_pattern_databases_of_the_board_size() {
         ))
     );
     assert!(h.query_by_label("pdb6666 (pattern database)").is_none());
-    // A board of another size: the database no longer fits, the menu says linear-conflict.
+    // A board of another size: the database no longer fits; on a 3×3 the 8-puzzle's own
+    // database takes its place, and pdb663 comes back with a 4×4.
+    let pdb =
+        |n: &str| HeuristicChoice::Pdb(npuzzle::heuristic::pdb::PartitionSpec::Named(n.into()));
     h.state_mut()
         .st
         .set_board("1 2 3/4 5 6/7 0 8".parse().unwrap(), "test");
     h.step();
+    assert_eq!(h.state().st.settings.heuristic, pdb("pdb8"));
+    let said = h.state().st.messages.last().unwrap().clone();
+    assert!(
+        said.contains("pdb663 does not fit") && said.contains("heuristic set to pdb8"),
+        "{said}"
+    );
+    h.get_by_label_contains("pdb663 does not fit this board");
+    h.state_mut().st.set_board(
+        "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0".parse().unwrap(),
+        "t4",
+    );
+    h.step();
+    assert_eq!(h.state().st.settings.heuristic, pdb("pdb663"));
+    // The note about the 3×3 went with it; the one about pdb8 is about this board.
+    assert!(h.query_by_label_contains("pdb663 does not fit").is_none());
+    h.get_by_label_contains("pdb8 does not fit this board");
+    // A 2×3 has no database of its own: linear conflict.
+    h.state_mut()
+        .st
+        .set_board("1 2 3/4 0 5".parse().unwrap(), "t23");
     assert_eq!(
         h.state().st.settings.heuristic,
         HeuristicChoice::Kind(npuzzle::heuristic::HeuristicKind::LinearConflict)
     );
-    assert!(h.state().st.messages.last().unwrap().contains("pdb663"));
+}
+
+#[test]
+fn no_file_chosen_goes_when_a_board_is_pasted() {
+    let mut h = harness("1 2 3/4 5 6/7 0 8");
+    h.state_mut().dialogs.open = None;
+    h.step();
+    h.get_by_label("Open…").click();
+    h.step();
+    h.get_by_label_contains("No file chosen");
+    assert!(h.state_mut().st.load_text("1 2 3/4 5 6/0 7 8", "pasted"));
+    h.step();
+    assert!(h.query_by_label_contains("No file chosen").is_none());
 }
 
 #[test]

@@ -312,7 +312,7 @@ fn open_file(st: &mut AppState, dialogs: &mut dyn Dialogs) {
         Some(p) => {
             st.load_file(&p);
         }
-        None => st.messages.show(NO_DIALOG),
+        None => st.messages.show_about_board(NO_DIALOG),
     }
 }
 

@@ -188,7 +188,7 @@ fn save_as(
 ) {
     match (dialogs.save(name), text(st)) {
         (Some(path), Some(text)) => save(st, &path, &text),
-        (None, _) => st.messages.show(NO_DIALOG),
+        (None, _) => st.messages.show_about_board(NO_DIALOG),
         _ => {}
     }
 }

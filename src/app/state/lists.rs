@@ -60,6 +60,12 @@ impl Messages {
         self.push(level, msg.into(), true, true);
     }
 
+    /// Shows a notice in the app only, dropped with the messages about the puzzle shown (a
+    /// file dialog that chose nothing: moot once a puzzle is pasted or loaded).
+    pub fn show_about_board(&mut self, msg: impl Into<String>) {
+        self.push(Level::Notice, msg.into(), false, true);
+    }
+
     /// Drops the messages about the puzzle that was shown (see [`Messages::about_board`]).
     pub fn drop_board(&mut self) {
         self.0.retain(|m| !m.about_board);

@@ -38,6 +38,7 @@ use super::worker::Job;
 use crate::eval::gpu::GpuContext;
 use crate::heuristic::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
+use crate::heuristic::pdb::PartitionSpec;
 use crate::puzzle::parse::{parse_instance, read_regular_source};
 use crate::puzzle::{Board, Goal, GoalSpec, Move, Notation, Solvability};
 use crate::report::{SolveJson, solution_text};
@@ -257,6 +258,7 @@ impl AppState {
         self.messages.drop_board();
         // A paste error was about the puzzle kept then: another one is shown now.
         self.editor.paste_error = None;
+        let old_shape = (self.board.rows(), self.board.cols());
         self.board = board;
         self.source = source.to_string();
         self.stated = None;
@@ -266,19 +268,50 @@ impl AppState {
             && (g.rows() != self.board.rows() || g.cols() != self.board.cols())
         {
             self.goal_spec = GoalSpec::BlankLast;
-            self.messages
-                .note("the custom goal has another size: goal reset to blank-last");
+            self.messages.about_board(
+                Level::Notice,
+                "the custom goal has another size: goal reset to blank-last",
+            );
         }
-        if let HeuristicChoice::Pdb(spec) = &self.settings.heuristic
-            && let Some(goal) = self.goal()
-            && let Err(e) = spec.patterns(&goal)
-        {
-            let name = spec.name();
-            self.settings.heuristic = HeuristicChoice::Kind(HeuristicKind::LinearConflict);
-            self.messages.note(format!(
-                "{name} does not fit this board ({e}): heuristic set to linear-conflict"
-            ));
-        }
+        self.fit_heuristic(old_shape);
+    }
+
+    /// After a board of another shape than `old_shape` came in: a pattern database that does
+    /// not fit it is kept for `old_shape` (it comes back with a board of that shape) and
+    /// replaced by the one last used on this shape, else `pdb8` on 3×3, else linear conflict.
+    fn fit_heuristic(&mut self, old_shape: (usize, usize)) {
+        let HeuristicChoice::Pdb(spec) = &self.settings.heuristic else {
+            return;
+        };
+        let Some(goal) = self.goal() else { return };
+        let Err(e) = spec.patterns(&goal) else {
+            return;
+        };
+        let (name, spec) = (spec.name(), spec.clone());
+        let shape = (self.board.rows(), self.board.cols());
+        let fits = |c: &HeuristicChoice| match c {
+            HeuristicChoice::Pdb(s) => s.patterns(&goal).is_ok(),
+            _ => true,
+        };
+        let next = self
+            .settings
+            .pdb_for_shape(shape)
+            .filter(|c| fits(c))
+            .or_else(|| {
+                let pdb8 = HeuristicChoice::Pdb(PartitionSpec::Named("pdb8".into()));
+                (shape == (3, 3)).then_some(pdb8).filter(|c| fits(c))
+            })
+            .unwrap_or(HeuristicChoice::Kind(HeuristicKind::LinearConflict));
+        self.settings
+            .keep_pdb_for_shape(old_shape, HeuristicChoice::Pdb(spec));
+        self.messages.about_board(
+            Level::Notice,
+            format!(
+                "{name} does not fit this board ({e}): heuristic set to {next}; {name} comes back on a {}×{} board",
+                old_shape.0, old_shape.1
+            ),
+        );
+        self.settings.heuristic = next;
     }
 
     fn clear_results(&mut self) {

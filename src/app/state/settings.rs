@@ -28,6 +28,9 @@ pub struct Settings {
     /// Find every optimal solution (BFS, A*, IDA*): the Solution panel then counts them and
     /// lists the first [`DEFAULT_MAX_SOLUTIONS`](crate::search::DEFAULT_MAX_SOLUTIONS).
     pub all_solutions: bool,
+    /// The pattern database last used on each board shape (rows, cols) and set aside when a
+    /// board of another shape came in: it comes back with a board of that shape.
+    pdb_by_shape: Vec<((usize, usize), HeuristicChoice)>,
 }
 
 impl Default for Settings {
@@ -42,6 +45,7 @@ impl Default for Settings {
             max_memory_mib: crate::search::default_max_memory() >> 20,
             pdb_cache: None,
             all_solutions: false,
+            pdb_by_shape: Vec::new(),
         }
     }
 }
@@ -50,5 +54,19 @@ impl Settings {
     /// The memory cap in bytes.
     pub fn max_memory(&self) -> u64 {
         self.max_memory_mib.saturating_mul(1 << 20)
+    }
+
+    /// The pattern database set aside for boards of `shape` (rows, cols), if any.
+    pub fn pdb_for_shape(&self, shape: (usize, usize)) -> Option<HeuristicChoice> {
+        self.pdb_by_shape
+            .iter()
+            .find(|(s, _)| *s == shape)
+            .map(|(_, c)| c.clone())
+    }
+
+    /// Sets `choice` aside for boards of `shape` (replacing what was kept for it).
+    pub fn keep_pdb_for_shape(&mut self, shape: (usize, usize), choice: HeuristicChoice) {
+        self.pdb_by_shape.retain(|(s, _)| *s != shape);
+        self.pdb_by_shape.push((shape, choice));
     }
 }
