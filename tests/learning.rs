@@ -832,3 +832,73 @@ fn reset_after_playing_by_hand_brings_back_the_puzzle() {
     h.state_mut().st.reset();
     assert_eq!(h.state().st.stated_length(), Some(2));
 }
+
+/// The trial: "frontier: share out of place" did nothing in a stepped A* or after a search
+/// ended. A stepped search's shares are over the boards it put on the frontier; counted here
+/// from a second stepper's fates.
+#[test]
+fn the_out_of_place_shares_show_for_a_stepped_search_and_after_it_ends() {
+    let mut h = harness(HARD8);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    for n in 1..=3 {
+        h.get_by_label("Step").click();
+        step_until(&mut h, |s| expanded(s) == n && s.run.is_idle());
+    }
+    h.get_by_label("frontier: share out of place").click();
+    h.step();
+    h.step();
+    // The same three steps, counted by hand: per cell, the pushed boards whose tile there is
+    // neither the blank nor the goal's.
+    let start: Board = HARD8.parse().unwrap();
+    let p = Problem {
+        goal: goal(&GoalSpec::BlankLast, 3, 3),
+        start,
+    };
+    let spec = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+    let mut s = Stepper::new(&p, Algorithm::AStar, &spec, u64::MAX).unwrap();
+    let (mut out, mut pushed) = (vec![0u32; 9], 0u32);
+    for _ in 0..3 {
+        s.step().unwrap();
+        for x in &s.last().unwrap().successors {
+            if matches!(x.fate, Fate::Pushed | Fate::BetterPath { .. }) {
+                pushed += 1;
+                for (i, (&t, &g)) in x
+                    .board
+                    .tiles()
+                    .iter()
+                    .zip(p.goal.board().tiles())
+                    .enumerate()
+                {
+                    out[i] += u32::from(t != 0 && t != g);
+                }
+            }
+        }
+    }
+    assert!(pushed > 0);
+    let want: Vec<String> = out
+        .iter()
+        .map(|&c| format!("{:.0}%", 100.0 * c as f32 / pushed as f32))
+        .collect();
+    let painted: Vec<String> = painted_texts(&h)
+        .into_iter()
+        .filter(|t| t.ends_with('%'))
+        .collect();
+    assert_eq!(painted, want);
+    // Run to the end: the shares stay on the board.
+    h.get_by_label("Run").click();
+    step_until(&mut h, |s| s.run.solution().is_some());
+    h.step();
+    h.step();
+    assert_eq!(
+        painted_texts(&h)
+            .iter()
+            .filter(|t| t.ends_with('%'))
+            .count(),
+        9
+    );
+}

@@ -182,6 +182,13 @@ impl CellSampler {
         }
     }
 
+    /// Shares over every board sampled since the last [`CellSampler::take`], without
+    /// starting a new window (`None` before the first sample).
+    pub(crate) fn shares(&self) -> Option<Vec<f32>> {
+        let s = self.samples as f32;
+        (self.samples > 0).then(|| self.counts.iter().map(|&c| c as f32 / s).collect())
+    }
+
     /// Shares since the last call, then starts a new window.
     pub(crate) fn take(&mut self) -> Option<Vec<f32>> {
         if self.samples == 0 {

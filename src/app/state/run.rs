@@ -374,6 +374,13 @@ impl Run {
             p.rounds.eval_seconds = prev.rounds.eval_seconds;
             p.rounds.boards_per_second = prev.rounds.boards_per_second;
         }
+        // A report with no boards sampled since the one before (the last, at the search's
+        // end) keeps that one's out-of-place shares: the frontier has not moved since.
+        if p.misplaced.is_none()
+            && let Some(prev) = &self.progress
+        {
+            p.misplaced = prev.misplaced.clone();
+        }
         self.progress = Some(p);
     }
 

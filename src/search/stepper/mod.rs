@@ -22,6 +22,7 @@ mod ida;
 
 use super::key::KeyMap;
 use super::open_list::OpenList;
+use super::progress::CellSampler;
 use super::{
     Algorithm, Frontier, GhHistogram, IdaIteration, Iteration, Problem, Progress, SearchError,
     SearchStats,
@@ -180,6 +181,9 @@ pub struct Stepper {
     hist: GhHistogram,
     /// IDA*: the histogram of the last finished iteration.
     finished_hist: Option<GhHistogram>,
+    /// Every board put on the frontier (pushed), for the share of them with each cell's tile
+    /// out of place.
+    cells: CellSampler,
 }
 
 /// What the closed set knows of a board.
@@ -319,6 +323,7 @@ impl Stepper {
             solution: (s == g && algorithm == Algorithm::Bfs).then(Vec::new),
             hist,
             finished_hist: None,
+            cells: CellSampler::new(g.tiles(), 1),
         })
     }
 
@@ -536,6 +541,7 @@ impl Stepper {
             h,
             // BFS has no h: its frontier has no (g, h) picture (as the fast BFS).
             histogram: (self.algorithm != Algorithm::Bfs).then(|| self.hist.clone()),
+            misplaced: self.cells.shares(),
             ..Progress::default()
         }
     }
@@ -557,6 +563,13 @@ impl Stepper {
         };
         if !matches!(self.state, State::IdaStar { .. }) {
             self.peak_open = self.peak_open.max(self.open_len());
+        }
+        if let (Ok(Step::Expanded), Some(e)) = (&r, &self.last) {
+            for s in &e.successors {
+                if matches!(s.fate, Fate::Pushed | Fate::BetterPath { .. }) {
+                    self.cells.offer(s.board.tiles());
+                }
+            }
         }
         r
     }
