@@ -902,3 +902,32 @@ fn the_out_of_place_shares_show_for_a_stepped_search_and_after_it_ends() {
         9
     );
 }
+
+/// The trial: the Start button moved between five heights with the algorithm and the Recent
+/// list. The run controls sit at the top of the left panel now.
+#[test]
+fn the_start_button_stays_put_whatever_the_algorithm_and_recent_files() {
+    let mut h = harness(HARD8);
+    let mut seen = Vec::new();
+    for (i, algo) in [
+        Algorithm::Bfs,
+        Algorithm::AStar,
+        Algorithm::IdaStar,
+        Algorithm::BatchedAStar,
+        Algorithm::GpuIdaStar,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let st = &mut h.state_mut().st;
+        st.settings.algorithm = algo;
+        for k in 0..i * 2 {
+            st.recent
+                .add(std::path::Path::new(&format!("/tmp/recent-{k}.txt")));
+        }
+        h.step();
+        h.step();
+        seen.push(h.get_by_label("Start").rect().min);
+    }
+    assert!(seen.windows(2).all(|w| w[0] == w[1]), "{seen:?}");
+}

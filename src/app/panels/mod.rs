@@ -119,6 +119,9 @@ pub fn ui(
         .default_size(side)
         .max_size((width * 0.22).max(side))
         .show(ui, |ui| {
+            ui.add_space(4.0);
+            solver::controls(ui, st);
+            ui.separator();
             egui::ScrollArea::both().show(ui, |ui| {
                 egui::CollapsingHeader::new("Puzzle")
                     .default_open(true)

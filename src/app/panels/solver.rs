@@ -49,7 +49,8 @@ fn combo(
     }
 }
 
-/// The Solver panel: algorithm, heuristic, evaluator and limits; Start, Pause, Step, Stop.
+/// The Solver panel: algorithm, heuristic, evaluator and limits (the run controls are
+/// [`controls`]).
 pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     let running = st.is_running();
     ui.add_enabled_ui(!running, |ui| {
@@ -67,9 +68,16 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     ) {
         ui.small(st.gpu_note());
     }
+    ui.small("Keys: Space start/pause · N step · R reset · Ctrl+O open · Ctrl+Q quit · arrows slide a tile");
+}
+
+/// The run controls: Start, Pause, Stop, Reset; Step, ×10 and the next layer. Drawn at the top
+/// of the left panel, above everything whose height changes (the Recent list, the menus of
+/// one algorithm), so that they never move.
+pub(super) fn controls(ui: &mut egui::Ui, st: &mut AppState) {
+    let running = st.is_running();
     ui.horizontal_wrapped(|ui| run_buttons(ui, st, running));
     ui.horizontal_wrapped(|ui| step_buttons(ui, st, running));
-    ui.small("Keys: Space start/pause · N step · R reset · Ctrl+O open · Ctrl+Q quit · arrows slide a tile");
 }
 
 /// The algorithm menu.

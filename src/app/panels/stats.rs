@@ -6,6 +6,9 @@ use crate::search::{Algorithm, Progress};
 
 /// What the open and closed counts are, and why a finished A* shows one closed board more than
 /// it expanded.
+/// The least seconds of search for which the Stats panel gives a node rate.
+const MIN_RATE_SECONDS: f64 = 0.2;
+
 const OPEN_CLOSED: &str = "open: boards generated and waiting on the open list (the frontier); \
 closed: boards taken off it. A* takes the goal off the open list and stops without expanding \
 it, so once it has found the goal, closed is one more than expanded. Batched A* notices the \
@@ -129,9 +132,14 @@ fn speed_rows(rows: &mut Vec<Row>, st: &AppState, p: &Progress) {
             format!("{:.2} M", p.rounds.boards_per_second / 1e6),
         );
     }
+    // A rate needs a stretch of time to mean anything (one step takes microseconds).
     row(
         "nodes / s",
-        format!("{:.2} M", p.expanded as f64 / secs / 1e6),
+        if p.seconds >= MIN_RATE_SECONDS {
+            format!("{:.2} M", p.expanded as f64 / secs / 1e6)
+        } else {
+            "–".to_string()
+        },
     );
     row("elapsed", format!("{:.2} s", p.seconds));
     if p.memory > 0 {

@@ -58,8 +58,9 @@ fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &Board) {
     if st.view.focus.is_some() || st.run.solution().is_some() && st.playback.position() > 0 {
         return;
     }
-    // Wrapped: a long verdict goes on to the next line rather than past the view's edge.
-    ui.horizontal_wrapped(|ui| {
+    // One line, cut short with "…" where the view is narrow (the whole in its tooltip): a
+    // wrapped line would push the board down.
+    ui.horizontal(|ui| {
         let mut line = format!("Moves made: {}", st.play.moves());
         match (st.play.to_go(b), st.play.answer()) {
             (Some(n), Some(a)) => {
@@ -83,7 +84,10 @@ fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &Board) {
         {
             st.play.ask_hint();
         }
-        ui.label(egui::RichText::new(line).size(12.5));
+        let font = FontId::proportional(12.5);
+        let mut job = egui::text::LayoutJob::default();
+        let plain = ui.visuals().text_color();
+        job.append(&line, 0.0, egui::TextFormat::simple(font.clone(), plain));
         if let Some(v) = st.play.verdict() {
             // A move that cost two in the warning colour, not the success one.
             let col = if st.play.verdict_is_costly() {
@@ -91,8 +95,9 @@ fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &Board) {
             } else {
                 Color32::from_rgb(120, 200, 120)
             };
-            ui.colored_label(col, egui::RichText::new(v).size(12.5));
+            job.append(v, 8.0, egui::TextFormat::simple(font, col));
         }
+        ui.add(egui::Label::new(job).truncate());
     });
 }
 
