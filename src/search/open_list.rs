@@ -9,6 +9,7 @@
 //! A* study that measured it).
 
 /// An open-list entry: a board (packed) with its f and g, in moves.
+#[derive(Clone)]
 pub(crate) struct Open<K> {
     pub f: u32,
     pub g: u32,
@@ -16,6 +17,7 @@ pub(crate) struct Open<K> {
 }
 
 /// The stacks of one f, by g.
+#[derive(Clone)]
 struct Layer<K> {
     by_g: Vec<Vec<K>>,
     len: usize,
@@ -34,6 +36,7 @@ impl<K> Default for Layer<K> {
 }
 
 /// Boards waiting to be expanded, popped lowest f first, then highest g.
+#[derive(Clone)]
 pub(crate) struct OpenList<K> {
     by_f: Vec<Layer<K>>,
     /// No layer below this f holds an entry.

@@ -22,6 +22,26 @@ struct Children {
 }
 
 impl Stepper {
+    /// IDA*: the nodes on its depth-first path (the stack's frames, the start's included): all
+    /// the boards it holds besides the children still to try (0 before an iteration's first
+    /// node and in BFS and A*).
+    pub fn path_nodes(&self) -> usize {
+        match &self.state {
+            State::IdaStar { stack, .. } => stack.len(),
+            _ => 0,
+        }
+    }
+
+    /// IDA*: the least f pruned so far in this iteration (over the threshold), which the next
+    /// threshold will be if the goal is not found; `None` before any pruning, and in BFS and
+    /// A*.
+    pub fn least_pruned(&self) -> Option<u32> {
+        match &self.state {
+            State::IdaStar { next, .. } => (*next != u32::MAX).then_some(*next),
+            _ => None,
+        }
+    }
+
     /// One step of IDA*: enters the next node of the depth-first order and expands it, stops
     /// at the goal, or ends the iteration when no node is left within the threshold.
     pub(super) fn step_idastar(&mut self) -> Step {

@@ -16,9 +16,13 @@
 //! off the count, so the totals agree (the inspector still lists them).
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 mod frontier;
+mod history;
 mod ida;
+
+pub use history::{HISTORY_BUDGET, History, HistoryFigures};
 
 use super::key::KeyMap;
 use super::open_list::OpenList;
@@ -155,10 +159,13 @@ pub enum Step {
     Solved,
 }
 
-/// A resumable BFS, A* or IDA* (see the module docs).
+/// A resumable BFS, A* or IDA* (see the module docs). A clone is an independent copy of the
+/// search at the same moment (the heuristic's tables are shared): [`History`] keeps clones
+/// as checkpoints.
+#[derive(Clone)]
 pub struct Stepper {
     algorithm: Algorithm,
-    heuristic: Option<Box<dyn Heuristic>>,
+    heuristic: Option<Arc<dyn Heuristic>>,
     start: Board,
     /// h of the start.
     h0: u32,
@@ -198,6 +205,7 @@ struct Info {
 }
 
 /// A depth-first frame of IDA*: a node entered and the children still to search.
+#[derive(Clone)]
 struct Frame {
     board: Board,
     g: u32,
@@ -209,6 +217,7 @@ struct Frame {
     generated: Vec<Move>,
 }
 
+#[derive(Clone)]
 enum State {
     Bfs {
         queue: VecDeque<(Box<[u8]>, u32)>,
@@ -265,7 +274,8 @@ impl Stepper {
             k.supports(s.rows(), s.cols())
                 .map_err(SearchError::Heuristic)?;
         }
-        let h = (algorithm != Algorithm::Bfs).then(|| heuristic.build(&problem.goal));
+        let h: Option<Arc<dyn Heuristic>> =
+            (algorithm != Algorithm::Bfs).then(|| heuristic.build(&problem.goal).into());
         let h0 = h.as_ref().map_or(0, |h| h.estimate(s.tiles()));
         let root = Info {
             g: 0,
