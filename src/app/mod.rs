@@ -26,11 +26,11 @@ pub use panels::{Dialogs, ui};
 pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{
     AppState, Clock, Compare, EditClick, Editor, EvaluatorChoice, FinishedIteration, Level,
-    LowerView, Message, Messages, Play, Playback, Recent, Run, RunState, SLIDE_SECONDS, Scramble,
-    Settings, Slide, SolutionView, View,
+    LowerView, Message, Messages, Play, Playback, Recent, Run, RunState, SLIDE_SECONDS, SPEEDS,
+    Scramble, Settings, Slide, SolutionView, View,
 };
 pub use views::ramp;
-pub use worker::{BuildStatus, OPEN_SHOWN, StepView};
+pub use worker::{AStarHeld, BESIDE_LIMIT, BuildStatus, OPEN_SHOWN, StepView};
 
 use crate::cli::{GuiRequest, LaunchError};
 use crate::eval::gpu::GpuContext;
@@ -117,6 +117,10 @@ fn initial_state(
     }
     st.settings.batch_size = opts.batch_size;
     st.settings.pdb_cache = opts.cache_dir.clone();
+    // `--solve` solves at once (the speed dial's pace is for the learner's Start).
+    if opts.solve {
+        st.settings.steps_per_second = 0;
+    }
     let (recent, problem) = Recent::load();
     st.recent = recent;
     if let Some(why) = problem {

@@ -593,8 +593,9 @@ impl ApplicationHandler for App {
             Some(now + SMOOTH_FRAME_GAP)
         } else if self.stale {
             Some(due)
-        } else if st.is_running() && !held {
-            // The worker cannot wake the loop: look for its next snapshot.
+        } else if (st.is_running() && (!held || !st.is_paused())) || st.run.replaying() {
+            // The worker cannot wake the loop: look for its next snapshot (a search at a slow
+            // speed holds between its steps; a step asked for is being replayed).
             Some(now + SEARCH_FRAME_GAP)
         } else if st.play.thinking() || st.compare.is_running() {
             // The coach's and Compare's answers come from their threads: look for them every

@@ -4,8 +4,8 @@
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -14,11 +14,17 @@ use crate::eval::gpu::GpuContext;
 use crate::heuristic::pdb::builder::BuildProgress;
 use crate::heuristic::{HeuristicChoice, HeuristicSpec, ResolveError};
 use crate::plan::{Hardware, Note, PlanError, Purpose, Request, RunError, Watch};
-use crate::search::stepper::{Expansion, OpenEntry, Step, Stepper, TreeNode};
+use crate::search::stepper::{Expansion, History, HistoryFigures, OpenEntry, Stepper, TreeNode};
 use crate::search::{
-    Algorithm, IdaIteration, Iteration, Limits, Outcome, Problem, Progress, Pruning, SearchError,
-    Solution,
+    Algorithm, Iteration, Limits, Outcome, Problem, Progress, Pruning, SearchError,
 };
+
+mod stepped;
+
+pub use stepped::{AStarHeld, BESIDE_LIMIT};
+
+/// "No step asked for" in [`Worker::go_to`]'s slot.
+const NONE: u64 = u64::MAX;
 
 /// Entries of the open list an inspector snapshot carries.
 pub const OPEN_SHOWN: usize = 16;
@@ -42,11 +48,25 @@ pub struct StepView {
     pub tree_complete: bool,
     /// IDA*'s finished iterations.
     pub iterations: Vec<Iteration>,
+    /// Which step this is of those taken, and what the history of the steps costs.
+    pub history: HistoryFigures,
+    /// IDA*: the nodes on its depth-first path ([`Stepper::path_nodes`]).
+    pub path_nodes: usize,
+    /// IDA*: the least f pruned so far in this iteration ([`Stepper::least_pruned`]).
+    pub least_pruned: Option<u32>,
+    /// IDA*: what A* holds on the same board after as many expansions.
+    pub astar: Option<AStarHeld>,
 }
 
 impl StepView {
-    fn of(s: &Stepper) -> StepView {
+    /// The moment `h` shows, `astar` beside it (IDA*).
+    fn of(h: &History, astar: Option<AStarHeld>) -> StepView {
+        let s = h.stepper();
         StepView {
+            history: h.figures(),
+            path_nodes: s.path_nodes(),
+            least_pruned: s.least_pruned(),
+            astar,
             last: s.last().cloned(),
             open_top: s.open_top(OPEN_SHOWN),
             open: s.open_len(),
@@ -109,6 +129,8 @@ pub struct Job {
     pub stepped: bool,
     /// `Some(n)`: find all optimal solutions and keep the first `n` (BFS, A*, IDA*).
     pub all_solutions: Option<usize>,
+    /// A stepped search's speed when it runs free: steps a second, 0 as fast as it goes.
+    pub steps_per_second: u32,
 }
 
 /// A message from the worker.
@@ -145,6 +167,11 @@ pub struct Worker {
     steps: Arc<AtomicU64>,
     held: Arc<AtomicBool>,
     layer: Arc<AtomicBool>,
+    go_to: Arc<AtomicU64>,
+    back: Arc<AtomicU64>,
+    rate: Arc<AtomicU32>,
+    /// Wakes the thread where it waits (paused, or until the next step is due).
+    wake: Sender<()>,
     rx: Receiver<WorkerMsg>,
     handle: Option<JoinHandle<()>>,
 }
@@ -158,13 +185,21 @@ impl Worker {
         let paused = Arc::new(AtomicBool::new(paused));
         let held = Arc::new(AtomicBool::new(false));
         let layer = Arc::new(AtomicBool::new(false));
+        let go_to = Arc::new(AtomicU64::new(NONE));
+        let back = Arc::new(AtomicU64::new(0));
+        let rate = Arc::new(AtomicU32::new(job.steps_per_second));
         let (tx, rx) = channel();
+        let (wake, woken) = channel();
         let (c, p, s) = (cancel.clone(), paused.clone(), steps.clone());
         let pause = Pause {
             paused: p,
             steps: s,
             held: held.clone(),
             layer: layer.clone(),
+            go_to: go_to.clone(),
+            back: back.clone(),
+            rate: rate.clone(),
+            woken,
         };
         let handle = std::thread::Builder::new()
             .name("npuzzle-search".into())
@@ -187,6 +222,10 @@ impl Worker {
             steps,
             held,
             layer,
+            go_to,
+            back,
+            rate,
+            wake,
             rx,
             handle,
         }
@@ -204,6 +243,8 @@ impl Worker {
     pub fn is_idle(&self) -> bool {
         self.steps.load(Ordering::SeqCst) == 0
             && !self.layer.load(Ordering::SeqCst)
+            && self.go_to.load(Ordering::SeqCst) == NONE
+            && self.back.load(Ordering::SeqCst) == 0
             && self.is_held()
     }
 
@@ -215,6 +256,32 @@ impl Worker {
     /// Pauses or resumes at the next progress report.
     pub fn set_paused(&self, paused: bool) {
         self.paused.store(paused, Ordering::Relaxed);
+        self.ring();
+    }
+
+    /// A stepped search's speed when it runs free: `steps_per_second`, 0 as fast as it goes.
+    pub fn set_rate(&self, steps_per_second: u32) {
+        self.rate.store(steps_per_second, Ordering::Relaxed);
+        self.ring();
+    }
+
+    /// A stepped search, paused or ended: shows step `n` of those taken (the last one if `n`
+    /// is past it), replayed from its history; a later request replaces one not yet served.
+    pub fn go_to(&self, n: u64) {
+        self.go_to.store(n.min(NONE - 1), Ordering::SeqCst);
+        self.ring();
+    }
+
+    /// A stepped search, paused or ended: shows the step `n` steps before the one shown (after
+    /// a [`Worker::go_to`] waiting, before that one).
+    pub fn back(&self, n: u64) {
+        self.back.fetch_add(n, Ordering::SeqCst);
+        self.ring();
+    }
+
+    /// Wakes the thread where it waits, to read the flags again.
+    fn ring(&self) {
+        let _ = self.wake.send(());
     }
 
     /// Whether it is paused.
@@ -226,6 +293,7 @@ impl Worker {
     /// progress report, one round of batched A*), then pause again.
     pub fn step(&self, n: u64) {
         self.steps.fetch_add(n, Ordering::SeqCst);
+        self.ring();
     }
 
     /// While paused, a stepped search: run to the next f layer (IDA*: iteration), then pause;
@@ -233,11 +301,13 @@ impl Worker {
     pub fn step_layer(&self) {
         self.steps.store(0, Ordering::SeqCst);
         self.layer.store(true, Ordering::SeqCst);
+        self.ring();
     }
 
     /// Asks the search to stop; it ends at its next check (milliseconds).
     pub fn cancel(&self) {
         self.cancel.store(true, Ordering::Relaxed);
+        self.ring();
     }
 }
 
@@ -257,6 +327,25 @@ struct Pause {
     held: Arc<AtomicBool>,
     /// A stepped search: run to the next f layer.
     layer: Arc<AtomicBool>,
+    /// A stepped search: the step to show ([`NONE`]: none asked for).
+    go_to: Arc<AtomicU64>,
+    /// A stepped search: how many steps back to go.
+    back: Arc<AtomicU64>,
+    /// A stepped search's speed free: steps a second, 0 as fast as it goes.
+    rate: Arc<AtomicU32>,
+    /// Rung by the window at each request.
+    woken: Receiver<()>,
+}
+
+impl Pause {
+    /// Waits until the window asks something (or the window is gone), at most `most`; uses no
+    /// CPU meanwhile.
+    fn wait(&self, most: Duration) {
+        if self.woken.recv_timeout(most).is_ok() {
+            // One request may ring more than once: the flags are read again after this.
+            while self.woken.try_recv().is_ok() {}
+        }
+    }
 }
 
 fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::Sender<WorkerMsg>) {
@@ -284,14 +373,13 @@ fn run(job: Job, cancel: &Arc<AtomicBool>, pause: &Pause, tx: &std::sync::mpsc::
     // batches from where the steps left.
     let mut handed: Option<Box<Stepper>> = None;
     if job.stepped {
-        match run_stepped(&job, &chosen.heuristic, cancel, pause, tx) {
-            Ok(Stepped::HandOff(s)) => {
-                let _ = tx.send(WorkerMsg::HandedOff);
-                handed = Some(s);
-            }
-            Ok(Stepped::Solved(o)) => return done_stepped(tx, Ok(o)),
-            Err(e) => return done_stepped(tx, Err(e)),
-        }
+        // It ends with its answer sent (and its history served until cancelled), or hands
+        // its search over.
+        let Some(s) = stepped::run_stepped(&job, &chosen.heuristic, cancel, pause, tx) else {
+            return;
+        };
+        let _ = tx.send(WorkerMsg::HandedOff);
+        handed = Some(s);
     }
     if job.algorithm == Algorithm::GpuIdaStar && job.gpu.is_none() {
         window.note(Note::Fallback(
@@ -397,7 +485,7 @@ fn report(
             }
         }
         held.store(true, Ordering::SeqCst);
-        std::thread::sleep(Duration::from_millis(5));
+        pause.wait(Duration::from_secs(1));
     }
     held.store(false, Ordering::SeqCst);
 }
@@ -461,149 +549,6 @@ impl Watch for Window<'_> {
         }));
         // Stop builds with the search (Stop, Reset, a new puzzle).
         !self.cancel.load(Ordering::Relaxed)
-    }
-}
-
-/// How often a stepped search that runs free (Run, or to the next layer) sends snapshots.
-const VIEW_INTERVAL: Duration = Duration::from_millis(30);
-
-/// A stepped search's end, as the worker's last message.
-fn done_stepped(tx: &std::sync::mpsc::Sender<WorkerMsg>, result: Result<Outcome, SearchError>) {
-    done(
-        tx,
-        result.map_err(RunError::Search),
-        Evaluated::Cpu,
-        "cpu (stepped)".to_string(),
-    );
-}
-
-/// How a stepped search ended: solved, or handed over at Run (batched A*).
-enum Stepped {
-    Solved(Outcome),
-    HandOff(Box<Stepper>),
-}
-
-/// A stepped search: one node per requested step, a [`StepView`] and a `Progress` after each
-/// request (and every [`VIEW_INTERVAL`] while it runs free); holds while paused with nothing
-/// asked. Its seconds are the time spent stepping, not the time held. `hand_off` (batched
-/// A*): at Run, the stepper is handed back for batches to go on from.
-fn run_stepped(
-    job: &Job,
-    spec: &HeuristicSpec,
-    cancel: &AtomicBool,
-    pause: &Pause,
-    tx: &std::sync::mpsc::Sender<WorkerMsg>,
-) -> Result<Stepped, SearchError> {
-    // Stepped, GPU IDA* is IDA* (the same tree, one node a step, on the CPU), and batched A*
-    // is A* until Run hands its search over to batches.
-    let hand_off = job.algorithm == Algorithm::BatchedAStar;
-    let algorithm = match job.algorithm {
-        Algorithm::BatchedAStar => Algorithm::AStar,
-        Algorithm::GpuIdaStar => Algorithm::IdaStar,
-        a => a,
-    };
-    let mut s = Stepper::new(&job.problem, algorithm, spec, job.max_memory)?;
-    let mut busy = Duration::ZERO;
-    let send = |s: &Stepper, busy: Duration| {
-        let _ = tx.send(WorkerMsg::Inspect(Box::new(StepView::of(s))));
-        let _ = tx.send(WorkerMsg::Progress(Box::new(Progress {
-            seconds: busy.as_secs_f64(),
-            ..s.progress()
-        })));
-    };
-    send(&s, busy);
-    loop {
-        if cancel.load(Ordering::Relaxed) {
-            send(&s, busy);
-            return Err(SearchError::Cancelled);
-        }
-        let free = !pause.paused.load(Ordering::Relaxed);
-        if free && hand_off {
-            return Ok(Stepped::HandOff(Box::new(s)));
-        }
-        let asked = pause.layer.load(Ordering::SeqCst) || pause.steps.load(Ordering::SeqCst) > 0;
-        if !(free || asked) {
-            pause.held.store(true, Ordering::SeqCst);
-            std::thread::sleep(Duration::from_millis(5));
-            continue;
-        }
-        // Not held from here on, before a request is taken (see `Worker::is_idle`).
-        pause.held.store(false, Ordering::SeqCst);
-        let layer = !free && pause.layer.swap(false, Ordering::SeqCst);
-        let one = !free
-            && !layer
-            && pause
-                .steps
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                .is_ok();
-        if !(free || layer || one) {
-            continue;
-        }
-        let began = std::time::Instant::now();
-        let bound = s.bound();
-        let mut sent = began;
-        let step = loop {
-            let step = s.step();
-            if !matches!(step, Ok(Step::Expanded)) || one {
-                break step;
-            }
-            if layer && s.bound() != bound {
-                break step;
-            }
-            if cancel.load(Ordering::Relaxed) || (free && pause.paused.load(Ordering::Relaxed)) {
-                break step;
-            }
-            if sent.elapsed() >= VIEW_INTERVAL {
-                send(&s, busy + began.elapsed());
-                sent = std::time::Instant::now();
-            }
-        };
-        busy += began.elapsed();
-        match step {
-            Ok(Step::Solved) => {
-                send(&s, busy);
-                let mut stats = s.stats();
-                stats.seconds = busy.as_secs_f64();
-                return Ok(Stepped::Solved(Outcome::Solved(Solution {
-                    moves: s.solution().unwrap_or_default().to_vec(),
-                    stats,
-                    all: None,
-                })));
-            }
-            Err(e) => {
-                send(&s, busy);
-                return Err(e);
-            }
-            Ok(Step::NextIteration(_)) => {
-                // The finished iteration's last report, as the fast IDA* sends one.
-                if let (Some(it), Some(h)) = (s.iterations().last(), s.finished_histogram()) {
-                    let done: u64 = s.iterations().iter().map(|i| i.expanded).sum();
-                    let _ = tx.send(WorkerMsg::Progress(Box::new(Progress {
-                        algorithm: Some(Algorithm::IdaStar),
-                        seconds: busy.as_secs_f64(),
-                        expanded: done,
-                        generated: s.generated(),
-                        bound: it.threshold,
-                        histogram: Some(h.clone()),
-                        ida: IdaIteration {
-                            number: s.iterations().len() as u32,
-                            done: true,
-                            expanded: it.expanded,
-                            generated: it.generated,
-                            estimate: None,
-                        },
-                        ..Progress::default()
-                    })));
-                }
-                send(&s, busy);
-            }
-            Ok(_) => {
-                // A batch of ×10 sends one snapshot, at its end.
-                if pause.steps.load(Ordering::Relaxed) == 0 || free {
-                    send(&s, busy);
-                }
-            }
-        }
     }
 }
 

@@ -67,6 +67,8 @@ fn harness_on(
             let mut st = AppState::new(b, "test", gpu, note.into());
             // Pattern databases (the coach's, a test's) never go to the user's cache.
             st.settings.pdb_cache = Some(super::bin::CACHE.into());
+            // Start and Run at full speed, unless a test turns the speed dial.
+            st.settings.steps_per_second = 0;
             st
         },
         dialogs: FakeDialogs {

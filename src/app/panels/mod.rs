@@ -7,6 +7,7 @@ mod puzzle;
 mod solution;
 mod solver;
 mod stats;
+mod timeline;
 
 use std::path::PathBuf;
 
@@ -254,6 +255,10 @@ fn shortcuts(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
     }
     if r {
         st.reset();
+    }
+    // B: back one step in a stepped search's history.
+    if ui.input(|i| i.key_pressed(egui::Key::B) && !i.modifiers.command) {
+        st.step_back();
     }
     if open {
         open_file(st, dialogs);

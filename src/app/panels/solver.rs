@@ -68,7 +68,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     ) {
         ui.small(st.gpu_note());
     }
-    ui.small("Keys: Space start/pause · N step · R reset · Ctrl+O open · Ctrl+Q quit · arrows slide a tile");
+    ui.small("Keys: Space start/pause · N step · B back · R reset · Ctrl+O open · Ctrl+Q quit · arrows slide a tile");
 }
 
 /// The run controls: Start, Pause, Stop, Reset; Step, ×10 and the next layer. Drawn at the top
@@ -77,7 +77,9 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
 pub(super) fn controls(ui: &mut egui::Ui, st: &mut AppState) {
     let running = st.is_running();
     ui.horizontal_wrapped(|ui| run_buttons(ui, st, running));
+    super::timeline::speed_dial(ui, st);
     ui.horizontal_wrapped(|ui| step_buttons(ui, st, running));
+    super::timeline::timeline(ui, st);
 }
 
 /// The algorithm menu.
@@ -186,7 +188,9 @@ fn limits(ui: &mut egui::Ui, st: &mut AppState) {
 fn run_buttons(ui: &mut egui::Ui, st: &mut AppState, running: bool) {
     if ui
         .add_enabled(!running, egui::Button::new("Start"))
-        .on_hover_text("Space: solve at full speed")
+        .on_hover_text(
+            "Space: solve, at the speed dial's pace (as fast as possible: the fast search)",
+        )
         .clicked()
     {
         st.start();

@@ -13,6 +13,7 @@ mod playback;
 mod run;
 mod scramble;
 mod settings;
+mod timeline;
 mod view;
 
 use std::path::Path;
@@ -31,7 +32,7 @@ pub fn play_max_cells() -> usize {
 pub use playback::{Playback, SLIDE_SECONDS, Slide};
 pub use run::{FinishedIteration, Run, RunState, SolutionView};
 pub use scramble::Scramble;
-pub use settings::{EvaluatorChoice, Settings};
+pub use settings::{EvaluatorChoice, SPEEDS, Settings};
 pub use view::{LowerView, View};
 
 use super::worker::Job;
@@ -482,7 +483,10 @@ impl AppState {
     /// Starts a search on the current board (cancelling any running one); unsolvable boards
     /// are answered at once.
     pub fn start(&mut self) {
-        self.start_with(false, false);
+        // Below full speed a search is stepped, at the dial's pace (all the optimal solutions
+        // are counted by the fast search only).
+        let watch = self.settings.steps_per_second > 0 && !self.settings.all_solutions;
+        self.start_with(false, watch);
     }
 
     /// Starts a search; `stepped`: one node per step (it starts paused, its first step
@@ -535,6 +539,7 @@ impl AppState {
                 && !stepped
                 && algorithm.counts_all_solutions())
             .then_some(crate::search::DEFAULT_MAX_SOLUTIONS),
+            steps_per_second: self.settings.steps_per_second,
         };
         self.run.start(job, info, paused);
         self.clock.start_search();

@@ -88,6 +88,14 @@ pub struct Run {
     /// The heuristic the search loaded (kept after it ends).
     heuristic: Option<crate::heuristic::HeuristicSpec>,
     worker: Option<Worker>,
+    /// A stepped search that has ended: its thread, kept to show its history (go to a step,
+    /// back, steps on up to the end).
+    replay: Option<Worker>,
+    /// The step asked for and not yet shown (go to, back).
+    pending: Option<u64>,
+    /// The longest list of IDA*'s finished iterations seen (a stepped search shown at an
+    /// earlier step lists fewer; their histograms are kept here).
+    seen_iterations: Vec<FinishedIteration>,
     /// What the running search uses; `evaluator` and `adapter` are filled in when it ends.
     info: RunInfo,
 }
@@ -107,6 +115,9 @@ impl Default for Run {
             iterations: Vec::new(),
             heuristic: None,
             worker: None,
+            replay: None,
+            pending: None,
+            seen_iterations: Vec::new(),
             info: RunInfo {
                 algorithm: Algorithm::Auto,
                 heuristic: String::new(),
@@ -258,6 +269,13 @@ impl Run {
     /// Runs `n` steps of the search (a stepped one: `n` nodes; otherwise to its next
     /// report), then pauses it; `false` when none runs.
     pub(super) fn step(&self, n: u64) -> bool {
+        // An ended stepped search shown at an earlier step steps on towards its end.
+        if let (None, Some(w), Some((at, reached))) = (&self.worker, &self.replay, self.timeline())
+            && at < reached
+        {
+            w.step(n);
+            return true;
+        }
         self.worker
             .as_ref()
             .map(|w| {
@@ -279,8 +297,71 @@ impl Run {
             .is_some()
     }
 
+    /// The thread of the stepped search shown, running or ended (its history), if any.
+    fn stepped_worker(&self) -> Option<&Worker> {
+        self.worker
+            .as_ref()
+            .filter(|_| self.stepped)
+            .or(self.replay.as_ref())
+    }
+
+    /// A stepped search's step shown (the one asked for, if not shown yet) and how many were
+    /// taken; `None` when no stepped search is shown.
+    pub fn timeline(&self) -> Option<(u64, u64)> {
+        let h = &self
+            .inspect
+            .as_ref()
+            .filter(|_| self.stepped_worker().is_some())?
+            .history;
+        Some((self.pending.unwrap_or(h.at), h.reached))
+    }
+
+    /// Shows step `n` of the stepped search (pausing it): every panel then shows that moment.
+    /// `false` when no stepped search is shown.
+    pub(super) fn go_to(&mut self, n: u64) -> bool {
+        let Some((_, reached)) = self.timeline() else {
+            return false;
+        };
+        if let Some(w) = self.stepped_worker() {
+            w.set_paused(true);
+            w.go_to(n);
+        }
+        self.pending = Some(n.min(reached));
+        true
+    }
+
+    /// Shows the step `n` before the one shown (pausing the search). `false` when no stepped
+    /// search is shown.
+    pub(super) fn back(&mut self, n: u64) -> bool {
+        let Some((at, _)) = self.timeline() else {
+            return false;
+        };
+        if let Some(w) = self.stepped_worker() {
+            w.set_paused(true);
+            w.back(n);
+        }
+        self.pending = Some(at.saturating_sub(n));
+        true
+    }
+
+    /// Sets the speed of the stepped search running free (steps a second; 0 as fast as it
+    /// goes).
+    pub(super) fn set_rate(&self, steps_per_second: u32) {
+        if let Some(w) = &self.worker {
+            w.set_rate(steps_per_second);
+        }
+    }
+
+    /// Whether an ended stepped search is busy showing a step asked for (the window redraws
+    /// until it is shown).
+    pub fn replaying(&self) -> bool {
+        self.replay.as_ref().is_some_and(|w| !w.is_idle())
+    }
+
     /// Stops the running search, keeping what it showed.
     pub(super) fn stop(&mut self) {
+        self.replay = None;
+        self.pending = None;
         if let Some(w) = self.worker.take() {
             w.cancel();
             self.state = RunState::Stopped;
@@ -293,7 +374,12 @@ impl Run {
     pub(super) fn poll(&mut self, start: &Board) -> Polled {
         let mut polled = Polled::default();
         let mut done = None;
-        while let Some(msg) = self.worker.as_ref().and_then(Worker::poll) {
+        while let Some(msg) = self
+            .worker
+            .as_ref()
+            .or(self.replay.as_ref())
+            .and_then(Worker::poll)
+        {
             polled.changed = true;
             done = self.receive(msg, &mut polled);
             if done.is_some() {
@@ -302,7 +388,8 @@ impl Run {
         }
         if let Some((result, evaluator, describe)) = done {
             polled.finished = true;
-            self.worker = None;
+            // A stepped search's thread stays to show its history.
+            self.replay = self.worker.take().filter(|_| self.stepped);
             self.building = None;
             match result {
                 Ok(Outcome::Solved(s)) => self.solved(s, evaluator, describe, start),
@@ -322,7 +409,13 @@ impl Run {
     fn receive(&mut self, msg: WorkerMsg, polled: &mut Polled) -> Option<Ending> {
         match msg {
             WorkerMsg::Progress(p) => self.progressed(*p),
-            WorkerMsg::Inspect(v) => self.inspect = Some(*v),
+            WorkerMsg::Inspect(v) => {
+                if self.pending == Some(v.history.at) {
+                    self.pending = None;
+                }
+                self.sync_iterations(&v.iterations);
+                self.inspect = Some(*v);
+            }
             WorkerMsg::Building(b) => {
                 self.last_build = Some(b.clone());
                 self.building = Some(b);
@@ -349,6 +442,28 @@ impl Run {
             }
         }
         None
+    }
+
+    /// Makes IDA*'s finished iterations those of the step shown (`its`), with the histograms
+    /// of those seen before.
+    fn sync_iterations(&mut self, its: &[crate::search::Iteration]) {
+        if self.iterations.len() > self.seen_iterations.len() {
+            self.seen_iterations.clone_from(&self.iterations);
+        }
+        let n = its.len();
+        if n <= self.seen_iterations.len() {
+            self.iterations = self.seen_iterations[..n].to_vec();
+            return;
+        }
+        self.iterations.truncate(n);
+        for it in &its[self.iterations.len()..] {
+            self.iterations.push(FinishedIteration {
+                threshold: it.threshold,
+                expanded: it.expanded,
+                histogram: None,
+            });
+        }
+        self.seen_iterations.clone_from(&self.iterations);
     }
 
     /// Takes in a progress report `p`: the build is over, an IDA* iteration that ended is

@@ -31,7 +31,16 @@ pub struct Settings {
     /// The pattern database last used on each board shape (rows, cols) and set aside when a
     /// board of another shape came in: it comes back with a board of that shape.
     pdb_by_shape: Vec<((usize, usize), HeuristicChoice)>,
+    /// The speed dial: steps a second of a search that runs stepped (Start, Run); 0: as fast
+    /// as it goes (Start then runs the fast search).
+    pub steps_per_second: u32,
 }
+
+/// The speed dial's stops, in steps a second; 0 (as fast as possible) comes last.
+pub const SPEEDS: [u32; 11] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 0];
+
+/// The speed the app starts with: slow enough to watch each node expanded.
+pub const DEFAULT_SPEED: u32 = 10;
 
 impl Default for Settings {
     /// Batched A* with linear conflict on the GPU, the library's default batch size and
@@ -46,6 +55,7 @@ impl Default for Settings {
             pdb_cache: None,
             all_solutions: false,
             pdb_by_shape: Vec::new(),
+            steps_per_second: DEFAULT_SPEED,
         }
     }
 }

@@ -182,6 +182,20 @@ impl History {
 }
 
 impl Stepper {
+    /// A* on this search's board and goal with its heuristic (the tables shared), nothing
+    /// expanded yet, its tables capped at `max_memory` bytes: what IDA*'s memory is set
+    /// against. `None` in BFS, which has no heuristic.
+    pub fn astar_beside(&self, max_memory: u64) -> Option<Stepper> {
+        let h = self.heuristic.clone()?;
+        Some(Stepper::begin(
+            Algorithm::AStar,
+            Some(h),
+            &self.start,
+            &self.goal,
+            max_memory,
+        ))
+    }
+
     /// About how many bytes the search's state holds: its tables (BFS's and A*'s closed set and
     /// open list, IDA*'s path), the tree, the last expansion and the histograms. An estimate
     /// from the entries' sizes and the allocator's rounding, for [`History`]'s budget.

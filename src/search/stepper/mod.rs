@@ -276,6 +276,18 @@ impl Stepper {
         }
         let h: Option<Arc<dyn Heuristic>> =
             (algorithm != Algorithm::Bfs).then(|| heuristic.build(&problem.goal).into());
+        Ok(Stepper::begin(algorithm, h, s, g, max_memory))
+    }
+
+    /// A search of `start` to `goal` with `algorithm` (resolved, not batched) and heuristic
+    /// `h` (`None` in BFS), nothing expanded yet.
+    fn begin(
+        algorithm: Algorithm,
+        h: Option<Arc<dyn Heuristic>>,
+        s: &Board,
+        g: &Board,
+        max_memory: u64,
+    ) -> Stepper {
         let h0 = h.as_ref().map_or(0, |h| h.estimate(s.tiles()));
         let root = Info {
             g: 0,
@@ -313,7 +325,7 @@ impl Stepper {
                 backtracked: 0,
             },
         };
-        Ok(Stepper {
+        Stepper {
             algorithm,
             heuristic: h,
             start: s.clone(),
@@ -334,7 +346,7 @@ impl Stepper {
             hist,
             finished_hist: None,
             cells: CellSampler::new(g.tiles(), 1),
-        })
+        }
     }
 
     /// A*'s state for another search to go on from (batched A*'s rounds with a batch of one are

@@ -1,0 +1,108 @@
+//! The Solver panel's control of time: the speed dial, and a stepped search's timeline (Back,
+//! a slider over every step taken, "go to step N", what the history costs).
+
+use super::group;
+use crate::app::state::{AppState, SPEEDS};
+
+/// The speed dial's stop `s` in words.
+fn speed_text(s: u32) -> String {
+    match s {
+        0 => "as fast as possible".into(),
+        1 => "1 step/s".into(),
+        s => format!("{s} steps/s"),
+    }
+}
+
+/// The speed dial: from 1 step a second to as fast as possible, for Start and Run.
+pub(super) fn speed_dial(ui: &mut egui::Ui, st: &mut AppState) {
+    let now = st.settings.steps_per_second;
+    let mut i = SPEEDS
+        .iter()
+        .position(|&s| s == now)
+        .unwrap_or(SPEEDS.len() - 1);
+    ui.horizontal(|ui| {
+        let l = ui.label("Speed");
+        let r = ui
+            .add(
+                egui::Slider::new(&mut i, 0..=SPEEDS.len() - 1)
+                    .show_value(false)
+                    .step_by(1.0),
+            )
+            .labelled_by(l.id)
+            .on_hover_text(
+                "Steps a second of Start and Run: below full speed the search is stepped, and \
+                 the board and the Inspector show each node as it is expanded (pause at any \
+                 time); as fast as possible, Start runs the fast search",
+            );
+        ui.label(speed_text(SPEEDS[i]));
+        if r.changed() {
+            st.set_speed(SPEEDS[i]);
+        }
+    });
+}
+
+/// A stepped search's timeline: Back, the slider over the steps taken, "go to step", and the
+/// history's cost; nothing when no stepped search is shown.
+pub(super) fn timeline(ui: &mut egui::Ui, st: &mut AppState) {
+    let Some((at, reached)) = st.run.timeline() else {
+        return;
+    };
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .add_enabled(at > 0, egui::Button::new("Back"))
+            .on_hover_text("B: show the step before (the search pauses there)")
+            .clicked()
+        {
+            st.step_back();
+        }
+        let mut n = at;
+        let l = ui.label("Timeline");
+        let r = ui
+            .add(egui::Slider::new(&mut n, 0..=reached.max(1)).integer())
+            .labelled_by(l.id)
+            .on_hover_text(
+                "Scrub through every step taken: each panel shows that moment; stepping on \
+                 goes on from it",
+            );
+        if r.changed() {
+            st.go_to_step(n);
+        }
+    });
+    go_to_field(ui, st, at, reached);
+    if let Some(v) = st.run.inspect() {
+        let h = &v.history;
+        let mib = h.bytes as f64 / f64::from(1 << 20);
+        ui.small(format!(
+            "Step {} of {}. History: {mib:.1} MiB, about {} bytes a step ({} checkpoints, \
+             one every {} steps; any step is replayed from the last one before it).",
+            group(at),
+            group(reached),
+            group(h.bytes_per_step()),
+            h.checkpoints,
+            group(h.every),
+        ));
+        if h.thinned {
+            ui.small(format!(
+                "History cap of {} MiB reached: checkpoints thinned to one every {} steps \
+                 (every step stays reachable; a jump replays up to that many).",
+                crate::search::stepper::HISTORY_BUDGET >> 20,
+                group(h.every)
+            ));
+        }
+    }
+}
+
+/// "Go to step [N] Go": the step typed is kept in the panel's memory until Go.
+fn go_to_field(ui: &mut egui::Ui, st: &mut AppState, at: u64, reached: u64) {
+    let key = ui.scope_id().with_salt(egui::IdSalt::new("go to step"));
+    let mut n = ui.data(|d| d.get_temp::<u64>(key)).unwrap_or(at);
+    ui.horizontal(|ui| {
+        let l = ui.label("Go to step");
+        ui.add(egui::DragValue::new(&mut n).range(0..=reached))
+            .labelled_by(l.id);
+        if ui.button("Go").clicked() {
+            st.go_to_step(n);
+        }
+    });
+    ui.data_mut(|d| d.insert_temp(key, n));
+}
