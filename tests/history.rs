@@ -1,6 +1,7 @@
 //! The learner controls time (issue 43 §1, §2, §8), driven with egui_kittest: Back, the
 //! timeline and "go to step" bring back any step of a stepped search, and every panel then
-//! shows that moment (checked against a fresh stepper stepped that far); the speed dial.
+//! shows that moment (checked against a fresh stepper stepped that far); the speed dial; IDA*'s
+//! memory row and its rule for the next threshold.
 #![cfg(feature = "gui")]
 
 mod common;
@@ -12,7 +13,7 @@ use egui_kittest::kittest::Queryable;
 use npuzzle::app::{AppState, RunState};
 use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
 use npuzzle::puzzle::GoalSpec;
-use npuzzle::search::stepper::{Step, Stepper};
+use npuzzle::search::stepper::{Fate, Step, Stepper};
 use npuzzle::search::{Algorithm, Problem};
 
 /// The 31-move 8-puzzle.
@@ -180,4 +181,67 @@ fn the_speed_dial_runs_a_stepped_search_that_pauses_and_goes_on() {
     h.get_by_label("Run").click();
     step_until(&mut h, |s| *s.run.state() == RunState::Done);
     assert_eq!(h.state().st.run.solution().unwrap().moves.len(), 31);
+}
+
+#[test]
+fn ida_star_shows_its_memory_beside_a_stars_and_the_next_threshold_rule() {
+    let mut h = harness(HARD8);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::IdaStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    // To the end of the first iteration.
+    h.get_by_label("Next iteration").click();
+    step_until(&mut h, |s| {
+        s.run.inspect().is_some_and(|v| v.iterations.len() == 1) && s.run.is_idle()
+    });
+    h.step();
+    // The least f pruned over the iteration, from its expansions' successors.
+    let mut s = fresh(HARD8, Algorithm::IdaStar, 0);
+    let mut least = u32::MAX;
+    let next = loop {
+        match s.step().unwrap() {
+            Step::NextIteration(t) => break t,
+            _ => {
+                for c in &s.last().unwrap().successors {
+                    if c.fate == Fate::OverThreshold {
+                        least = least.min(c.g + c.h);
+                    }
+                }
+            }
+        }
+    };
+    assert_eq!(next, least);
+    let first = s.iterations()[0].threshold;
+    h.get_by_label(&format!(
+        "Iteration 1 (threshold {first}) ended without the goal: next threshold = the smallest \
+         f that was pruned ({next})."
+    ));
+    // Ten steps into the next: the path against A*'s lists after as many expansions.
+    h.state_mut().st.step(10);
+    let n = h.state().st.run.timeline().unwrap().0 + 10;
+    step_until(&mut h, |st| shows(st, n));
+    h.step();
+    let ida = fresh(HARD8, Algorithm::IdaStar, n);
+    let astar = fresh(HARD8, Algorithm::AStar, ida.expanded());
+    let v = h.state().st.run.inspect().unwrap().clone();
+    assert_eq!(v.path_nodes, ida.path_nodes());
+    let a = v.astar.unwrap();
+    assert_eq!(
+        (a.expanded, a.open, a.closed),
+        (ida.expanded(), astar.open_len(), astar.closed_len())
+    );
+    h.get_by_label_contains(&format!(
+        "Memory: IDA* holds only its path, {} nodes",
+        ida.path_nodes()
+    ));
+    h.get_by_label_contains(&format!(
+        "after the same {} expansions, holds {} open + {} closed boards",
+        ida.expanded(),
+        astar.open_len(),
+        astar.closed_len()
+    ));
+    assert_eq!(v.least_pruned, ida.least_pruned());
 }

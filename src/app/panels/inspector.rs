@@ -90,6 +90,11 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     let small = mini::cell_for(b.cols(), 40.0);
     let expanded = st.run.progress().map_or(0, |p| p.expanded);
     ui.label(coverage(algorithm, expanded, b.rows(), b.cols()));
+    if algorithm == Algorithm::IdaStar {
+        ida_memory(ui, v, st.run.progress().map_or(0, |p| p.bound));
+    }
+    // A stepped search shown at an earlier step than its last is not solved yet there.
+    let at_end = st.run.timeline().is_none_or(|(at, reached)| at >= reached);
     let mut picked: Option<Board> = None;
     if st.settings.algorithm == Algorithm::BatchedAStar {
         ui.small(format!(
@@ -98,7 +103,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
             st.settings.batch_size
         ));
     }
-    if let Some(s) = st.run.solution() {
+    if let Some(s) = st.run.solution().filter(|_| at_end) {
         let how = match algorithm {
             Algorithm::Bfs => {
                 "BFS generated the goal: the search stops there (it tests boards when it generates them)"
@@ -130,7 +135,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
                     e.bound
                 ));
             }
-            let solved = st.run.solution().is_some();
+            let solved = st.run.solution().is_some() && at_end;
             expansion(ui, e, algorithm, goal, solved, cell, small, &mut picked)
         }
     }
@@ -177,6 +182,56 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     }
     if let Some(b) = picked {
         st.view.focus = Some(b);
+    }
+}
+
+/// IDA*'s memory row, and its rule for the next threshold: the nodes on its path against
+/// what A* (same heuristic, same board) holds after as many expansions; at an iteration's end,
+/// the next threshold (`bound`) as the least f pruned.
+fn ida_memory(ui: &mut egui::Ui, v: &crate::app::StepView, bound: u32) {
+    let s = if v.path_nodes == 1 { "" } else { "s" };
+    let astar = match v.astar {
+        None => String::new(),
+        Some(a) if a.solved => format!(
+            " A* with the same heuristic solved this board in {} expansions, holding {} open + \
+             {} closed boards at its end.",
+            group(a.expanded),
+            group(a.open as u64),
+            group(a.closed as u64)
+        ),
+        Some(a) if a.stopped => format!(
+            " A* with the same heuristic, run beside it up to {} expansions (or its memory cap), \
+             held {} open + {} closed boards when it stopped.",
+            group(a.expanded),
+            group(a.open as u64),
+            group(a.closed as u64)
+        ),
+        Some(a) => format!(
+            " A* with the same heuristic, after the same {} expansions, holds {} open + {} \
+             closed boards.",
+            group(a.expanded),
+            group(a.open as u64),
+            group(a.closed as u64)
+        ),
+    };
+    ui.label(format!(
+        "Memory: IDA* holds only its path, {} node{s} (and {} children still to try on it).{astar}",
+        group(v.path_nodes as u64),
+        group(v.open as u64)
+    ));
+    // Between iterations the path is empty: the one that ended is the last listed.
+    if let Some(it) = v.iterations.last().filter(|_| v.path_nodes == 0) {
+        ui.label(format!(
+            "Iteration {} (threshold {}) ended without the goal: next threshold = the smallest \
+             f that was pruned ({bound}).",
+            v.iterations.len(),
+            it.threshold
+        ));
+    } else if let Some(f) = v.least_pruned {
+        ui.small(format!(
+            "Smallest f pruned so far in this iteration: {f} (the next threshold, if it ends \
+             without the goal)."
+        ));
     }
 }
 
