@@ -2,9 +2,10 @@
 //! on from there.
 //!
 //! A [`Stepper`] is deterministic, so a moment is rebuilt by replay rather than stored: the
-//! history keeps checkpoints (clones of the stepper) every `every` steps and brings back step
-//! N by cloning the last checkpoint at or before N and stepping it on, at most `every - 1`
-//! steps. Stepping on after going back walks the same path again (it is the same search), so
+//! history keeps checkpoints (clones of the stepper) and brings back step N by cloning the
+//! last checkpoint at or before N and stepping it on. A checkpoint is taken `every` steps after
+//! the last, or later when the state is large: no sooner than one step for each 2,048 of its
+//! bytes, so that the clones cost a few bytes' copy a step. Stepping on after going back walks the same path again (it is the same search), so
 //! the steps already taken stay reachable.
 //!
 //! What a step costs is its share of a checkpoint: a checkpoint holds the whole search state
@@ -19,8 +20,12 @@ use super::*;
 /// Bytes of checkpoints a [`History`] keeps before it thins them (64 MiB).
 pub const HISTORY_BUDGET: u64 = 64 << 20;
 
-/// Steps between checkpoints until the budget is first reached.
+/// Steps between checkpoints until the budget is first reached, at least.
 const FIRST_EVERY: u64 = 64;
+
+/// A checkpoint is taken no more often than one of its bytes for this many steps: the clone's
+/// copy costs a few bytes a step, however large the search's tables grow.
+const BYTES_PER_STEP: u64 = 2048;
 
 /// Where a [`History`] stands, for the timeline and its memory line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -35,7 +40,8 @@ pub struct HistoryFigures {
     pub checkpoints: usize,
     /// Their bytes, estimated ([`Stepper::approx_bytes`]).
     pub bytes: u64,
-    /// Steps between checkpoints: a step is at most `every - 1` replayed steps away.
+    /// Steps between checkpoints, at least (more where a checkpoint is large, see the module
+    /// docs).
     pub every: u64,
     /// Whether the byte budget was reached and the checkpoints thinned out.
     pub thinned: bool,
@@ -133,9 +139,7 @@ impl History {
         }
         if self.at > self.reached {
             self.reached = self.at;
-            if self.at.is_multiple_of(self.every) {
-                self.checkpoint();
-            }
+            self.maybe_checkpoint();
         }
         r
     }
@@ -163,19 +167,35 @@ impl History {
         self.at
     }
 
-    /// Keeps the stepper shown as a checkpoint, thinning the checkpoints past the budget.
-    fn checkpoint(&mut self) {
+    /// Keeps the stepper shown as a checkpoint when it is due: `every` steps after the last
+    /// one, and no sooner than [`BYTES_PER_STEP`] of its bytes a step (so that cloning a
+    /// large A* or BFS state costs a few bytes' copy a step); thins the checkpoints past the
+    /// budget.
+    fn maybe_checkpoint(&mut self) {
+        let last = self.checkpoints.last().map_or(0, |c| c.step);
+        let since = self.at - last;
+        if since < self.every {
+            return;
+        }
+        let bytes = self.now.approx_bytes();
+        if since < bytes / BYTES_PER_STEP {
+            return;
+        }
         self.checkpoints.push(Checkpoint {
             step: self.at,
             stepper: self.now.clone(),
-            bytes: self.now.approx_bytes(),
+            bytes,
         });
         while self.checkpoints.len() > 2
             && self.checkpoints.iter().map(|c| c.bytes).sum::<u64>() > self.budget
         {
-            let every = self.every * 2;
-            self.checkpoints.retain(|c| c.step.is_multiple_of(every));
-            self.every = every;
+            // Every second one goes (the start stays).
+            let mut i = 0;
+            self.checkpoints.retain(|_| {
+                i += 1;
+                i % 2 == 1
+            });
+            self.every *= 2;
             self.thinned = true;
         }
     }
