@@ -98,8 +98,8 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     let mut picked: Option<Board> = None;
     if st.settings.algorithm == Algorithm::BatchedAStar {
         ui.small(format!(
-            "Batched A*, stepped: each round expands one node, in A*'s order; Run goes on in \
-             rounds of {} from here.",
+            "Batched A*, stepped: each round expands one node, in A*'s order; Run at full \
+             speed goes on in rounds of {} from here.",
             st.settings.batch_size
         ));
     }

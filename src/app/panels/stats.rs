@@ -45,10 +45,10 @@ pub(super) fn show(ui: &mut egui::Ui, st: &AppState) {
 fn whose(ui: &mut egui::Ui, st: &AppState, a: Algorithm) {
     let h = st.run.heuristic().map(|h| h.name().to_string());
     // A search that holds (paused, or stepped and waiting for the next step) is not said
-    // to run.
+    // to run; one between two steps at the speed dial's pace does.
     let when = if !st.run.is_running() {
         "last run"
-    } else if st.run.is_idle() {
+    } else if st.run.is_idle() && st.is_paused() {
         "paused"
     } else {
         "running"

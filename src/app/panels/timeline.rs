@@ -20,25 +20,26 @@ pub(super) fn speed_dial(ui: &mut egui::Ui, st: &mut AppState) {
         .iter()
         .position(|&s| s == now)
         .unwrap_or(SPEEDS.len() - 1);
-    ui.horizontal(|ui| {
+    let l = ui.horizontal(|ui| {
         let l = ui.label("Speed");
-        let r = ui
-            .add(
-                egui::Slider::new(&mut i, 0..=SPEEDS.len() - 1)
-                    .show_value(false)
-                    .step_by(1.0),
-            )
-            .labelled_by(l.id)
-            .on_hover_text(
-                "Steps a second of Start and Run: below full speed the search is stepped, and \
-                 the board and the Inspector show each node as it is expanded (pause at any \
-                 time); as fast as possible, Start runs the fast search",
-            );
         ui.label(speed_text(SPEEDS[i]));
-        if r.changed() {
-            st.set_speed(SPEEDS[i]);
-        }
+        l
     });
+    let r = ui
+        .add(
+            egui::Slider::new(&mut i, 0..=SPEEDS.len() - 1)
+                .show_value(false)
+                .step_by(1.0),
+        )
+        .labelled_by(l.inner.id)
+        .on_hover_text(
+            "Steps a second of Start and Run: below full speed the search is stepped, and the \
+             board and the Inspector show each node as it is expanded (pause at any time); as \
+             fast as possible, Start runs the fast search",
+        );
+    if r.changed() {
+        st.set_speed(SPEEDS[i]);
+    }
 }
 
 /// A stepped search's timeline: Back, the slider over the steps taken, "go to step", and the
@@ -47,7 +48,7 @@ pub(super) fn timeline(ui: &mut egui::Ui, st: &mut AppState) {
     let Some((at, reached)) = st.run.timeline() else {
         return;
     };
-    ui.horizontal_wrapped(|ui| {
+    let l = ui.horizontal(|ui| {
         if ui
             .add_enabled(at > 0, egui::Button::new("Back"))
             .on_hover_text("B: show the step before (the search pauses there)")
@@ -55,19 +56,19 @@ pub(super) fn timeline(ui: &mut egui::Ui, st: &mut AppState) {
         {
             st.step_back();
         }
-        let mut n = at;
-        let l = ui.label("Timeline");
-        let r = ui
-            .add(egui::Slider::new(&mut n, 0..=reached.max(1)).integer())
-            .labelled_by(l.id)
-            .on_hover_text(
-                "Scrub through every step taken: each panel shows that moment; stepping on \
-                 goes on from it",
-            );
-        if r.changed() {
-            st.go_to_step(n);
-        }
+        ui.label("Timeline")
     });
+    let mut n = at;
+    let r = ui
+        .add(egui::Slider::new(&mut n, 0..=reached.max(1)).integer())
+        .labelled_by(l.inner.id)
+        .on_hover_text(
+            "Scrub through every step taken: each panel shows that moment; stepping on goes on \
+             from it",
+        );
+    if r.changed() {
+        st.go_to_step(n);
+    }
     go_to_field(ui, st, at, reached);
     if let Some(v) = st.run.inspect() {
         let h = &v.history;
@@ -92,10 +93,14 @@ pub(super) fn timeline(ui: &mut egui::Ui, st: &mut AppState) {
     }
 }
 
-/// "Go to step [N] Go": the step typed is kept in the panel's memory until Go.
+/// "Go to step [N] Go": the step typed is kept in the panel's memory until Go, or until the
+/// step shown changes (it then starts from that one).
 fn go_to_field(ui: &mut egui::Ui, st: &mut AppState, at: u64, reached: u64) {
     let key = ui.scope_id().with_salt(egui::IdSalt::new("go to step"));
-    let mut n = ui.data(|d| d.get_temp::<u64>(key)).unwrap_or(at);
+    let mut n = ui
+        .data(|d| d.get_temp::<(u64, u64)>(key))
+        .filter(|&(was, _)| was == at)
+        .map_or(at, |(_, n)| n);
     ui.horizontal(|ui| {
         let l = ui.label("Go to step");
         ui.add(egui::DragValue::new(&mut n).range(0..=reached))
@@ -104,5 +109,5 @@ fn go_to_field(ui: &mut egui::Ui, st: &mut AppState, at: u64, reached: u64) {
             st.go_to_step(n);
         }
     });
-    ui.data_mut(|d| d.insert_temp(key, n));
+    ui.data_mut(|d| d.insert_temp(key, (at, n)));
 }

@@ -231,11 +231,20 @@ impl AppState {
         self.goal().map(|g| Solvability::of(&self.board, &g))
     }
 
-    /// The board as shown: a board picked to look at ([`View::focus`]), else the start
-    /// with the playback position's solution moves applied.
+    /// The board as shown: a board picked to look at ([`View::focus`]), else the node a
+    /// stepped search running free is expanding, else the start with the playback position's
+    /// solution moves applied.
     pub fn shown_board(&self) -> Board {
         if let Some(f) = &self.view.focus {
             return f.clone();
+        }
+        // A stepped search running free (the speed dial): the node it expands.
+        if self.run.is_stepped()
+            && self.is_running()
+            && !self.is_paused()
+            && let Some(e) = self.run.inspect().and_then(|v| v.last.as_ref())
+        {
+            return e.board.clone();
         }
         let mut b = self.board.clone();
         if let Some(s) = self.run.solution() {
