@@ -25,9 +25,9 @@ pub use crate::heuristic::HeuristicChoice;
 pub use panels::{Dialogs, ui};
 pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{
-    AppState, Clock, Compare, EditClick, Editor, EvaluatorChoice, FinishedIteration, Level,
-    LowerView, Message, Messages, Play, Playback, Recent, Run, RunState, SLIDE_SECONDS, SPEEDS,
-    Scramble, Settings, Slide, SolutionView, View,
+    AppState, Chain, Clock, Compare, EditClick, Editor, EvaluatorChoice, FinishedIteration, Level,
+    LowerView, Message, Messages, Play, Playback, Recent, Run, RunState, SLIDE_SECONDS, SPEEDS, Scramble,
+    Settings, Slide, SolutionView, View,
 };
 pub use views::ramp;
 pub use worker::{AStarHeld, BESIDE_LIMIT, BuildStatus, OPEN_SHOWN, StepView};

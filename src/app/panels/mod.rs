@@ -222,19 +222,32 @@ fn lower(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, re
     }
 }
 
+/// The keyboard shortcuts in words, as the Solver panel lists them (kept beside
+/// [`shortcuts`], which acts on them).
+pub(super) const KEYS: &str = "Keys: Space start/pause · N step · B back · R reset · arrows slide a tile \
+     · Ctrl+Z, U or Backspace undo · Ctrl+Shift+Z or Ctrl+Y redo · Ctrl+O open · Ctrl+Q quit";
+
+/// Acts on the keys [`KEYS`] lists (none while a text field has the keyboard).
 fn shortcuts(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
     if ui.ctx().egui_wants_keyboard_input() {
         return;
     }
-    // Shortcuts are matched with the modifiers of their own key event.
-    let open = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::O));
-    let quit = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::Q));
-    let (space, n, r, arrows) = ui.input(|i| {
+    // Shortcuts are matched with the modifiers of their own key event; Ctrl+Shift+Z before
+    // Ctrl+Z, which would match it too (egui ignores an extra Shift).
+    let (cmd, shift) = (egui::Modifiers::COMMAND, egui::Modifiers::SHIFT);
+    let open = ui.input_mut(|i| i.consume_key(cmd, egui::Key::O));
+    let quit = ui.input_mut(|i| i.consume_key(cmd, egui::Key::Q));
+    let redo = ui.input_mut(|i| {
+        i.consume_key(cmd | shift, egui::Key::Z) || i.consume_key(cmd, egui::Key::Y)
+    });
+    let undo = ui.input_mut(|i| i.consume_key(cmd, egui::Key::Z));
+    let (space, n, r, undo_key, arrows) = ui.input(|i| {
         let cmd = i.modifiers.command;
         (
             i.key_pressed(egui::Key::Space),
             i.key_pressed(egui::Key::N) && !cmd,
             i.key_pressed(egui::Key::R) && !cmd,
+            (i.key_pressed(egui::Key::U) || i.key_pressed(egui::Key::Backspace)) && !cmd,
             [
                 (egui::Key::ArrowUp, Move::Down),
                 (egui::Key::ArrowDown, Move::Up),
@@ -265,6 +278,12 @@ fn shortcuts(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
     }
     if quit {
         st.request_quit();
+    }
+    if undo || undo_key {
+        st.undo();
+    }
+    if redo {
+        st.redo();
     }
     // Arrow keys slide the tile in the arrow's direction (the blank goes the other way).
     for m in arrows {

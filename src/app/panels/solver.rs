@@ -68,7 +68,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     ) {
         ui.small(st.gpu_note());
     }
-    ui.small("Keys: Space start/pause · N step · B back · R reset · Ctrl+O open · Ctrl+Q quit · arrows slide a tile");
+    ui.small(super::KEYS);
 }
 
 /// The run controls: Start, Pause, Stop, Reset; Step, ×10 and the next layer. Drawn at the top

@@ -7,6 +7,7 @@
 mod clock;
 mod comparison;
 mod editor;
+mod hand;
 mod lists;
 mod play;
 mod playback;
@@ -14,6 +15,7 @@ mod run;
 mod scramble;
 mod settings;
 mod timeline;
+mod undo;
 mod view;
 
 use std::path::Path;
@@ -33,6 +35,7 @@ pub use playback::{Playback, SLIDE_SECONDS, Slide};
 pub use run::{FinishedIteration, Run, RunState, SolutionView};
 pub use scramble::Scramble;
 pub use settings::{EvaluatorChoice, SPEEDS, Settings};
+pub use undo::Chain;
 pub use view::{LowerView, View};
 
 use super::worker::Job;
@@ -41,7 +44,7 @@ use crate::heuristic::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::PartitionSpec;
 use crate::puzzle::parse::{parse_instance, read_regular_source};
-use crate::puzzle::{Board, Goal, GoalSpec, Move, Notation, Solvability};
+use crate::puzzle::{Board, Goal, GoalSpec, Notation, Solvability};
 use crate::report::{SolveJson, solution_text};
 
 /// The whole app state.
@@ -427,56 +430,6 @@ impl AppState {
             }
         }
         self.scramble.size = (fit(rows), fit(cols));
-    }
-
-    /// Moves the blank (a player's move on the start board); clears any solution.
-    pub fn move_blank(&mut self, m: Move) -> bool {
-        if self.is_running() {
-            return false;
-        }
-        let from = self.board.target(m);
-        let to = self.board.blank();
-        let left = self.board.clone();
-        match (from, self.board.apply(m)) {
-            (Some(from), Some(tile)) => {
-                let board = self.board.clone();
-                let src = self.source.clone();
-                self.replace_board(board, &src);
-                let (goal, cache) = (self.goal(), self.cache());
-                self.play.moved(&left, &self.board, goal, &cache);
-                self.playback.set_slide(Some(Slide {
-                    tile,
-                    from,
-                    to,
-                    start: self.clock.now(),
-                }));
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// A click on a cell: in edit mode, picks or swaps; otherwise slides the tile there into the
-    /// blank if they are neighbours.
-    pub fn click_cell(&mut self, cell: usize) {
-        if self.is_running() || cell >= self.board.len() || self.view.focus.is_some() {
-            return;
-        }
-        match self.editor.click(cell) {
-            EditClick::Picked => return,
-            EditClick::Swap(first, second) => {
-                let mut t = self.board.tiles().to_vec();
-                t.swap(first, second);
-                if let Ok(b) = Board::from_u8(self.board.rows(), self.board.cols(), &t) {
-                    self.set_board(b, "edited");
-                }
-                return;
-            }
-            EditClick::Off => {}
-        }
-        if let Some(m) = self.board.move_sliding(cell) {
-            self.move_blank(m);
-        }
     }
 
     /// Whether a search is running (or paused).

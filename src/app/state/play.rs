@@ -1,9 +1,14 @@
-//! Playing by hand: the player's move count, the exact number of moves to solve from the
-//! board shown (the coach, in the background), a hint that keeps the optimum, and
-//! what each move did to the total.
+//! Playing by hand: the player's moves (an undo chain), the exact number of moves to solve
+//! from the board shown (the coach, in the background; boards seen before at once), a hint
+//! that keeps the optimum, and what each move did to the total.
 
+use super::undo::Chain;
 use crate::app::coach::{Answer, Coach};
 use crate::puzzle::{Board, Goal, Move};
+
+/// Answers the coach keeps for boards seen before (an undo, a redo, a played solution's
+/// boards), the oldest dropped first.
+const KNOWN: usize = 1024;
 
 /// The largest board the coach solves after every move (4×4).
 pub const MAX_CELLS: usize = 16;
@@ -13,7 +18,10 @@ pub const MAX_CELLS: usize = 16;
 pub struct Play {
     /// Whether the coach computes moves-to-solve after every move.
     pub enabled: bool,
-    moves: u32,
+    /// The moves made, as steps to undo and redo.
+    chain: Chain,
+    /// Answers for boards seen before, newest last (at most [`KNOWN`]).
+    known: Vec<Answer>,
     /// The optimum of the board the player started from.
     start_optimum: Option<u32>,
     /// The optimum before the last move (to say what the move did).
@@ -56,9 +64,23 @@ impl Play {
         self.ready.as_ref()
     }
 
-    /// Moves the player has made since the puzzle was loaded.
+    /// Moves from the puzzle as loaded to the board shown (undone ones not counted).
     pub fn moves(&self) -> u32 {
-        self.moves
+        self.chain.moves()
+    }
+
+    /// The undo chain: what Undo and Redo would take back and make again.
+    pub fn chain(&self) -> &Chain {
+        &self.chain
+    }
+
+    /// An optimal solution of `board` when the coach knows one (its latest answer, or one
+    /// kept for a board seen before).
+    pub fn known(&self, board: &Board) -> Option<&Answer> {
+        self.answer
+            .iter()
+            .chain(self.known.iter().rev())
+            .find(|a| &a.board == board)
     }
 
     /// The exact moves to solve the board shown, once known.
@@ -128,32 +150,81 @@ impl Play {
         self.ask(board, goal, cache);
     }
 
-    /// The player moved from `left` to `board`.
-    pub(super) fn moved(&mut self, left: &Board, board: &Board, goal: Option<Goal>, cache: &Cache) {
-        self.moves += 1;
-        self.hint = false;
-        self.verdict = None;
-        // What the move did is known only if the board it left had its answer (the goal's
-        // is 0).
-        self.before = if goal.as_ref().is_some_and(|g| g.board() == left) {
+    /// The player made `moves` (one by hand, or an optimal solution played at once) from
+    /// `left` to `board`: a new step on the undo chain.
+    pub(super) fn moved(
+        &mut self,
+        moves: Vec<Move>,
+        left: &Board,
+        board: &Board,
+        goal: Option<Goal>,
+        cache: &Cache,
+    ) {
+        let single = moves.len() == 1;
+        self.chain.push(moves);
+        // What a move by hand did is known only if the board it left had its answer (the
+        // goal's is 0).
+        self.before = if !single {
+            None
+        } else if goal.as_ref().is_some_and(|g| g.board() == left) {
             Some(0)
         } else {
-            self.answer
-                .as_ref()
-                .filter(|a| &a.board == left)
-                .map(|a| a.moves.len() as u32)
+            self.known(left).map(|a| a.moves.len() as u32)
         };
+        self.arrive(board, goal, cache);
+    }
+
+    /// Undo or redo went from one board of the chain to `board`: no verdict on a move.
+    pub(super) fn went(&mut self, board: &Board, goal: Option<Goal>, cache: &Cache) {
+        self.before = None;
+        self.arrive(board, goal, cache);
+    }
+
+    /// Takes the last step back; the moves that undo it.
+    pub(super) fn undo(&mut self) -> Option<Vec<Move>> {
+        self.chain.undo()
+    }
+
+    /// Makes the last undone step again; its moves.
+    pub(super) fn redo(&mut self) -> Option<Vec<Move>> {
+        self.chain.redo()
+    }
+
+    /// Keeps `answers` (an optimal solution's boards with the rest of it), so that undo and
+    /// redo over them need no search.
+    pub(super) fn remember(&mut self, answers: impl IntoIterator<Item = Answer>) {
+        for a in answers {
+            self.known.retain(|k| k.board != a.board);
+            self.known.push(a);
+        }
+        let over = self.known.len().saturating_sub(KNOWN);
+        self.known.drain(..over);
+    }
+
+    /// The board shown is now `board`: the goal says so, a board seen before has its answer at
+    /// once, any other is asked of the coach.
+    fn arrive(&mut self, board: &Board, goal: Option<Goal>, cache: &Cache) {
+        self.hint = false;
+        self.verdict = None;
+        self.costly = false;
         if goal.as_ref().is_some_and(|g| g.board() == board) {
             self.coach = None;
             self.answer = None;
-            self.costly = false;
-            self.verdict = Some(match self.start_optimum {
-                Some(m) => format!(
-                    "Solved in {} moves (optimal from the start was {m})",
-                    self.moves
-                ),
-                None => format!("Solved in {} moves", self.moves),
-            });
+            if self.moves() > 0 {
+                self.verdict = Some(match self.start_optimum {
+                    Some(m) => format!(
+                        "Solved in {} moves (optimal from the start was {m})",
+                        self.moves()
+                    ),
+                    None => format!("Solved in {} moves", self.moves()),
+                });
+            }
+            return;
+        }
+        if let Some(a) = self.known(board).filter(|_| self.enabled).cloned() {
+            self.coach = None;
+            self.error = None;
+            self.answered(a);
             return;
         }
         self.ask(board, goal, cache);
@@ -205,26 +276,33 @@ impl Play {
                 if let Some(g) = &self.asked_goal {
                     self.ready = Some((g.clone(), a.spec.clone()));
                 }
-                let n = a.moves.len() as u32;
-                if self.moves == 0 {
-                    self.start_optimum = Some(n);
+                if self.moves() == 0 {
+                    self.start_optimum = Some(a.moves.len() as u32);
                 }
-                if let Some(b) = self.before {
-                    self.costly = n >= b;
-                    self.verdict = Some(if n < b {
-                        format!("Good move: {n} to go")
-                    } else {
-                        format!(
-                            "That move added 2 to your total: one move away and one back ({} made + {n} to go)",
-                            self.moves
-                        )
-                    });
-                }
-                self.answer = Some(a);
+                self.remember([a.clone()]);
+                self.answered(a);
             }
             Err(e) => self.error = Some(e.to_string()),
         }
         true
+    }
+
+    /// `a` is the answer for the board shown: says what the last move did when the board it
+    /// left had its answer.
+    fn answered(&mut self, a: Answer) {
+        let n = a.moves.len() as u32;
+        if let Some(b) = self.before {
+            self.costly = n >= b;
+            self.verdict = Some(if n < b {
+                format!("Good move: {n} to go")
+            } else {
+                format!(
+                    "That move added 2 to your total: one move away and one back ({} made + {n} to go)",
+                    self.moves()
+                )
+            });
+        }
+        self.answer = Some(a);
     }
 }
 

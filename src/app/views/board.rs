@@ -53,14 +53,30 @@ fn loaded_pdb(
     from_run.or(from_coach)
 }
 
-/// The coach's line: moves made, h, the exact moves to solve from here, Hint, the verdict.
+/// What a button of the coach's line asked for (done after the line is drawn, so that the
+/// whole line is of one board).
+#[derive(Clone, Copy)]
+enum PlayAction {
+    Undo,
+    Redo,
+    Hint,
+    Solve,
+}
+
+/// The coach's line: Undo and Redo, moves made, the exact moves to solve from here, Hint and
+/// Solve from here, the verdict. While a solution is played back, Undo and Redo alone.
 fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &Board) {
-    if st.view.focus.is_some() || st.run.solution().is_some() && st.playback.position() > 0 {
+    if st.view.focus.is_some() {
         return;
     }
-    // One line, cut short with "…" where the view is narrow (the whole in its tooltip): a
-    // wrapped line would push the board down.
+    let mut action = None;
+    // One line, cut short with "…" where the view is narrow: a wrapped line would push the
+    // board down.
     ui.horizontal(|ui| {
+        action = undo_buttons(ui, st);
+        if st.run.solution().is_some() && st.playback.position() > 0 {
+            return;
+        }
         let mut line = format!("Moves made: {}", st.play.moves());
         match (st.play.to_go(b), st.play.answer()) {
             (Some(n), Some(a)) => {
@@ -76,13 +92,23 @@ fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &Board) {
             line += &format!(" · coach: {e}");
         }
         // Hint first, where it is always seen.
-        if st.play.to_go(b).is_some_and(|n| n > 0)
-            && ui
+        if st.play.to_go(b).is_some_and(|n| n > 0) {
+            if ui
                 .small_button("Hint")
                 .on_hover_text("highlight a tile whose move keeps the optimum")
                 .clicked()
-        {
-            st.play.ask_hint();
+            {
+                action = Some(PlayAction::Hint);
+            }
+            if ui
+                .small_button("Solve from here")
+                .on_hover_text(
+                    "play the coach's optimal solution to the goal (one Undo takes it back)",
+                )
+                .clicked()
+            {
+                action = Some(PlayAction::Solve);
+            }
         }
         let font = FontId::proportional(12.5);
         let mut job = egui::text::LayoutJob::default();
@@ -99,6 +125,49 @@ fn coach_line(ui: &mut egui::Ui, st: &mut AppState, b: &Board) {
         }
         ui.add(egui::Label::new(job).truncate());
     });
+    if action.is_some() {
+        // The line was drawn before the board changed: draw the new one.
+        ui.ctx().request_repaint();
+    }
+    match action {
+        Some(PlayAction::Undo) => _ = st.undo(),
+        Some(PlayAction::Redo) => _ = st.redo(),
+        Some(PlayAction::Hint) => st.play.ask_hint(),
+        Some(PlayAction::Solve) => _ = st.solve_from_here(),
+        None => {}
+    }
+}
+
+/// Undo and Redo, each saying how many moves it takes back or makes again.
+fn undo_buttons(ui: &mut egui::Ui, st: &AppState) -> Option<PlayAction> {
+    let (back, again) = st.play.chain().sizes();
+    let moves = |n: usize| match n {
+        0 => String::new(),
+        1 => " (1 move)".to_string(),
+        n => format!(" ({n} moves at once)"),
+    };
+    let mut action = None;
+    if ui
+        .add_enabled(st.can_undo(), egui::Button::new("Undo").small())
+        .on_hover_text(format!(
+            "Ctrl+Z, U or Backspace: take back the last step{}",
+            moves(back)
+        ))
+        .clicked()
+    {
+        action = Some(PlayAction::Undo);
+    }
+    if ui
+        .add_enabled(st.can_redo(), egui::Button::new("Redo").small())
+        .on_hover_text(format!(
+            "Ctrl+Shift+Z or Ctrl+Y: make the undone step again{}",
+            moves(again)
+        ))
+        .clicked()
+    {
+        action = Some(PlayAction::Redo);
+    }
+    action
 }
 
 /// Draws the shown board in `area` (tiles through `painter`, numbers with egui), the
