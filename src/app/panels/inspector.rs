@@ -85,7 +85,9 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
         .unwrap_or(Algorithm::AStar);
     let goal = st.goal().map(|g| g.board().clone());
     let goal = goal.as_ref();
-    let b = st.board();
+    // A copy: the prediction switch below borrows the state mutably.
+    let board = st.board().clone();
+    let b = &board;
     let cell = mini::cell_for(b.cols(), 54.0);
     let small = mini::cell_for(b.cols(), 40.0);
     let expanded = st.run.progress().map_or(0, |p| p.expanded);
@@ -140,7 +142,15 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
         }
     }
     ui.separator();
+    super::predict::controls(ui, &mut st.predict, goal, small);
+    let predicting = st.predict.on && st.run.solution().is_none();
     let open_title = match algorithm {
+        _ if predicting => format!(
+            "Which does {} expand next? Click it ({} open; the first {} shown, by their tiles)",
+            super::solver::label(algorithm),
+            group(v.open as u64),
+            v.open_top.len()
+        ),
         Algorithm::IdaStar => format!(
             "Next on the depth-first path ({} boards within the threshold)",
             group(v.open as u64)
@@ -156,7 +166,15 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
             group(v.closed as u64)
         ),
     };
-    ui.label(RichText::new(open_title).strong());
+    ui.add(egui::Label::new(RichText::new(open_title).strong()).wrap());
+    if predicting {
+        // Only a search holding at its step takes a prediction (the list is of that moment).
+        let ready = st.run.is_idle();
+        if let Some(i) = super::predict::open_list(ui, v, algorithm, goal, small, ready) {
+            st.predict(i);
+        }
+        return;
+    }
     // As many per row as fit the panel (a wrapped row would widen the panel instead).
     let each = (small * b.cols() as f32).max(46.0) + 8.0;
     let per_row = ((ui.available_width() / each).floor() as usize).max(1);

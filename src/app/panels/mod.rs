@@ -3,6 +3,7 @@
 //! window or GPU code here, so egui_kittest can drive it.
 
 mod inspector;
+mod predict;
 mod puzzle;
 mod solution;
 mod solver;

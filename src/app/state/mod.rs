@@ -11,6 +11,7 @@ mod hand;
 mod lists;
 mod play;
 mod playback;
+mod predict;
 mod run;
 mod scramble;
 mod settings;
@@ -32,6 +33,7 @@ pub fn play_max_cells() -> usize {
     play::MAX_CELLS
 }
 pub use playback::{Playback, SLIDE_SECONDS, Slide};
+pub use predict::{Predict, Verdict, judge, shown_order};
 pub use run::{FinishedIteration, Run, RunState, SolutionView};
 pub use scramble::Scramble;
 pub use settings::{EvaluatorChoice, SPEEDS, Settings};
@@ -82,6 +84,8 @@ pub struct AppState {
     pub recent: Recent,
     /// Playing by hand: moves made, moves to solve from here, hints.
     pub play: Play,
+    /// Prediction of the next expansion in a stepped search, and its score.
+    pub predict: Predict,
     /// Comparing heuristics on the board, or the textbook experiment.
     pub compare: Compare,
     /// What the views show and how: the lower view, a board picked to look at, the tree's
@@ -114,6 +118,7 @@ impl AppState {
             messages: Messages::default(),
             recent: Recent::default(),
             play: Play::new(),
+            predict: Predict::default(),
             compare: Compare::default(),
             view: View::default(),
             quit: false,
@@ -329,6 +334,7 @@ impl AppState {
 
     fn clear_results(&mut self) {
         self.run.clear();
+        self.predict.reset();
         self.playback.reset();
         self.view.clear_picks();
     }
