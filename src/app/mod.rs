@@ -26,8 +26,8 @@ pub use panels::{Dialogs, ui};
 pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{
     AppState, Chain, Clock, Compare, EditClick, Editor, EvaluatorChoice, FinishedIteration, Level,
-    LowerView, Message, Messages, Play, Playback, Predict, Recent, Run, RunState, SLIDE_SECONDS, SPEEDS,
-    Scramble, Settings, Slide, SolutionView, Verdict, View, judge, shown_order,
+    LowerView, Message, Messages, Play, Playback, Predict, Recent, Run, RunState, SLIDE_SECONDS,
+    SPEEDS, Scramble, Settings, Slide, SolutionView, Verdict, View, judge, shown_order,
 };
 pub use views::ramp;
 pub use worker::{AStarHeld, BESIDE_LIMIT, BuildStatus, OPEN_SHOWN, StepView};

@@ -53,7 +53,8 @@ pub(super) fn open_list(
 ) -> Option<usize> {
     let mut pick = None;
     let b = v.open_top.first().map(|o| &o.board)?;
-    let each = (small * b.cols() as f32).max(58.0) + 8.0;
+    // Room for the widest button ("K · 12+10=22") on one line.
+    let each = (small * b.cols() as f32).max(84.0) + 8.0;
     let per_row = ((ui.available_width() / each).floor() as usize).max(1);
     let order = shown_order(&v.open_top);
     for (r, row) in order.chunks(per_row).enumerate() {
@@ -68,7 +69,12 @@ pub(super) fn open_list(
                     } else {
                         format!("{letter} · {}+{}={}", o.g, o.h, o.g + o.h)
                     };
-                    let button = ui.add_enabled(ready, egui::Button::new(text).small());
+                    let button = ui.add_enabled(
+                        ready,
+                        egui::Button::new(text)
+                            .small()
+                            .wrap_mode(egui::TextWrapMode::Extend),
+                    );
                     if ready && (board.clicked() || button.clicked()) {
                         pick = Some(i);
                     }
