@@ -56,6 +56,9 @@ pub struct StepView {
     pub least_pruned: Option<u32>,
     /// IDA*: what A* holds on the same board after as many expansions.
     pub astar: Option<AStarHeld>,
+    /// IDA*'s finished iterations' trees, one slot per iteration (`None`: not kept, see
+    /// [`Stepper::iteration_trees`]); shared, not copied, from snapshot to snapshot.
+    pub iteration_trees: Vec<Option<Arc<[TreeNode]>>>,
 }
 
 impl StepView {
@@ -74,6 +77,7 @@ impl StepView {
             tree: s.tree().to_vec(),
             tree_complete: s.tree_complete(),
             iterations: s.iterations().to_vec(),
+            iteration_trees: s.iteration_trees().to_vec(),
         }
     }
 }

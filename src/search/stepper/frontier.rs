@@ -119,7 +119,7 @@ impl Stepper {
         for _ in &fresh {
             self.hist.add(g as usize + 1, 0);
         }
-        let t = self.record(&board, parent_tree, g, 0);
+        let t = self.record(&board, parent_tree, (g, 0), &successors);
         let State::Bfs { map, .. } = &mut self.state else {
             unreachable!()
         };
@@ -166,7 +166,7 @@ impl Stepper {
             unreachable!()
         };
         let entries = map.len() + open.len();
-        let t = self.record(&board, parent_tree, g, h);
+        let t = self.record(&board, parent_tree, (g, h), &successors);
         let State::AStar { map, .. } = &mut self.state else {
             unreachable!()
         };

@@ -97,7 +97,7 @@ impl Stepper {
     }
 
     /// Ends an iteration that did not reach the goal: records it, raises the threshold to the
-    /// least f pruned and clears the tree and histogram for the next one.
+    /// least f pruned, keeps its tree and clears the histogram for the next one.
     fn ida_next_iteration(&mut self) -> Step {
         let State::IdaStar {
             threshold,
@@ -121,8 +121,7 @@ impl Stepper {
         *expanded = 0;
         *generated = 0;
         *started = false;
-        self.tree.clear();
-        self.tree_complete = true;
+        self.keep_tree();
         self.finished_hist = Some(self.hist.clone());
         self.hist.clear();
         self.hist.add(0, self.h0 as usize);
@@ -188,7 +187,7 @@ impl Stepper {
         // The moves to this node: those of the frames on the stack, then `mv`.
         let mut path = self.ida_path();
         path.extend(mv);
-        let t = self.record(&board, parent, g, h);
+        let t = self.record(&board, parent, (g, h), &children.successors);
         let State::IdaStar { stack, .. } = &mut self.state else {
             unreachable!()
         };

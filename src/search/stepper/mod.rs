@@ -21,6 +21,9 @@ use std::sync::Arc;
 mod frontier;
 mod history;
 mod ida;
+mod tree;
+
+pub use tree::{KEPT_TREES_BYTES, TREE_LIMIT, TreeNode};
 
 pub use history::{HISTORY_BUDGET, History, HistoryFigures};
 
@@ -33,10 +36,6 @@ use super::{
 };
 use crate::heuristic::{Heuristic, HeuristicSpec};
 use crate::puzzle::{Board, Move};
-
-/// Expanded nodes kept for the tree view; above this many the tree is not recorded further
-/// (a picture of more nodes is no longer readable).
-pub const TREE_LIMIT: usize = 5_000;
 
 /// What became of one successor of an expanded node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,21 +131,6 @@ pub struct OpenEntry {
     pub h: u32,
 }
 
-/// An expanded node of the search tree (IDA*: of the current iteration's tree).
-#[derive(Clone, Debug, PartialEq)]
-pub struct TreeNode {
-    /// The board.
-    pub board: Board,
-    /// Index of its parent in [`Stepper::tree`] (`None` for the start).
-    pub parent: Option<usize>,
-    /// Moves from the start, and its heuristic value.
-    pub g: u32,
-    /// Heuristic value, in moves.
-    pub h: u32,
-    /// Its expansion number ([`Expansion::number`]).
-    pub number: u64,
-}
-
 /// What one [`Stepper::step`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -183,6 +167,8 @@ pub struct Stepper {
     last: Option<Expansion>,
     tree: Vec<TreeNode>,
     tree_complete: bool,
+    /// IDA*: the trees of its finished iterations, as many as [`KEPT_TREES_BYTES`] holds.
+    kept: tree::KeptTrees,
     iterations: Vec<Iteration>,
     solution: Option<Vec<Move>>,
     hist: GhHistogram,
@@ -341,6 +327,7 @@ impl Stepper {
             last: None,
             tree: Vec::new(),
             tree_complete: true,
+            kept: tree::KeptTrees::default(),
             iterations: Vec::new(),
             solution: (s == g && algorithm == Algorithm::Bfs).then(Vec::new),
             hist,
@@ -624,21 +611,5 @@ impl Stepper {
             });
         }
         Ok(())
-    }
-
-    /// Records an expanded node in the tree; its index (`usize::MAX` past the limit).
-    fn record(&mut self, board: &Board, parent: Option<usize>, g: u32, h: u32) -> usize {
-        if self.tree.len() >= TREE_LIMIT {
-            self.tree_complete = false;
-            return usize::MAX;
-        }
-        self.tree.push(TreeNode {
-            board: board.clone(),
-            parent: parent.filter(|&p| p != usize::MAX),
-            g,
-            h,
-            number: self.expanded,
-        });
-        self.tree.len() - 1
     }
 }
