@@ -51,6 +51,8 @@ struct App {
     repaint_at: Option<Instant>,
     /// Something changed since the last frame (a snapshot, an answer) and is not yet drawn.
     stale: bool,
+    /// Screenshots the UI asked for (a view saved as PNG), answered after the frame.
+    shots: Vec<egui::ScreenshotCallback>,
 }
 
 /// The least time between two frames that show a running search's snapshots (about 30 a
@@ -82,6 +84,7 @@ pub fn run(opts: GuiRequest) -> Result<(), AppError> {
         title: String::new(),
         repaint_at: None,
         stale: false,
+        shots: Vec::new(),
     };
     event_loop
         .run_app(&mut app)
@@ -240,6 +243,16 @@ impl App {
         });
         g.egui_state
             .handle_platform_output(&g.window, full.platform_output);
+        // egui-winit leaves screenshots to us: answered once this frame is out.
+        self.shots.extend(
+            full.viewport_output
+                .values()
+                .flat_map(|v| &v.commands)
+                .filter_map(|c| match c {
+                    egui::ViewportCommand::Screenshot(cb) => Some(cb.clone()),
+                    _ => None,
+                }),
+        );
         // egui's own animations (tooltips, collapsing headers) ask for a repaint after a delay.
         if let Some(v) = full.viewport_output.get(&egui::ViewportId::ROOT)
             && v.repaint_delay < std::time::Duration::from_secs(1)
@@ -368,6 +381,7 @@ impl App {
             el.exit();
             return;
         }
+        self.answer_shots();
         self.after_frame(el);
     }
 
@@ -407,7 +421,39 @@ impl App {
         }
     }
 
+    /// Answers the screenshots asked for with a frame rendered offscreen now (an empty
+    /// picture when it cannot be had: the view's save then says so).
+    fn answer_shots(&mut self) {
+        if self.shots.is_empty() {
+            return;
+        }
+        let shots = std::mem::take(&mut self.shots);
+        let image = self.capture_image().unwrap_or_else(|e| {
+            crate::note!("npuzzle: {e}");
+            egui::ColorImage::filled([0, 0], egui::Color32::BLACK)
+        });
+        let image = Arc::new(image);
+        for s in shots {
+            s.complete(image.clone());
+        }
+        if let Some(g) = &self.gfx {
+            g.window.request_redraw();
+        }
+    }
+
+    /// Saves the next frame, rendered offscreen, as a PNG at `path`.
     fn capture(&mut self, path: &std::path::Path) -> Result<(), AppError> {
+        let image = self.capture_image()?;
+        let png_bytes =
+            super::views::export::png_bytes(&image).map_err(|e| AppError::Screenshot(e.into()))?;
+        super::write_atomic(path, &png_bytes).map_err(|source| AppError::SaveScreenshot {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// The next frame, rendered offscreen and read back.
+    fn capture_image(&mut self) -> Result<egui::ColorImage, AppError> {
         let Some(g) = &self.gfx else {
             return Err(AppError::NoWindowToCapture);
         };
@@ -494,22 +540,10 @@ impl App {
             }
         }
         buffer.unmap();
-        let mut png_bytes = Vec::new();
-        {
-            let mut enc = png::Encoder::new(&mut png_bytes, w, h);
-            enc.set_color(png::ColorType::Rgba);
-            enc.set_depth(png::BitDepth::Eight);
-            let mut writer = enc
-                .write_header()
-                .map_err(|e| AppError::Screenshot(e.into()))?;
-            writer
-                .write_image_data(&rgba)
-                .map_err(|e| AppError::Screenshot(e.into()))?;
-        }
-        super::write_atomic(path, &png_bytes).map_err(|source| AppError::SaveScreenshot {
-            path: path.to_path_buf(),
-            source,
-        })
+        Ok(egui::ColorImage::from_rgba_unmultiplied(
+            [w as usize, h as usize],
+            &rgba,
+        ))
     }
 }
 

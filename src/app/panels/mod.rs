@@ -19,6 +19,8 @@ use super::state::{AppState, Level, LowerView, RunState};
 use super::views;
 use crate::puzzle::Move;
 
+pub(crate) use inspector::fate_text;
+
 /// File dialogs, so tests can replace the native ones.
 pub trait Dialogs {
     /// A puzzle file to open, or `None` if cancelled.
@@ -107,6 +109,12 @@ pub fn ui(
     dialogs: &mut dyn Dialogs,
 ) {
     shortcuts(ui, st, dialogs);
+    for r in views::export::take_outcomes(ui.ctx()) {
+        match r {
+            Ok(m) => st.messages.show(m),
+            Err(e) => st.messages.error(e),
+        }
+    }
     // Side panels take a fifth each of a small window (800 points: 160 each, the centre
     // keeps about 410) and 300 points on a large one, at most 22 % each when the window
     // shrinks (they can be widened on a large one, or narrowed); their contents scroll.
@@ -185,15 +193,22 @@ pub fn ui(
         let board_rect = Rect::from_min_max(avail.min, Pos2::new(avail.max.x, split - 4.0));
         let heat_rect = Rect::from_min_max(Pos2::new(avail.min.x, split + 4.0), avail.max);
         views::board::show(ui, st, painter, board_rect);
-        lower(ui, st, painter, heat_rect);
+        lower(ui, st, painter, heat_rect, dialogs);
         ui.allocate_rect(avail, Sense::hover());
     });
 }
 
 /// The lower half of the central area: a strip of tabs (heatmap, tree, iterations) over the
-/// chosen view.
-fn lower(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, rect: Rect) {
+/// chosen view, and the Export menu.
+fn lower(
+    ui: &mut egui::Ui,
+    st: &mut AppState,
+    painter: &mut dyn QuadPainter,
+    rect: Rect,
+    dialogs: &mut dyn Dialogs,
+) {
     let strip = Rect::from_min_size(rect.min, egui::vec2(rect.width(), 22.0));
+    let rest = Rect::from_min_max(rect.min + egui::vec2(0.0, 24.0), rect.max);
     ui.scope_builder(egui::UiBuilder::new().max_rect(strip), |ui| {
         ui.horizontal(|ui| {
             for (v, name) in [
@@ -205,22 +220,61 @@ fn lower(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter, re
                 ui.selectable_value(&mut st.view.lower, v, name);
             }
             if let Some(i) = st.view.picked_iteration
-                && st.view.lower == LowerView::Heatmap
+                && matches!(st.view.lower, LowerView::Heatmap | LowerView::Tree)
                 && ui
                     .small_button(format!("iteration {}: back to live", i + 1))
                     .clicked()
             {
                 st.view.picked_iteration = None;
+                st.view.tree_scene = Rect::ZERO;
             }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                export_menu(ui, st, rest, dialogs);
+            });
         });
     });
-    let rest = Rect::from_min_max(rect.min + egui::vec2(0.0, 24.0), rect.max);
     match st.view.lower {
         LowerView::Heatmap => views::heatmap::show(ui, st, painter, rest),
         LowerView::Tree => views::tree::show(ui, st, rest),
         LowerView::Iterations => views::iterations::show(ui, st, rest),
         LowerView::Compare => views::comparison::show(ui, st, rest),
     }
+}
+
+/// The Export menu: the lower view (`rest`, on screen) or the board as PNG, the tree as SVG.
+fn export_menu(ui: &mut egui::Ui, st: &mut AppState, rest: Rect, dialogs: &mut dyn Dialogs) {
+    let name = match st.view.lower {
+        LowerView::Heatmap => "heatmap",
+        LowerView::Tree => "tree",
+        LowerView::Iterations => "iterations",
+        LowerView::Compare => "compare",
+    };
+    ui.menu_button("Export", |ui| {
+        if ui.button(format!("The {name} view as PNG…")).clicked() {
+            match dialogs.save(&format!("npuzzle-{name}.png")) {
+                Some(path) => {
+                    views::export::request_png(ui.ctx(), rest, path, &format!("the {name} view"))
+                }
+                None => st.messages.show(NO_DIALOG),
+            }
+        }
+        if ui.button("The board as PNG…").clicked() {
+            match dialogs.save("npuzzle-board.png") {
+                Some(path) => {
+                    let board = st.view.board_rect;
+                    views::export::request_png(ui.ctx(), board, path, "the board");
+                }
+                None => st.messages.show(NO_DIALOG),
+            }
+        }
+        if st.view.lower == LowerView::Tree && ui.button("The tree as SVG…").clicked() {
+            match (dialogs.save("npuzzle-tree.svg"), views::tree::svg_text(ui.ctx())) {
+                (Some(path), Some(text)) => save(st, &path, &text),
+                (None, _) => st.messages.show(NO_DIALOG),
+                (_, None) => st.messages.show("No tree to save: step a search first."),
+            }
+        }
+    });
 }
 
 /// The keyboard shortcuts in words, as the Solver panel lists them (kept beside

@@ -16,8 +16,13 @@ pub struct View {
     pub lower: LowerView,
     /// The search tree view's visible region (pan and zoom), in its own coordinates.
     pub tree_scene: egui::Rect,
-    /// IDA*: a finished iteration picked in the iteration chart, whose heatmap is shown.
+    /// The search tree view draws each generated child that was not expanded, by its fate.
+    pub tree_children: bool,
+    /// IDA*: a finished iteration picked in the iteration chart or the tree view, whose
+    /// heatmap and tree are shown.
     pub picked_iteration: Option<usize>,
+    /// Where the board was drawn in the last frame, in points (what Export saves of it).
+    pub board_rect: egui::Rect,
     /// Width of the central area in the last frame, in points (the layout's result).
     pub central_width: f32,
 }
@@ -30,7 +35,9 @@ impl Default for View {
             focus: None,
             lower: LowerView::default(),
             tree_scene: egui::Rect::ZERO,
+            tree_children: true,
             picked_iteration: None,
+            board_rect: egui::Rect::ZERO,
             central_width: 0.0,
         }
     }

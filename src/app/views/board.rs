@@ -193,6 +193,7 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
     });
     let rect = Rect::from_min_max(area.min + vec2(0.0, STRIP + 2.0), area.max);
     let cells = Cells::new(rect, b.rows(), b.cols());
+    st.view.board_rect = cells.board.expand(cells.gap + 4.0).intersect(rect);
     let origin = rect.min;
     let (mut quads, labels) = tile_quads(st, &b, goal.as_ref(), &cells, origin);
     let shares = misplaced(st);

@@ -5,6 +5,7 @@
 pub mod board;
 pub mod chart;
 pub mod comparison;
+pub mod export;
 pub mod heatmap;
 pub mod iterations;
 pub mod mini;
