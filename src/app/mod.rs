@@ -30,6 +30,7 @@ pub use state::{
     SPEEDS, Scramble, Settings, Slide, SolutionView, Verdict, View, judge, shown_order,
 };
 pub use views::ramp;
+pub use views::tree::geometry::{DRAWN_LIMIT, Geometry, Mark};
 pub use worker::{AStarHeld, BESIDE_LIMIT, BuildStatus, OPEN_SHOWN, StepView};
 
 use crate::cli::{GuiRequest, LaunchError};

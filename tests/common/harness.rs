@@ -104,3 +104,19 @@ pub fn set(st: &mut AppState, algorithm: Algorithm, h: HeuristicKind) {
     st.settings.algorithm = algorithm;
     st.settings.heuristic = HeuristicChoice::Kind(h);
 }
+
+/// Texts the last frame painted (shapes, not widgets: the painter-drawn labels too).
+pub fn painted_texts(h: &Harness<'_, TestApp>) -> Vec<String> {
+    fn walk(s: &egui::Shape, out: &mut Vec<String>) {
+        match s {
+            egui::Shape::Text(t) => out.push(t.galley.text().to_string()),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &h.output().shapes {
+        walk(&c.shape, &mut out);
+    }
+    out
+}

@@ -268,7 +268,10 @@ fn export_menu(ui: &mut egui::Ui, st: &mut AppState, rest: Rect, dialogs: &mut d
             }
         }
         if st.view.lower == LowerView::Tree && ui.button("The tree as SVG…").clicked() {
-            match (dialogs.save("npuzzle-tree.svg"), views::tree::svg_text(ui.ctx())) {
+            match (
+                dialogs.save("npuzzle-tree.svg"),
+                views::tree::svg_text(ui.ctx()),
+            ) {
                 (Some(path), Some(text)) => save(st, &path, &text),
                 (None, _) => st.messages.show(NO_DIALOG),
                 (_, None) => st.messages.show("No tree to save: step a search first."),

@@ -36,9 +36,8 @@ pub fn request_png(ctx: &egui::Context, rect: Rect, path: PathBuf, what: &str) {
     let what = what.to_string();
     let repaint = ctx.clone();
     ctx.request_screenshot(move |image| {
-        let r = save_region(&image, rect, ppp, &path).map(|(w, h)| {
-            format!("saved {what} as {} ({w}×{h} pixels)", path.display())
-        });
+        let r = save_region(&image, rect, ppp, &path)
+            .map(|(w, h)| format!("saved {what} as {} ({w}×{h} pixels)", path.display()));
         let r = r.map_err(|e| format!("could not save {what} as {}: {e}", path.display()));
         out.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -101,11 +100,20 @@ mod tests {
         let r = Rect::from_min_max(egui::pos2(10.0, 5.0), egui::pos2(30.0, 40.0));
         let c = crop(&img, r, 2.0).unwrap();
         assert_eq!(c.size, [40, 50 - 10]);
-        assert!(crop(&img, Rect::from_min_size(egui::pos2(60.0, 0.0), egui::vec2(5.0, 5.0)), 2.0).is_none());
+        assert!(
+            crop(
+                &img,
+                Rect::from_min_size(egui::pos2(60.0, 0.0), egui::vec2(5.0, 5.0)),
+                2.0
+            )
+            .is_none()
+        );
         // An empty picture (the window could not be read) gives none.
         assert!(crop(&ColorImage::filled([0, 0], egui::Color32::RED), r, 1.0).is_none());
         let png = png_bytes(&c).unwrap();
-        let info = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
+        let info = png::Decoder::new(std::io::Cursor::new(png))
+            .read_info()
+            .unwrap();
         assert_eq!((info.info().width, info.info().height), (40, 40));
     }
 }

@@ -380,12 +380,7 @@ mod tests {
                     s(&down, Move::Down, 1, Fate::Pushed),
                 ],
             ),
-            n(
-                &up,
-                Some(0),
-                1,
-                vec![s(&a, Move::Down, 0, Fate::Parent)],
-            ),
+            n(&up, Some(0), 1, vec![s(&a, Move::Down, 0, Fate::Parent)]),
             n(
                 &down,
                 Some(0),
@@ -393,7 +388,15 @@ mod tests {
                 vec![
                     s(&a, Move::Up, 0, Fate::Parent),
                     s(&goal, Move::Right, 2, Fate::Pushed),
-                    s(&a, Move::Left, 2, Fate::Known { best_g: 0, closed: true }),
+                    s(
+                        &a,
+                        Move::Left,
+                        2,
+                        Fate::Known {
+                            best_g: 0,
+                            closed: true,
+                        },
+                    ),
                 ],
             ),
         ];
@@ -437,7 +440,10 @@ mod tests {
         let xs: Vec<f32> = geo.drawn[2..].iter().map(|d| d.pos.x).collect();
         // The root's three pruned children (drawn first) sit right of node 1's four (columns
         // 0 to 3): node 1 is the root's first child.
-        assert_eq!(xs, [4.0 * DX, 5.0 * DX, 6.0 * DX, 0.0, DX, 2.0 * DX, 3.0 * DX]);
+        assert_eq!(
+            xs,
+            [4.0 * DX, 5.0 * DX, 6.0 * DX, 0.0, DX, 2.0 * DX, 3.0 * DX]
+        );
         assert_eq!(geo.drawn[1].pos.x, 1.5 * DX);
         assert_eq!((geo.drawn[2].pos.y, geo.drawn[5].pos.y), (DY, 2.0 * DY));
         assert_eq!(geo.drawn[0].pos.x, (1.5 * DX + 6.0 * DX) / 2.0);

@@ -125,7 +125,10 @@ pub fn svg_text(ctx: &egui::Context) -> Option<String> {
         None => "search tree".to_string(),
     };
     let left = if c.geo.hidden > 0 {
-        format!(" ({} generated children not drawn)", group(c.geo.hidden as u64))
+        format!(
+            " ({} generated children not drawn)",
+            group(c.geo.hidden as u64)
+        )
     } else {
         String::new()
     };
@@ -193,7 +196,9 @@ fn empty_note(ui: &mut egui::Ui, st: &AppState) {
     match st.run.progress() {
         // An iteration of IDA* has ended: its tree is kept, the next one (`p.iteration`,
         // threshold `p.bound`) not begun.
-        Some(p) if p.algorithm == Some(Algorithm::IdaStar) && p.expanded > 0 && p.ida.number > 1 => {
+        Some(p)
+            if p.algorithm == Some(Algorithm::IdaStar) && p.expanded > 0 && p.ida.number > 1 =>
+        {
             ui.label(format!(
                 "IDA*'s iteration {} ended without the goal (pick it in \"Tree of\" to see its \
                  tree; the Iterations tab keeps its heatmap): the next, with threshold {}, has \
@@ -324,7 +329,11 @@ fn scene(ui: &mut egui::Ui, c: &Cached, scene_rect: &mut Rect) -> (Option<usize>
             let near = resp.hover_pos().and_then(|h| c.geo.nearest(h));
             if let Some(i) = near {
                 let d = &c.geo.drawn[i];
-                p.circle_stroke(d.pos, paint::NODE_R + 3.0, Stroke::new(1.5, egui::Color32::WHITE));
+                p.circle_stroke(
+                    d.pos,
+                    paint::NODE_R + 3.0,
+                    Stroke::new(1.5, egui::Color32::WHITE),
+                );
             }
             hovered = near;
             if resp.clicked() {
@@ -359,7 +368,9 @@ fn node_tip(ui: &egui::Ui, st: &AppState, rect: Rect, c: &Cached, i: usize, thre
     let at = ui
         .ctx()
         .pointer_hover_pos()
-        .map_or(rect.min + egui::vec2(8.0, 24.0), |p| p + egui::vec2(16.0, 16.0));
+        .map_or(rect.min + egui::vec2(8.0, 24.0), |p| {
+            p + egui::vec2(16.0, 16.0)
+        });
     let tip = egui::Area::new(ui.scope_id().with("tree-tip"))
         .order(egui::Order::Tooltip)
         .fixed_pos(at);

@@ -75,7 +75,11 @@ pub fn glyph(mark: Mark, c: Pos2, r: f32, on_path: bool) -> Vec<Shape> {
             out.push(Shape::circle_stroke(c, r * 1.15, Stroke::new(1.5, col)));
         }
         (_, Some(pts)) if hollow(mark) => {
-            out.push(Shape::convex_polygon(pts, Color32::TRANSPARENT, Stroke::new(1.5, col)));
+            out.push(Shape::convex_polygon(
+                pts,
+                Color32::TRANSPARENT,
+                Stroke::new(1.5, col),
+            ));
         }
         (_, Some(pts)) => out.push(Shape::convex_polygon(pts, col, Stroke::NONE)),
         (_, None) => {}
@@ -100,7 +104,9 @@ pub fn text_color(mark: Mark) -> Color32 {
 pub fn label(tree: &[TreeNode], geo: &Geometry, i: usize) -> String {
     let d = &geo.drawn[i];
     match d.mark {
-        Mark::Expanded => tree.get(d.node).map_or(String::new(), |t| t.number.to_string()),
+        Mark::Expanded => tree
+            .get(d.node)
+            .map_or(String::new(), |t| t.number.to_string()),
         m => m.letter().to_string(),
     }
 }
@@ -130,9 +136,7 @@ pub fn shapes(painter: &egui::Painter, tree: &[TreeNode], geo: &Geometry) -> Vec
         };
         out.extend(glyph(d.mark, d.pos, r, d.on_path));
         let galley = painter.layout_no_wrap(label(tree, geo, i), font, text_color(d.mark));
-        let at = Align2::CENTER_CENTER
-            .anchor_size(d.pos, galley.size())
-            .min;
+        let at = Align2::CENTER_CENTER.anchor_size(d.pos, galley.size()).min;
         out.push(Shape::galley(at, galley, text_color(d.mark)));
     }
     out
@@ -147,7 +151,11 @@ pub fn legend(ui: &mut egui::Ui) {
             let p = ui.painter();
             let r = if mark == Mark::Expanded { 7.0 } else { 6.0 };
             p.extend(glyph(mark, rect.center(), r, false));
-            let text = if mark == Mark::Expanded { "7" } else { mark.letter() };
+            let text = if mark == Mark::Expanded {
+                "7"
+            } else {
+                mark.letter()
+            };
             p.text(
                 rect.center(),
                 Align2::CENTER_CENTER,

@@ -37,7 +37,11 @@ fn glyph(out: &mut String, mark: Mark, c: Pos2, r: f32, on_path: bool) {
     match (mark, paint::polygon(mark, c, r)) {
         (Mark::Expanded, _) => {
             let f = if on_path { hex(PATH) } else { col };
-            let _ = write!(out, r#"<circle cx="{}" cy="{}" r="{r}" fill="{f}"/>"#, c.x, c.y);
+            let _ = write!(
+                out,
+                r#"<circle cx="{}" cy="{}" r="{r}" fill="{f}"/>"#,
+                c.x, c.y
+            );
         }
         (Mark::Goal, _) => {
             let _ = write!(
@@ -172,7 +176,11 @@ fn legend(out: &mut String, at: Pos2) {
     for mark in Mark::ALL {
         let c = Pos2::new(x, at.y);
         glyph(out, mark, c, 6.0, false);
-        let t = if mark == Mark::Expanded { "7" } else { mark.letter() };
+        let t = if mark == Mark::Expanded {
+            "7"
+        } else {
+            mark.letter()
+        };
         text(out, c, 8.0, mark, t);
         let _ = write!(
             out,
