@@ -49,7 +49,7 @@ impl TreeNode {
 
 /// IDA*'s finished iterations' trees, one slot per iteration (`None`: not kept, the tree was
 /// past [`TREE_LIMIT`] or let go for the cap), and the bytes the kept ones take.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct KeptTrees {
     trees: Vec<Option<Arc<[TreeNode]>>>,
     bytes: usize,

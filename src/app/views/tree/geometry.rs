@@ -60,11 +60,11 @@ impl Mark {
     /// The mark in words, for the legend.
     pub fn word(self) -> &'static str {
         match self {
-            Mark::Expanded => "expanded (number)",
-            Mark::Pushed => "pushed, not expanded",
-            Mark::BetterPath => "better path: pushed again",
+            Mark::Expanded => "expanded (its number)",
+            Mark::Pushed => "pushed",
+            Mark::BetterPath => "better path",
             Mark::Duplicate => "duplicate dropped",
-            Mark::Pruned => "pruned: f over the threshold",
+            Mark::Pruned => "pruned (f > threshold)",
             Mark::Goal => "goal",
         }
     }

@@ -61,6 +61,8 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     let mut ui = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     let ui = &mut ui;
     let Some(src) = tree_to_draw(ui, st) else {
+        // Still the picker: a finished iteration's tree can be shown between iterations.
+        controls(ui, st);
         return;
     };
     let picked = src.picked;
@@ -200,10 +202,10 @@ fn empty_note(ui: &mut egui::Ui, st: &AppState) {
             if p.algorithm == Some(Algorithm::IdaStar) && p.expanded > 0 && p.ida.number > 1 =>
         {
             ui.label(format!(
-                "IDA*'s iteration {} ended without the goal (pick it in \"Tree of\" to see its \
-                 tree; the Iterations tab keeps its heatmap): the next, with threshold {}, has \
-                 expanded nothing yet. Step starts it from the start board ({} expansions in \
-                 all iterations so far).",
+                "IDA*'s iteration {} ended without the goal (the Iterations tab keeps its \
+                 heatmap): the next, with threshold {}, has expanded nothing yet. Step starts \
+                 it from the start board ({} expansions in all iterations so far). The ended \
+                 iteration's tree is kept: pick it in \"Tree of\".",
                 p.ida.number - 1,
                 p.bound,
                 group(p.expanded)
@@ -216,7 +218,7 @@ fn empty_note(ui: &mut egui::Ui, st: &AppState) {
 }
 
 /// The line over the tree: whose tree it is (its expanded nodes), what was left out, what is
-/// orange, and how to pan, zoom and pick.
+/// orange.
 fn caption(ui: &mut egui::Ui, st: &AppState, c: &Cached, picked: Option<usize>) {
     let nodes = c.geo.count(Mark::Expanded);
     let generated = c.geo.drawn.len() - nodes;
@@ -251,15 +253,14 @@ fn caption(ui: &mut egui::Ui, st: &AppState, c: &Cached, picked: Option<usize>) 
     } else {
         format!(", {} generated children", group(generated as u64))
     };
-    let path = if st.run.solution().is_some() {
-        "the solution path in orange"
-    } else {
-        "the path to the last node in orange"
+    let path = match (st.run.solution().is_some(), picked.is_some()) {
+        // A finished iteration did not reach the goal: the solution's moves are followed as
+        // far as it went (a ring where they were pruned).
+        (true, true) => "the solution's moves in orange, as far as this iteration followed them",
+        (true, false) => "the solution path in orange",
+        (false, _) => "the path to the last node in orange",
     };
-    ui.label(format!(
-        "{whose}{children}; {path} · drag or scroll to pan, Ctrl+scroll to zoom, click a node \
-         to show its board"
-    ));
+    ui.label(format!("{whose}{children}; {path}."));
 }
 
 /// The row of controls: which tree (IDA*: the live iteration or a finished one), whether
@@ -279,7 +280,11 @@ fn controls(ui: &mut egui::Ui, st: &mut AppState) {
         let before = st.view.tree_children;
         ui.checkbox(&mut st.view.tree_children, "generated children")
             .on_hover_text("draw each generated child that was not expanded, by its fate");
-        if ui.small_button("Fit").clicked() || before != st.view.tree_children {
+        let fit = ui.small_button("Fit").on_hover_text(
+            "the whole tree in view · drag or scroll to pan, Ctrl+scroll to zoom, click a node \
+             to show its board, hover for its numbers",
+        );
+        if fit.clicked() || before != st.view.tree_children {
             st.view.tree_scene = Rect::ZERO;
         }
     });
