@@ -33,8 +33,8 @@ pub fn fate_text(s: &Successor, algorithm: Algorithm, threshold: u32) -> String 
         Fate::BetterPath {
             old_g,
             reopened: true,
-        } => format!("better path (g {old_g} → {}): reopened", s.g),
-        Fate::BetterPath { old_g, .. } => format!("better path (g {old_g} → {}): updated", s.g),
+        } => format!("better path (g {old_g} to {}): reopened", s.g),
+        Fate::BetterPath { old_g, .. } => format!("better path (g {old_g} to {}): updated", s.g),
         Fate::Known { best_g, closed } => format!(
             "already {} with g {best_g}: dropped",
             if closed { "closed" } else { "on open" }
