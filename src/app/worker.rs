@@ -452,6 +452,8 @@ fn limits_for(job: &Job, cancel: &Arc<AtomicBool>) -> Limits {
         move_order: Default::default(),
         // "Never undo" needs no automaton from the cache.
         cache_dir: None,
+        // The stepper's rules (the default ones), so that Step and Start agree.
+        ..Limits::default()
     }
 }
 

@@ -3,7 +3,7 @@
 //! projection, progress fields and the path walk-back.
 //!
 //! The open list is a bucket queue (`open_list.rs`) popped lowest f first, ties broken by
-//! highest g. The closed set
+//! highest g (or by [`Limits::tie_break`](super::Limits::tie_break)'s rule). The closed set
 //! maps every board reached to its best g so far, the move that reached it and whether it has
 //! been expanded; a heap entry whose g no longer matches (or whose board is already closed) is
 //! stale and skipped when popped. A closed board reached more cheaply is reopened, which batched
@@ -70,7 +70,7 @@ impl<K: Key> BestFirst<K> {
             rows,
             cols,
             map: KeyMap::default(),
-            open: OpenList::new(),
+            open: OpenList::with_tie_break(ctl.limits().tie_break),
             entry: std::mem::size_of::<(K, Info)>() + 1 + K::heap_bytes(n),
             key_heap: K::heap_bytes(n),
             pending_entry: n + oentry,

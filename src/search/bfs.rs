@@ -10,10 +10,65 @@ use super::{
 };
 use crate::puzzle::{Goal, Move};
 
+/// When breadth-first search tests a board for the goal.
+///
+/// Tested when generated, the search stops as soon as the goal is reached: it expands the
+/// boards less than d − 1 moves from the start and those at d − 1 taken up to the goal's
+/// parent (a solution of d moves). Tested when expanded (popped), as A* does, it expands every board less than d moves
+/// from the start and those at d taken before the goal: about b times as many. Both find an
+/// optimal solution. Russell & Norvig's breadth-first search (*Artificial Intelligence: A
+/// Modern Approach*) tests when a node is generated (their "early goal test"); their A* and
+/// uniform-cost search test when a node is expanded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BfsGoalTest {
+    /// When a board is generated (the default).
+    #[default]
+    Generate,
+    /// When a board is taken from the queue to be expanded (it is then not expanded).
+    Expand,
+}
+
+impl BfsGoalTest {
+    /// Both, the default first.
+    pub const ALL: [BfsGoalTest; 2] = [BfsGoalTest::Generate, BfsGoalTest::Expand];
+
+    /// The name on the command line and in JSON: `generate`, `expand`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BfsGoalTest::Generate => "generate",
+            BfsGoalTest::Expand => "expand",
+        }
+    }
+}
+
+impl std::fmt::Display for BfsGoalTest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name [`BfsGoalTest::from_str`](std::str::FromStr) does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown goal test {0:?} (expected generate or expand)")]
+pub struct UnknownGoalTest(pub String);
+
+impl std::str::FromStr for BfsGoalTest {
+    type Err = UnknownGoalTest;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "generate" | "generation" => Ok(BfsGoalTest::Generate),
+            "expand" | "expansion" => Ok(BfsGoalTest::Expand),
+            _ => Err(UnknownGoalTest(s.to_string())),
+        }
+    }
+}
+
 /// Sentinel "no move" in the parent table.
 const ROOT: u8 = 4;
 
-/// Breadth-first search from the start until the goal is generated.
+/// Breadth-first search from the start until the goal is generated (or popped, as
+/// [`Limits::bfs_goal_test`](super::Limits::bfs_goal_test) says).
 ///
 /// # Errors
 /// [`SearchError`] on cancel, time limit or memory cap.
@@ -43,10 +98,15 @@ fn run<K: Key>(
     let qentry = std::mem::size_of::<(K, u32)>() + K::heap_bytes(n);
     let mut tiles = vec![0u8; n];
     let mut found = start_key == goal_key;
+    let at_generation = ctl.limits().bfs_goal_test == BfsGoalTest::Generate;
     while !found {
         let Some((key, depth)) = queue.pop_front() else {
             break;
         };
+        if !at_generation && key == goal_key {
+            found = true;
+            break;
+        }
         key.unpack(&mut tiles);
         let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
         let last = parent.get(&key).copied().unwrap_or(ROOT);
@@ -94,7 +154,7 @@ fn run<K: Key>(
             let is_goal = child == goal_key;
             parent.insert(child.clone(), m as u8);
             queue.push_back((child, depth + 1));
-            if is_goal {
+            if is_goal && at_generation {
                 found = true;
                 break;
             }

@@ -59,8 +59,10 @@ pub fn default_max_memory() -> u64 {
 
 pub use all::{AllSolutions, DEFAULT_MAX_SOLUTIONS};
 pub use batched_astar::DEFAULT_BATCH_SIZE;
+pub use bfs::{BfsGoalTest, UnknownGoalTest};
 pub use idastar::{MoveOrder, UnknownMoveOrder};
 pub use move_fsm::{FsmNote, MoveFsm, Pruning};
+pub use open_list::{TieBreak, UnknownTieBreak};
 
 /// The search algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -185,6 +187,12 @@ pub struct Limits {
     /// milliseconds). `None`: built in memory, once per process. The build comes before the
     /// search's clock and is not stopped by the time limit or the cancel flag.
     pub cache_dir: Option<PathBuf>,
+    /// Which open entry of equal f A* and batched A* expand first (default: highest g). The
+    /// stepped searches ([`stepper`]) keep the default.
+    pub tie_break: TieBreak,
+    /// When breadth-first search tests a board for the goal (default: when it is generated).
+    /// The stepped BFS keeps the default.
+    pub bfs_goal_test: BfsGoalTest,
 }
 
 impl Limits {
@@ -213,6 +221,8 @@ impl Default for Limits {
             all_solutions: None,
             move_order: MoveOrder::default(),
             cache_dir: None,
+            tie_break: TieBreak::default(),
+            bfs_goal_test: BfsGoalTest::default(),
         }
     }
 }
