@@ -240,7 +240,7 @@ impl<K> OpenList<K> {
     pub(crate) fn iter(&self) -> Box<dyn Iterator<Item = (u32, u32, &K)> + '_> {
         if let Some(o) = &self.ordered {
             let mut all: Vec<&Entry<K>> = o.heap.iter().map(|e| &e.0).collect();
-            all.sort_unstable_by(|a, b| a.cmp(b));
+            all.sort_unstable();
             return Box::new(all.into_iter().map(|e| (e.f, e.g, &e.key)));
         }
         Box::new(
