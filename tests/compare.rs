@@ -308,6 +308,124 @@ fn the_experiment_is_seeded_and_its_means_are_over_boards_at_the_depth() {
     assert!((tree - n).abs() / n < 1e-6, "{tree} vs {n}");
 }
 
+/// `--tie-break` and `--bfs-goal-test`: stated on every line, and the means those of the
+/// library's experiment with the same conventions and seed; BFS tested at expansion expands
+/// more than at generation (a superset of the boards).
+#[test]
+fn the_experiments_conventions_are_stated_and_counted_as_the_library_does() {
+    use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
+    use npuzzle::search::measure::{Method, depth_experiment};
+    use npuzzle::search::{Algorithm, BfsGoalTest, Limits, TieBreak};
+    let g = goal(&GoalSpec::BlankLast, 3, 3);
+    let table = DepthTable::new(&g).unwrap();
+    let methods = [
+        Method::Bfs,
+        Method::informed(
+            Algorithm::AStar,
+            HeuristicSpec::Kind(HeuristicKind::Hamming),
+        ),
+    ];
+    let mut bfs_means = Vec::new();
+    for (tie, test) in [
+        (TieBreak::HighG, BfsGoalTest::Generate),
+        (TieBreak::LowG, BfsGoalTest::Expand),
+        (TieBreak::Fifo, BfsGoalTest::Expand),
+    ] {
+        let v = json(&[
+            "compare",
+            "--size",
+            "3x3",
+            "--depths",
+            "8,14",
+            "--samples",
+            "4",
+            "--seed",
+            "3",
+            "--heuristics",
+            "bfs,hamming",
+            "--tie-break",
+            tie.name(),
+            "--bfs-goal-test",
+            test.name(),
+            "--format",
+            "json",
+        ]);
+        let limits = Limits {
+            tie_break: tie,
+            bfs_goal_test: test,
+            ..Limits::default()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let rows = depth_experiment(
+            &table,
+            &[8, 14],
+            4,
+            &methods,
+            &limits,
+            &mut rng,
+            &mut |_| {},
+        )
+        .unwrap();
+        let want: Vec<(u32, f64, f64)> = rows
+            .iter()
+            .flat_map(|r| r.methods.iter().map(|c| (r.depth, c.expanded, c.generated)))
+            .collect();
+        let got: Vec<(u32, f64, f64)> = v
+            .iter()
+            .map(|c| {
+                assert_eq!(
+                    (&c["tie_break"], &c["bfs_goal_test"]),
+                    (&tie.name().into(), &test.name().into()),
+                    "{c}"
+                );
+                (
+                    c["depth"].as_u64().unwrap() as u32,
+                    c["mean_nodes_expanded"].as_f64().unwrap(),
+                    c["mean_nodes_generated"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(got, want, "{tie} {test}");
+        bfs_means.push((got[0].1, got[2].1));
+    }
+    for d in 0..2 {
+        let at = |i: usize| {
+            if d == 0 {
+                bfs_means[i].0
+            } else {
+                bfs_means[i].1
+            }
+        };
+        assert!(
+            at(1) > at(0),
+            "BFS at expansion expands more: {bfs_means:?}"
+        );
+        assert_eq!(at(1), at(2), "the tie-break rule is A*'s, not BFS's");
+    }
+    // The text table says which conventions it used.
+    let o = npuzzle(
+        &[
+            "compare",
+            "--size",
+            "3x3",
+            "--depths",
+            "4",
+            "--samples",
+            "2",
+            "--tie-break",
+            "fifo",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout
+            .contains("A* ties: first in, first out, BFS goal test: at generation"),
+        "{}",
+        o.stdout
+    );
+}
+
 #[test]
 fn bad_requests_exit_2_and_say_why() {
     let f = temp_file(HARD8);
@@ -334,6 +452,18 @@ fn bad_requests_exit_2_and_say_why() {
         ),
         (vec!["compare", &file, "--heuristics", "pdb555"], "pdb555"),
         (vec!["compare", &file, "--time-limit", "0"], "positive"),
+        (
+            vec!["compare", &file, "--tie-break", "fifo"],
+            "the depth experiment's",
+        ),
+        (
+            vec!["compare", &file, "--bfs-goal-test", "expand"],
+            "the depth experiment's",
+        ),
+        (
+            vec!["compare", "--size", "3x3", "--tie-break", "lifo"],
+            "expected high-g, low-g or fifo",
+        ),
     ] {
         let o = npuzzle(&args, None);
         assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);

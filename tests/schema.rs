@@ -170,6 +170,8 @@ const COMPARE_DEPTH: Schema = &[
     ("goal", STR),
     ("samples", INT),
     ("seed", INT),
+    ("tie_break", STR),
+    ("bfs_goal_test", STR),
     ("depth", INT),
     ("boards", INT),
     ("algorithm", STR),

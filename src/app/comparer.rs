@@ -12,13 +12,10 @@ use rand::SeedableRng;
 use crate::heuristic::{HeuristicChoice, HeuristicSpec};
 use crate::puzzle::{Board, Goal};
 use crate::search::measure::{
-    DepthRow, DepthTable, Measure, Method, TEXTBOOK_DEPTHS, default_methods, depth_experiment,
+    DepthRow, DepthTable, ExperimentSettings, Measure, Method, default_methods, depth_experiment,
     measure,
 };
 use crate::search::{Algorithm, Limits, Problem};
-
-/// Boards per depth in the app's textbook experiment.
-pub const SAMPLES: usize = 20;
 
 /// A message from the compare worker.
 pub enum CompareMsg {
@@ -28,6 +25,8 @@ pub enum CompareMsg {
     Row(Measure),
     /// One depth of the experiment.
     Depth(DepthRow),
+    /// Something the results should be read with (depths skipped).
+    Note(String),
     /// Finished (or cancelled); an error when it could not go on.
     Done(Option<CompareError>),
 }
@@ -63,10 +62,15 @@ pub enum CompareJob {
         /// A* or IDA*.
         algorithm: Algorithm,
     },
-    /// The textbook experiment towards `goal` (3×3 or another tabulated shape).
+    /// The textbook experiment towards `goal` (3×3 or another tabulated shape): A* with each
+    /// heuristic, and BFS, at each of `depths` (those no board has are skipped, and said).
     Experiment {
         /// The goal.
         goal: Goal,
+        /// The optimal depths, in moves.
+        depths: Vec<u32>,
+        /// Boards per depth, seed, and the searches' conventions.
+        settings: ExperimentSettings,
     },
 }
 
@@ -91,7 +95,15 @@ impl Comparer {
         let spawned = std::thread::Builder::new()
             .name("npuzzle-compare".into())
             .spawn(move || {
+                let (tie_break, bfs_goal_test) = match &job {
+                    CompareJob::Experiment { settings, .. } => {
+                        (settings.tie_break, settings.bfs_goal_test)
+                    }
+                    CompareJob::Board { .. } => Default::default(),
+                };
                 let limits = Limits {
+                    tie_break,
+                    bfs_goal_test,
                     time_limit: Some(Duration::from_secs_f64(cap.max(0.1))),
                     max_memory,
                     cancel: Some(c.clone()),
@@ -184,7 +196,11 @@ fn run(
             }
             Ok(())
         }
-        CompareJob::Experiment { goal } => {
+        CompareJob::Experiment {
+            goal,
+            depths,
+            settings,
+        } => {
             let table = DepthTable::new(&goal).ok_or(CompareError::TooLarge)?;
             let ms = methods(
                 &goal,
@@ -194,15 +210,20 @@ fn run(
                 cancel,
                 tx,
             )?;
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(settings.seed);
             let max = table.max_depth();
-            let depths: Vec<u32> = TEXTBOOK_DEPTHS
-                .iter()
-                .copied()
-                .filter(|&d| d <= max)
-                .collect();
+            let (depths, skipped): (Vec<u32>, Vec<u32>) = depths.iter().partition(|&&d| d <= max);
+            if !skipped.is_empty() {
+                let b = goal.board();
+                let _ = tx.send(CompareMsg::Note(format!(
+                    "depths above {max} skipped: no {}×{} board is farther from the goal",
+                    b.rows(),
+                    b.cols()
+                )));
+            }
             let _ = tx.send(CompareMsg::Running("the textbook experiment".into()));
-            match depth_experiment(&table, &depths, SAMPLES, &ms, limits, &mut rng, &mut |r| {
+            let samples = settings.samples.max(1);
+            match depth_experiment(&table, &depths, samples, &ms, limits, &mut rng, &mut |r| {
                 let _ = tx.send(CompareMsg::Depth(r.clone()));
             }) {
                 Ok(_) | Err(crate::search::SearchError::Cancelled) => Ok(()),

@@ -25,7 +25,7 @@ pub use crate::heuristic::HeuristicChoice;
 pub use panels::{Dialogs, ui};
 pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{
-    AppState, Chain, Clock, Compare, EditClick, Editor, EvaluatorChoice, FinishedIteration, Level,
+    AppState, Chain, Clock, Compare, DepthRange, EditClick, Editor, EvaluatorChoice, FinishedIteration, Level,
     LowerView, Message, Messages, Play, Playback, Predict, Recent, Run, RunState, SLIDE_SECONDS,
     SPEEDS, Scramble, Settings, Slide, SolutionView, Verdict, View, judge, shown_order,
 };

@@ -25,6 +25,8 @@ use std::process::ExitCode;
 pub use args::Cli;
 use args::*;
 use clap::Parser;
+#[cfg(feature = "gui")]
+pub(crate) use compare::{board_csv, experiment_csv};
 pub use error::CliError;
 use error::*;
 pub use gui::{GuiRequest, LaunchError, Launcher};
@@ -254,6 +256,16 @@ impl CsvLines {
     /// As [`emit`]; [`CliError::Other`] for a record that is not an object or whose fields
     /// differ from the header's (a bug).
     pub(crate) fn emit(&mut self, record: &impl serde::Serialize) -> Result<(), CliError> {
+        emit(self.text(record)?.trim_end_matches('\n'))
+    }
+
+    /// `record`'s row as text ending in a newline, after the header row when it is the first:
+    /// what [`CsvLines::emit`] prints (the app's CSV exports write the same rows to a file).
+    ///
+    /// # Errors
+    /// [`CliError::Other`] for a record that is not an object or whose fields differ from the
+    /// header's (a bug).
+    pub(crate) fn text(&mut self, record: &impl serde::Serialize) -> Result<String, CliError> {
         let bad = |why: String| CliError::Other(format!("CSV: {why}"));
         let value = serde_json::to_value(record).map_err(|e| bad(e.to_string()))?;
         let serde_json::Value::Object(fields) = value else {
@@ -274,9 +286,8 @@ impl CsvLines {
         w.write_record(&cells).map_err(|e| bad(e.to_string()))?;
         let bytes = w.into_inner().map_err(|e| bad(e.to_string()))?;
         let text = String::from_utf8(bytes).map_err(|e| bad(e.to_string()))?;
-        emit(text.trim_end_matches('\n'))?;
         self.columns = Some(names);
-        Ok(())
+        Ok(text)
     }
 }
 

@@ -16,6 +16,33 @@ use crate::puzzle::{Board, Goal};
 /// the experiment's default.
 pub const TEXTBOOK_DEPTHS: [u32; 12] = [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24];
 
+/// What the textbook experiment runs with, besides its depths and methods: the boards asked
+/// for at each depth, the seed of their draws, and the searches' conventions (also set in
+/// the [`Limits`] it runs with). Stated beside its figures by the CLI and the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExperimentSettings {
+    /// Boards asked for at each depth.
+    pub samples: usize,
+    /// The seed of the draws (the same seed draws the same boards).
+    pub seed: u64,
+    /// A*'s tie-break rule among open boards of equal f.
+    pub tie_break: super::TieBreak,
+    /// When BFS tests a board for the goal.
+    pub bfs_goal_test: super::BfsGoalTest,
+}
+
+impl Default for ExperimentSettings {
+    /// 20 boards a depth, seed 1, the default conventions.
+    fn default() -> Self {
+        ExperimentSettings {
+            samples: 20,
+            seed: 1,
+            tie_break: Default::default(),
+            bfs_goal_test: Default::default(),
+        }
+    }
+}
+
 /// One search to compare.
 #[derive(Clone, Debug)]
 pub enum Method {

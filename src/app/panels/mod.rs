@@ -237,7 +237,7 @@ fn lower(
         LowerView::Heatmap => views::heatmap::show(ui, st, painter, rest),
         LowerView::Tree => views::tree::show(ui, st, rest),
         LowerView::Iterations => views::iterations::show(ui, st, rest),
-        LowerView::Compare => views::comparison::show(ui, st, rest),
+        LowerView::Compare => views::comparison::show(ui, st, rest, dialogs),
     }
 }
 
@@ -402,7 +402,7 @@ fn open_file(st: &mut AppState, dialogs: &mut dyn Dialogs) {
 }
 
 /// Shown when a file dialog returns nothing (cancelled, or no dialog backend).
-const NO_DIALOG: &str = "No file chosen. If no dialog appeared, install xdg-desktop-portal (or zenity); you can also drop a file on the window, give it on the command line, or paste a board.";
+pub(crate) const NO_DIALOG: &str = "No file chosen. If no dialog appeared, install xdg-desktop-portal (or zenity); you can also drop a file on the window, give it on the command line, or paste a board.";
 
 /// Writes `text` to `path` atomically and says how it went.
 fn save(st: &mut AppState, path: &std::path::Path, text: &str) {

@@ -23,7 +23,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use clock::Clock;
-pub use comparison::Compare;
+pub use comparison::{Compare, DepthRange};
 pub use editor::{EditClick, Editor};
 pub use lists::{Level, Message, Messages, Recent};
 pub use play::Play;

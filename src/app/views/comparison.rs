@@ -2,12 +2,14 @@
 //! initial h, nodes expanded and generated, seconds, effective branching factor, length), and
 //! the textbook experiment as a chart (log mean nodes expanded against optimal depth, one
 //! line per heuristic, drawn with `egui_plot`; the log scale is the chart's own, see
-//! [`super::chart`]).
+//! [`super::chart`]) with a table of its numbers beside it (`experiment.rs`, with its
+//! settings). Either can be saved as CSV, the columns of `npuzzle compare --format csv`.
 
 use egui::{Color32, Rect, RichText, Sense, vec2};
 use egui_plot::{AxisHints, HoverPosition, Line, PlotBounds, Points};
 
-use super::chart;
+use super::{chart, experiment};
+use crate::app::panels::Dialogs;
 use crate::app::state::AppState;
 use crate::search::measure::{DepthCell, DepthRow, Measure};
 use crate::text::group_digits as group;
@@ -23,27 +25,20 @@ const COLOURS: [Color32; 7] = [
     Color32::from_rgb(100, 220, 220),
 ];
 
-/// Draws the view in `rect`.
-pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
+/// Draws the view in `rect`; `dialogs` asks where to save the CSV export.
+pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect, dialogs: &mut dyn Dialogs) {
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect.shrink(4.0)));
     let ui = &mut child;
-    ui.horizontal_wrapped(|ui| buttons(ui, st));
+    ui.horizontal_wrapped(|ui| buttons(ui, st, dialogs));
+    if st.board().len() <= crate::search::bfs::MAX_TABLE_CELLS {
+        let busy = st.compare.is_running();
+        experiment::settings(ui, st, busy);
+    }
     if let Some(e) = st.compare.error() {
         ui.colored_label(Color32::from_rgb(235, 110, 90), format!("error: {e}"));
     }
     if !st.compare.depth_rows().is_empty() {
-        let rows = st.compare.depth_rows().to_vec();
-        // The boards' shape in the title; another board shown since is said.
-        let shape = st.compare.experiment_shape().map(|(r, c)| {
-            let b = st.board();
-            if (b.rows(), b.cols()) == (r, c) {
-                format!("{r}×{c} boards")
-            } else {
-                format!("{r}×{c} boards (not this {}×{} one)", b.rows(), b.cols())
-            }
-        });
-        let area = ui.available_rect_before_wrap();
-        chart(ui, &rows, shape.as_deref().unwrap_or("boards"), area);
+        depth_view(ui, st);
         return;
     }
     let rows = st.compare.rows();
@@ -65,9 +60,61 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     });
 }
 
-/// The view's buttons: Compare heuristics, Textbook experiment, Cancel, the time cap, and
-/// what is running.
-fn buttons(ui: &mut egui::Ui, st: &mut AppState) {
+/// The experiment's rows: the note on skipped depths, why a textbook differs, then the chart
+/// and the table beside it (below it in a narrow view).
+fn depth_view(ui: &mut egui::Ui, st: &AppState) {
+    let rows = st.compare.depth_rows();
+    let ran = st.compare.experiment().map(|(_, s)| *s);
+    if let Some(n) = st.compare.note() {
+        ui.small(n);
+    }
+    experiment::why(ui, ran.as_ref());
+    // The boards' shape in the title; another board shown since is said.
+    let shape = st.compare.experiment_shape().map(|(r, c)| {
+        let b = st.board();
+        if (b.rows(), b.cols()) == (r, c) {
+            format!("{r}×{c} boards")
+        } else {
+            format!("{r}×{c} boards (not this {}×{} one)", b.rows(), b.cols())
+        }
+    });
+    let title = match ran {
+        Some(s) => format!(
+            "{} · up to {} boards per depth, seed {}; A* ties {}, BFS goal test {}",
+            shape.as_deref().unwrap_or("boards"),
+            rows.iter().map(|r| r.boards).max().unwrap_or(0),
+            s.seed,
+            experiment::tie_words(s.tie_break),
+            experiment::goal_test_words(s.bfs_goal_test)
+        ),
+        None => shape.unwrap_or_default(),
+    };
+    let area = ui.available_rect_before_wrap();
+    let names: Vec<String> = lines(rows).into_iter().map(|l| l.name).collect();
+    // The table beside the chart when the view is wide, else below it.
+    let (plot, numbers) = if area.width() >= 720.0 {
+        let split = area.left() + area.width() * 0.5;
+        (
+            Rect::from_min_max(area.min, egui::pos2(split - 6.0, area.bottom())),
+            Rect::from_min_max(egui::pos2(split, area.top()), area.max),
+        )
+    } else {
+        let split = area.top() + area.height() * 0.55;
+        (
+            Rect::from_min_max(area.min, egui::pos2(area.right(), split)),
+            Rect::from_min_max(egui::pos2(area.left(), split + 4.0), area.max),
+        )
+    };
+    chart(ui, rows, &title, plot);
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(numbers));
+    egui::ScrollArea::both()
+        .id_salt("experiment numbers")
+        .show(&mut child, |ui| experiment::table(ui, rows, &names));
+}
+
+/// The view's buttons: Compare heuristics, Textbook experiment, Cancel, the time cap, Save
+/// CSV, and what is running.
+fn buttons(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
     let busy = st.compare.is_running();
     if ui
         .add_enabled(!busy, egui::Button::new("Compare heuristics"))
@@ -101,9 +148,43 @@ fn buttons(ui: &mut egui::Ui, st: &mut AppState) {
             .suffix(" s"),
     )
     .labelled_by(l.id);
+    let shown = st.compare.csv().is_some();
+    if ui
+        .add_enabled(shown && !busy, egui::Button::new("Save CSV…"))
+        .on_hover_text(
+            "the experiment's rows, or the table's, as CSV: the columns of npuzzle compare \
+             --format csv",
+        )
+        .on_disabled_hover_text("when a comparison has finished")
+        .clicked()
+    {
+        save_csv(st, dialogs);
+    }
     if let Some(r) = st.compare.running() {
         ui.spinner();
         ui.label(format!("running: {r}"));
+    }
+}
+
+/// Asks where to save the rows shown as CSV, and writes them there atomically.
+fn save_csv(st: &mut AppState, dialogs: &mut dyn Dialogs) {
+    let name = if st.compare.depth_rows().is_empty() {
+        "compare.csv"
+    } else {
+        "experiment.csv"
+    };
+    let Some(text) = st.compare.csv() else {
+        return;
+    };
+    match (text, dialogs.save(name)) {
+        (Ok(text), Some(path)) => match crate::files::write_atomic(&path, text.as_bytes()) {
+            Ok(()) => st.messages.show(format!("saved {}", path.display())),
+            Err(e) => st
+                .messages
+                .error(format!("could not save {}: {e}", path.display())),
+        },
+        (Err(e), _) => st.messages.error(format!("could not write the CSV: {e}")),
+        (Ok(_), None) => st.messages.show(crate::app::panels::NO_DIALOG),
     }
 }
 
@@ -162,20 +243,18 @@ fn lengths_note(ui: &mut egui::Ui, rows: &[Measure]) {
     }
 }
 
-/// Log mean nodes expanded against depth, one line per method, for `boards` (e.g. "3×3
-/// boards"), in `rect`: a title, then the chart (egui_plot: axes, ticks, hover) and its legend
+/// Log mean nodes expanded against depth, one line per method, titled with `what` (the
+/// boards and settings), in `rect`: a title, then the chart (egui_plot: axes, ticks, hover) and its legend
 /// beside it (egui_plot's own lies over the plot, and would hide the points of a small
 /// window's).
-fn chart(ui: &mut egui::Ui, rows: &[DepthRow], boards: &str, rect: Rect) {
+fn chart(ui: &mut egui::Ui, rows: &[DepthRow], what: &str, rect: Rect) {
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     let ui = &mut child;
     // The title, wrapped to the view (a narrow window's would run past its edge).
     ui.add(
         egui::Label::new(
             RichText::new(format!(
-                "Mean nodes expanded (log) against optimal depth, {boards} · up to {} boards \
-                 per depth, seed 1",
-                rows.iter().map(|r| r.boards).max().unwrap_or(0)
+                "Mean nodes expanded (log) against optimal depth, {what}"
             ))
             .size(12.0)
             .color(Color32::LIGHT_GRAY),

@@ -5,6 +5,7 @@
 pub mod board;
 pub mod chart;
 pub mod comparison;
+pub mod experiment;
 pub mod export;
 pub mod heatmap;
 pub mod iterations;

@@ -47,6 +47,39 @@ struct BoardRow<'a> {
     version: &'static str,
 }
 
+/// The app's table of one board solved by each method as CSV text, header first, the
+/// columns of `npuzzle compare FILE --format csv` for a file holding this one board on its
+/// first line (id 1, line 1, no stated length).
+///
+/// # Errors
+/// [`CliError::Other`] if a row cannot be written (a bug).
+#[cfg(feature = "gui")]
+pub(crate) fn csv_text(
+    board: &Board,
+    goal: &Goal,
+    rows: &[Measure],
+    time_limit: f64,
+) -> Result<String, CliError> {
+    let mut csv = CsvLines::default();
+    let mut out = String::new();
+    let start = board.to_string();
+    let solvable = Solvability::of(board, goal).solvable;
+    for measure in rows {
+        out.push_str(&csv.text(&BoardRow {
+            id: "1",
+            line: 1,
+            start: start.clone(),
+            goal: goal.name(),
+            solvable,
+            optimal: None,
+            measure,
+            time_limit,
+            version: crate::VERSION,
+        })?);
+    }
+    Ok(out)
+}
+
 /// One method over all the boards, as `--format json` prints it after the rows (one line a
 /// method), and the text table shows it. Totals and means are over the boards it solved.
 #[derive(Serialize)]

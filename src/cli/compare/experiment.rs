@@ -10,10 +10,10 @@ use serde::Serialize;
 use super::{CliError, CompareArgs, Format, methods};
 use crate::puzzle::Goal;
 use crate::report::group_digits;
-use crate::search::Limits;
 use crate::search::measure::{
-    DepthCell, DepthRow, DepthTable, Method, TEXTBOOK_DEPTHS, depth_experiment,
+    DepthCell, DepthRow, DepthTable, ExperimentSettings, Method, TEXTBOOK_DEPTHS, depth_experiment,
 };
+use crate::search::{BfsGoalTest, Limits, TieBreak};
 
 /// One method at one depth, as `--format json` (a line each) and `--format csv` (a row each)
 /// print it: the experiment's settings, the depth, and the method's means there.
@@ -25,6 +25,10 @@ struct DepthLine<'a> {
     /// Boards asked for at each depth (`--samples`).
     samples: usize,
     seed: u64,
+    /// A*'s tie-break among open boards of equal f (`--tie-break`).
+    tie_break: &'static str,
+    /// When BFS tests for the goal (`--bfs-goal-test`).
+    bfs_goal_test: &'static str,
     /// The optimal length of every board of the row, in moves.
     depth: u32,
     /// Boards drawn at this depth (fewer than `samples` where fewer exist).
@@ -100,11 +104,13 @@ fn text_header(a: &CompareArgs, goal: &Goal, methods: &[Method]) -> Result<(), C
     let b = goal.board();
     super::super::emit(&format!(
         "Mean nodes expanded (and effective branching factor b*) over {} random {}×{} boards \
-         at each optimal depth d, seed {}:",
+         at each optimal depth d, seed {}; A* ties: {}, BFS goal test: {}:",
         a.samples,
         b.rows(),
         b.cols(),
-        a.seed
+        a.seed,
+        tie_words(a.tie_break.unwrap_or_default()),
+        goal_test_words(a.bfs_goal_test.unwrap_or_default()),
     ))?;
     let mut h = format!("{:>3} {:>6}", "d", "boards");
     for m in methods {
@@ -115,6 +121,66 @@ fn text_header(a: &CompareArgs, goal: &Goal, methods: &[Method]) -> Result<(), C
         let _ = write!(h, " {name:>24}");
     }
     super::super::emit(&h)
+}
+
+/// How the text header names a tie-break rule.
+fn tie_words(t: TieBreak) -> &'static str {
+    match t {
+        TieBreak::HighG => "highest g first",
+        TieBreak::LowG => "lowest g first",
+        TieBreak::Fifo => "first in, first out",
+    }
+}
+
+/// How the text header names when BFS tests for the goal.
+fn goal_test_words(t: BfsGoalTest) -> &'static str {
+    match t {
+        BfsGoalTest::Generate => "at generation",
+        BfsGoalTest::Expand => "at expansion",
+    }
+}
+
+/// The experiment's rows as CSV text, header first, the columns of `--format csv` (the
+/// app's export).
+///
+/// # Errors
+/// [`CliError::Other`] if a row cannot be written (a bug).
+#[cfg(feature = "gui")]
+pub(crate) fn csv_text(
+    goal: &Goal,
+    settings: &ExperimentSettings,
+    rows: &[DepthRow],
+) -> Result<String, CliError> {
+    let mut csv = super::super::CsvLines::default();
+    let mut out = String::new();
+    for r in rows {
+        for cell in &r.methods {
+            out.push_str(&csv.text(&line(goal, settings, r, cell))?);
+        }
+    }
+    Ok(out)
+}
+
+/// The record of `cell`, one method's figures in `r`.
+fn line<'a>(
+    goal: &'a Goal,
+    s: &ExperimentSettings,
+    r: &DepthRow,
+    cell: &'a DepthCell,
+) -> DepthLine<'a> {
+    let b = goal.board();
+    DepthLine {
+        size: format!("{}x{}", b.rows(), b.cols()),
+        goal: goal.name(),
+        samples: s.samples,
+        seed: s.seed,
+        tie_break: s.tie_break.name(),
+        bfs_goal_test: s.bfs_goal_test.name(),
+        depth: r.depth,
+        boards: r.boards,
+        cell,
+        version: crate::VERSION,
+    }
 }
 
 /// Prints one depth's row: a text line, or a JSON line or CSV row per method.
@@ -138,18 +204,14 @@ fn print_row(
         }
         return super::super::emit(&line);
     }
-    let b = goal.board();
+    let settings = ExperimentSettings {
+        samples: a.samples,
+        seed: a.seed,
+        tie_break: a.tie_break.unwrap_or_default(),
+        bfs_goal_test: a.bfs_goal_test.unwrap_or_default(),
+    };
     for cell in &r.methods {
-        let line = DepthLine {
-            size: format!("{}x{}", b.rows(), b.cols()),
-            goal: goal.name(),
-            samples: a.samples,
-            seed: a.seed,
-            depth: r.depth,
-            boards: r.boards,
-            cell,
-            version: crate::VERSION,
-        };
+        let line = line(goal, &settings, r, cell);
         match a.format {
             Format::Csv => csv.emit(&line)?,
             _ => super::super::emit_json(&line)?,

@@ -6,6 +6,11 @@
 mod boards;
 mod experiment;
 
+#[cfg(feature = "gui")]
+pub(crate) use boards::csv_text as board_csv;
+#[cfg(feature = "gui")]
+pub(crate) use experiment::csv_text as experiment_csv;
+
 use clap::Args;
 
 use super::{CliError, Format, goal_flag, parse_memory, parse_size, resolve_goal};
@@ -13,7 +18,7 @@ use crate::heuristic::HeuristicChoice;
 use crate::puzzle::Goal;
 use crate::puzzle::parse::parse_puzzles;
 use crate::search::measure::{Method, default_methods};
-use crate::search::{Algorithm, Limits, default_max_memory};
+use crate::search::{Algorithm, BfsGoalTest, Limits, TieBreak, default_max_memory};
 
 /// `npuzzle compare …`
 #[derive(Args, Debug)]
@@ -66,6 +71,15 @@ pub(super) struct CompareArgs {
     /// Seed of the experiment's draws (the same seed draws the same boards).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     seed: u64,
+    /// The experiment's A* tie-break among open boards of equal f: high-g (highest g first,
+    /// the default), low-g (lowest g first) or fifo (first in, first out).
+    #[arg(long, value_name = "RULE", value_parser = parse_tie_break)]
+    tie_break: Option<TieBreak>,
+    /// When the experiment's BFS tests a board for the goal: generate (when it is generated,
+    /// the default, as Russell & Norvig's breadth-first search) or expand (when it is taken
+    /// from the queue, as A* does).
+    #[arg(long, value_name = "WHEN", value_parser = parse_goal_test)]
+    bfs_goal_test: Option<BfsGoalTest>,
     /// Output format: text, json (one object per board and search, then one per search over
     /// all boards; one per depth and search in the experiment), csv (the same rows with a
     /// header row; the summary table goes to stderr).
@@ -73,6 +87,16 @@ pub(super) struct CompareArgs {
     format: Format,
     #[command(flatten)]
     counting: super::args::CountingOpts,
+}
+
+fn parse_tie_break(s: &str) -> Result<TieBreak, String> {
+    s.parse()
+        .map_err(|e: crate::search::UnknownTieBreak| e.to_string())
+}
+
+fn parse_goal_test(s: &str) -> Result<BfsGoalTest, String> {
+    s.parse()
+        .map_err(|e: crate::search::UnknownGoalTest| e.to_string())
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, super::ArgError> {
@@ -96,11 +120,20 @@ fn compare(a: &CompareArgs) -> Result<u8, CliError> {
         max_memory: a.max_memory.as_u64(),
         cache_dir: crate::heuristic::pdb::cache::PdbCache::folder(a.cache_dir.clone()),
         move_order: a.counting.move_order,
+        tie_break: a.tie_break.unwrap_or_default(),
+        bfs_goal_test: a.bfs_goal_test.unwrap_or_default(),
         ..Limits::default()
     };
     super::solve::note_move_order(a.counting.move_order, a.algorithm, (1, "--jobs 1"));
     let flag = goal_flag(a.goal.as_deref())?;
     match (&a.file, a.size) {
+        (Some(_), None) if a.tie_break.is_some() || a.bfs_goal_test.is_some() => {
+            Err(CliError::Usage(
+                "--tie-break and --bfs-goal-test are the depth experiment's (--size RxC); a \
+                 board file is compared with the defaults"
+                    .into(),
+            ))
+        }
         (Some(file), None) => {
             // Read within the time limit too (a pipe that never ends).
             let (source, text) = super::read_input_within(file, Some(limit))?;
