@@ -89,8 +89,29 @@ fn depth_view(ui: &mut egui::Ui, st: &AppState) {
         ),
         None => shape.unwrap_or_default(),
     };
-    let area = ui.available_rect_before_wrap();
     let names: Vec<String> = lines(rows).into_iter().map(|l| l.name).collect();
+    let area = ui.available_rect_before_wrap();
+    if area.width() < 720.0 && area.height() < 360.0 {
+        // Too small for both: the chart or the numbers, as picked.
+        let id = ui.scope_id().with("experiment shows numbers");
+        let mut numbers = ui.data(|d| d.get_temp::<bool>(id)).unwrap_or(false);
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut numbers, false, "chart");
+            ui.selectable_value(&mut numbers, true, "numbers");
+        });
+        ui.data_mut(|d| d.insert_temp(id, numbers));
+        let area = ui.available_rect_before_wrap();
+        if numbers {
+            let mut child = ui.new_child(egui::UiBuilder::new().max_rect(area));
+            child.small(&title);
+            egui::ScrollArea::both()
+                .id_salt("experiment numbers")
+                .show(&mut child, |ui| experiment::table(ui, rows, &names));
+        } else {
+            chart(ui, rows, &title, area);
+        }
+        return;
+    }
     // The table beside the chart when the view is wide, else below it.
     let (plot, numbers) = if area.width() >= 720.0 {
         let split = area.left() + area.width() * 0.5;

@@ -65,12 +65,7 @@ pub fn settings(ui: &mut egui::Ui, st: &mut AppState, busy: bool) {
             ui.add(egui::DragValue::new(step).range(1..=10))
                 .labelled_by(l.id);
             ui.separator();
-            let ExperimentSettings {
-                samples,
-                seed,
-                tie_break,
-                bfs_goal_test,
-            } = &mut c.settings;
+            let ExperimentSettings { samples, seed, .. } = &mut c.settings;
             let l = ui.label("boards per depth");
             ui.add(egui::DragValue::new(samples).range(1..=1000))
                 .labelled_by(l.id)
@@ -82,29 +77,40 @@ pub fn settings(ui: &mut egui::Ui, st: &mut AppState, busy: bool) {
             ui.add(egui::DragValue::new(seed))
                 .labelled_by(l.id)
                 .on_hover_text("the same seed draws the same boards, here and in npuzzle compare");
-            ui.separator();
-            let l = ui.label("A* ties");
-            egui::ComboBox::from_id_salt("tie-break")
-                .selected_text(tie_words(*tie_break))
-                .show_ui(ui, |ui| {
-                    for t in TieBreak::ALL {
-                        ui.selectable_value(tie_break, t, tie_words(t));
-                    }
-                })
-                .response
-                .labelled_by(l.id)
-                .on_hover_text(TIE_HELP);
-            let l = ui.label("BFS goal test");
-            egui::ComboBox::from_id_salt("bfs goal test")
-                .selected_text(goal_test_words(*bfs_goal_test))
-                .show_ui(ui, |ui| {
-                    for t in BfsGoalTest::ALL {
-                        ui.selectable_value(bfs_goal_test, t, goal_test_words(t));
-                    }
-                })
-                .response
-                .labelled_by(l.id)
-                .on_hover_text(GOAL_HELP);
+        });
+        // The rules on a row of their own, so that neither is cut off by a narrow view.
+        ui.horizontal_wrapped(|ui| {
+            let ExperimentSettings {
+                tie_break,
+                bfs_goal_test,
+                ..
+            } = &mut st.compare.settings;
+            ui.horizontal(|ui| {
+                let l = ui.label("A* ties");
+                egui::ComboBox::from_id_salt("tie-break")
+                    .selected_text(tie_words(*tie_break))
+                    .show_ui(ui, |ui| {
+                        for t in TieBreak::ALL {
+                            ui.selectable_value(tie_break, t, tie_words(t));
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id)
+                    .on_hover_text(TIE_HELP);
+            });
+            ui.horizontal(|ui| {
+                let l = ui.label("BFS goal test");
+                egui::ComboBox::from_id_salt("bfs goal test")
+                    .selected_text(goal_test_words(*bfs_goal_test))
+                    .show_ui(ui, |ui| {
+                        for t in BfsGoalTest::ALL {
+                            ui.selectable_value(bfs_goal_test, t, goal_test_words(t));
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id)
+                    .on_hover_text(GOAL_HELP);
+            });
         });
     });
 }
