@@ -25,9 +25,10 @@ pub use crate::heuristic::HeuristicChoice;
 pub use panels::{Dialogs, ui};
 pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{
-    AppState, Chain, Clock, Compare, DepthRange, EditClick, Editor, EvaluatorChoice, FinishedIteration, Level,
-    LowerView, Message, Messages, Play, Playback, Predict, Recent, Run, RunState, SLIDE_SECONDS,
-    SPEEDS, Scramble, Settings, Slide, SolutionView, Verdict, View, judge, shown_order,
+    AppState, Chain, Clock, Compare, DepthRange, EditClick, Editor, EvaluatorChoice,
+    FinishedIteration, Level, LowerView, Message, Messages, Play, Playback, Predict, Recent, Run,
+    RunState, SLIDE_SECONDS, SPEEDS, Scramble, Settings, Slide, SolutionView, Verdict, View, judge,
+    shown_order,
 };
 pub use views::ramp;
 pub use views::tree::geometry::{DRAWN_LIMIT, Geometry, Mark};
