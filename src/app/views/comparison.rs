@@ -6,7 +6,7 @@
 //! settings). Either can be saved as CSV, the columns of `npuzzle compare --format csv`.
 
 use egui::{Color32, Rect, RichText, Sense, vec2};
-use egui_plot::{AxisHints, HoverPosition, Line, PlotBounds, Points};
+use egui_plot::{AxisHints, Line, PlotBounds, Points};
 
 use super::{chart, experiment};
 use crate::app::panels::Dialogs;
@@ -80,9 +80,12 @@ fn depth_view(ui: &mut egui::Ui, st: &AppState) {
     });
     let title = match ran {
         Some(s) => format!(
-            "{} · up to {} boards per depth, seed {}; A* ties {}, BFS goal test {}",
+            "{} · up to {} per depth, seed {}; A* ties {}, BFS goal test {}",
             shape.as_deref().unwrap_or("boards"),
-            rows.iter().map(|r| r.boards).max().unwrap_or(0),
+            match rows.iter().map(|r| r.boards).max().unwrap_or(0) {
+                1 => "1 board".to_string(),
+                n => format!("{n} boards"),
+            },
             s.seed,
             experiment::tie_words(s.tie_break),
             experiment::goal_test_words(s.bfs_goal_test)
@@ -334,25 +337,10 @@ fn plot(ui: &mut egui::Ui, rows: &[DepthRow], lines: &[MethodLine<'_>], size: eg
         .max(1) as f64;
     let y_width = chart::y_axis_width(ui, (0..=top as i32).map(chart::decade));
     let x_height = chart::x_axis_height(ui, X_NAME);
-    chart::fixed(ui.make_persistent_id("textbook"))
+    let plot = chart::fixed(ui.make_persistent_id("textbook"))
         .width(size.x)
         .height(size.y)
         .sense(Sense::hover())
-        .label_formatter(|pos| match pos {
-            HoverPosition::NearDataPoint {
-                plot_name, index, ..
-            } => {
-                let line = lines.iter().find(|l| l.name == *plot_name)?;
-                let &(d, c) = line.points.get(*index)?;
-                Some(format!(
-                    "{}\ndepth {d}: {} nodes expanded on average ({} boards)",
-                    line.name,
-                    chart::mean(c.expanded),
-                    c.solved
-                ))
-            }
-            HoverPosition::Elsewhere { .. } => None,
-        })
         .x_grid_spacer(move |input| chart::uniform_marks(&input, step))
         .y_grid_spacer(|input| chart::decade_marks(&input, 0.0))
         .custom_x_axes(vec![
@@ -387,6 +375,41 @@ fn plot(ui: &mut egui::Ui, rows: &[DepthRow], lines: &[MethodLine<'_>], size: eg
                 pui.points(Points::new(line.name.clone(), pts).color(col).radius(2.5));
             }
         });
+    // The read-out as egui's tooltip, placed in the window (egui_plot's own label is drawn
+    // inside the plot and was cut off at its edges).
+    if let Some(text) = nearest_point(&plot, lines) {
+        plot.response.on_hover_text_at_pointer(text);
+    }
+}
+
+/// The figures of the data point nearest the pointer over `plot` (within 12 points), if any.
+fn nearest_point(plot: &egui_plot::PlotResponse<()>, lines: &[MethodLine<'_>]) -> Option<String> {
+    let at = plot.response.hover_pos()?;
+    let mut best: Option<(f32, String)> = None;
+    for line in lines {
+        for &(d, c) in &line.points {
+            let p = plot
+                .transform
+                .position_from_point(&egui_plot::PlotPoint::new(
+                    d as f64,
+                    c.expanded.max(1.0).log10(),
+                ));
+            let dist = p.distance(at);
+            if dist <= 12.0 && best.as_ref().is_none_or(|b| dist < b.0) {
+                let boards = match c.solved {
+                    1 => "1 board".to_string(),
+                    n => format!("{n} boards"),
+                };
+                let text = format!(
+                    "{}\ndepth {d}: {} nodes expanded on average ({boards})",
+                    line.name,
+                    chart::mean(c.expanded),
+                );
+                best = Some((dist, text));
+            }
+        }
+    }
+    best.map(|b| b.1)
 }
 
 /// The x axis's name.
