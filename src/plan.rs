@@ -381,6 +381,12 @@ pub fn choose(
         )));
     }
     let heuristic = load_heuristic(request, algorithm, goal, hardware, watch)?.heuristic;
+    if algorithm != Algorithm::Bfs && !heuristic.is_admissible() {
+        watch.note(Note::Warning(format!(
+            "{} overestimates (not admissible): {algorithm} with it may return a path longer than the optimum",
+            heuristic.name()
+        )));
+    }
     Ok(Chosen {
         algorithm,
         heuristic,

@@ -198,6 +198,19 @@ pub struct RunInfo {
     pub adapter: Option<String>,
 }
 
+impl RunInfo {
+    /// Whether its answers are optimal: an optimal algorithm
+    /// ([`Algorithm::is_optimal`]) with an admissible heuristic (every one but
+    /// [`HeuristicKind::OverestimatingManhattan`](crate::heuristic::HeuristicKind::OverestimatingManhattan)).
+    pub fn guarantees_optimal(&self) -> bool {
+        let admissible = self
+            .heuristic
+            .parse::<crate::heuristic::HeuristicKind>()
+            .map_or(true, |k| k.is_admissible());
+        self.algorithm.is_optimal() && admissible
+    }
+}
+
 /// The JSON object of one solved (or proven unsolvable) board, as `npuzzle solve --format json`
 /// prints it (on one line) and the app saves it (pretty-printed). Field order is the output's order.
 #[derive(Clone, Debug, Serialize)]
@@ -206,6 +219,9 @@ pub struct SolveJson {
     pub solvable: bool,
     /// Its length in moves (`null` when unsolvable).
     pub moves: Option<usize>,
+    /// Whether the search guarantees that length optimal: false for greedy, weighted A*
+    /// (w above 1) and a heuristic that overestimates (`null` when unsolvable).
+    pub guaranteed_optimal: Option<bool>,
     /// Its move letters in `notation`.
     pub solution: Option<String>,
     /// The tile that slides at each move.
@@ -214,6 +230,8 @@ pub struct SolveJson {
     pub notation: &'static str,
     /// The algorithm's command-line name.
     pub algorithm: &'static str,
+    /// Weighted A*'s w (`null` for the other algorithms).
+    pub weight: Option<crate::search::Weight>,
     /// `None` for an unsolvable board: the parity check answers, no search runs.
     pub heuristic: Option<String>,
     /// What evaluated h (`cpu` or `gpu`).
@@ -233,7 +251,7 @@ pub struct SolveJson {
     /// h of the start board.
     pub initial_h: u32,
     /// The least length the optimum can have, as the search proved it: the length itself
-    /// once solved (`null` when unsolvable).
+    /// once solved optimally (`null` when unsolvable or not `optimal`).
     pub lower_bound: Option<u32>,
     /// The effective branching factor b* of the nodes generated and the length
     /// ([`effective_branching_factor`](crate::search::measure::effective_branching_factor));
@@ -291,10 +309,12 @@ impl SolveJson {
         SolveJson {
             solvable: solved.is_some(),
             moves: solved.map(|s| s.0.len()),
+            guaranteed_optimal: solved.map(|_| run.guarantees_optimal()),
             solution: solved.map(|s| format_moves(s.0, notation)),
             tiles_moved: solved.map(|s| tiles_moved(start, s.0)),
             notation: notation_name(notation),
             algorithm: run.algorithm.name(),
+            weight: run.algorithm.weight(),
             heuristic: solved.map(|_| run.heuristic.clone()),
             evaluator: run.evaluator,
             adapter: run.adapter.clone(),
@@ -304,7 +324,9 @@ impl SolveJson {
             nodes_generated: stats.generated,
             peak_open: stats.peak_open,
             initial_h: stats.initial_h,
-            lower_bound: solved.map(|s| s.0.len() as u32),
+            lower_bound: solved
+                .filter(|_| run.guarantees_optimal())
+                .map(|s| s.0.len() as u32),
             effective_branching_factor: solved.and_then(|s| {
                 crate::search::measure::effective_branching_factor(s.1.generated, s.0.len() as u32)
             }),

@@ -111,6 +111,9 @@ fn initial_state(
         crate::plan::Purpose::Watch,
         hardware,
     );
+    if let Some(w) = st.settings.algorithm.weight() {
+        st.settings.weight = w;
+    }
     st.settings.heuristic = opts.heuristic.clone();
     if !opts.gpu {
         st.settings.evaluator = EvaluatorChoice::Cpu;

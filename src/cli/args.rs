@@ -9,7 +9,7 @@ use crate::heuristic::HeuristicChoice;
 use crate::heuristic::pdb::PdbLookup;
 use crate::puzzle::Notation;
 use crate::search::{
-    Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_SOLUTIONS, Limits, MoveOrder, Pruning,
+    Algorithm, DEFAULT_BATCH_SIZE, DEFAULT_MAX_SOLUTIONS, Limits, MoveOrder, Pruning, Weight,
     default_max_memory,
 };
 
@@ -55,14 +55,22 @@ pub(super) struct SearchOpts {
     /// Search algorithm: auto (A* up to 3×3, IDA* above), bfs, astar, idastar, batched-astar
     /// (expands --batch-size nodes a round and evaluates their successors in one batch, on the
     /// GPU with --evaluator gpu), gpu-idastar (IDA* whose subtrees are searched on the GPU in
-    /// rounds; boards of at most 32 cells, sides up to 8; manhattan, linear-conflict, pdbs).
+    /// rounds; boards of at most 32 cells, sides up to 8; manhattan, linear-conflict, pdbs);
+    /// to contrast, not optimal (solve only): greedy (best-first by h alone), weighted-astar
+    /// (f = g + w·h, w from --weight).
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     pub(super) algorithm: Algorithm,
+    /// Weighted A*'s w, from 1 to 10 in tenths (default 2): the answer is at most w times the
+    /// optimum (with an admissible heuristic). Only with --algorithm weighted-astar.
+    #[arg(long, value_name = "W", value_parser = Weight::from_str)]
+    pub(super) weight: Option<Weight>,
     /// Heuristic: auto (the strongest available: a cached or quick pattern database, else
     /// linear conflict), hamming, manhattan, linear-conflict, walking-distance, wd-lc (the larger
     /// of walking distance and linear conflict), or a pattern database: pdb8 (3×3,
     /// exact), pdb555, pdb663, pdb78 (4×4), pdb6666 (5×5), pdb:SIZES (pdb:4,4), pdb:TILES
-    /// (pdb:1 2 3 4/5 6 7 8). Pattern databases are built on first use and cached.
+    /// (pdb:1 2 3 4/5 6 7 8). Pattern databases are built on first use and cached. For
+    /// teaching, overestimating-manhattan: twice the Manhattan distance, which overestimates
+    /// (not admissible: answers may be longer than the optimum; solve and compare only).
     #[arg(long, default_value = "auto")]
     pub(super) heuristic: HeuristicChoice,
     /// Pattern-database cache folder (default: $NPUZZLE_CACHE_DIR, else the user's cache folder).
@@ -466,6 +474,14 @@ pub(super) fn time_limit(secs: f64) -> Result<std::time::Duration, CliError> {
 }
 
 impl SearchOpts {
+    /// `--algorithm` with `--weight` applied (weighted A*'s w).
+    ///
+    /// # Errors
+    /// [`CliError::Usage`] for a `--weight` with another algorithm.
+    pub(super) fn weighted(&self) -> Result<Algorithm, CliError> {
+        with_weight(self.algorithm, self.weight)
+    }
+
     pub(super) fn limits(&self) -> Result<Limits, CliError> {
         let time_limit = self.time_limit.map(time_limit).transpose()?;
         Ok(Limits {
@@ -478,4 +494,44 @@ impl SearchOpts {
             ..Limits::default()
         })
     }
+}
+
+/// `algorithm` with `weight` applied: weighted A*'s w (its default 2 without one).
+///
+/// # Errors
+/// [`CliError::Usage`] for a weight given with another algorithm.
+pub(super) fn with_weight(
+    algorithm: Algorithm,
+    weight: Option<Weight>,
+) -> Result<Algorithm, CliError> {
+    match (algorithm, weight) {
+        (Algorithm::WeightedAStar(_), Some(w)) => Ok(Algorithm::WeightedAStar(w)),
+        (a, None) => Ok(a),
+        (a, Some(_)) => Err(CliError::Usage(format!(
+            "--weight goes with --algorithm weighted-astar, not {a}"
+        ))),
+    }
+}
+
+/// [`CliError::Usage`] where a command that reports optimal lengths (`what`: `bench`, `--all`)
+/// is asked for a search that is not optimal: greedy, weighted A* above 1, or the heuristic
+/// that overestimates.
+pub(super) fn refuse_not_optimal(
+    what: &str,
+    algorithm: Algorithm,
+    heuristic: &crate::heuristic::HeuristicChoice,
+) -> Result<(), CliError> {
+    if !algorithm.is_optimal() {
+        return Err(CliError::Usage(format!(
+            "{what} needs an optimal search; {algorithm} is not optimal (solve and compare show its answer and the gap)"
+        )));
+    }
+    if let crate::heuristic::HeuristicChoice::Kind(k) = heuristic
+        && !k.is_admissible()
+    {
+        return Err(CliError::Usage(format!(
+            "{what} needs an admissible heuristic; {k} overestimates (solve and compare show its answer and the gap)"
+        )));
+    }
+    Ok(())
 }

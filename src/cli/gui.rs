@@ -24,9 +24,14 @@ pub(super) struct GuiArgs {
     #[arg(long)]
     goal: Option<String>,
     /// Algorithm: auto (GPU IDA* on a hardware GPU adapter for boards of 4×4 and up, else
-    /// batched A*), bfs, astar, idastar, batched-astar, gpu-idastar.
+    /// batched A*), bfs, astar, idastar, batched-astar, gpu-idastar; to contrast, greedy and
+    /// weighted-astar (not optimal).
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]
     algorithm: Option<Algorithm>,
+    /// Weighted A*'s w, 1 to 10 in tenths (the app's slider goes to 5); with
+    /// --algorithm weighted-astar.
+    #[arg(long, value_name = "W", value_parser = crate::search::Weight::from_str)]
+    weight: Option<crate::search::Weight>,
     /// Heuristic: auto (in the app linear conflict, which every algorithm and evaluator takes
     /// at once, the hint line using the strongest table ready; solving in the terminal, as
     /// `solve` picks), hamming, manhattan, linear-conflict,
@@ -61,6 +66,7 @@ impl Default for GuiArgs {
             file: None,
             goal: None,
             algorithm: None,
+            weight: None,
             heuristic: None,
             evaluator: crate::plan::EvaluatorChoice::Auto,
             batch_size: DEFAULT_BATCH_SIZE,
@@ -139,7 +145,7 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
     let board = inst.board.clone();
     let goal = resolve_goal(flag.as_ref(), line, board.rows(), board.cols())?;
     let spec = GoalSpec::of_board(goal.board());
-    let algorithm = a.algorithm.unwrap_or(Algorithm::Auto);
+    let algorithm = super::args::with_weight(a.algorithm.unwrap_or(Algorithm::Auto), a.weight)?;
     let heuristic = match &a.heuristic {
         None | Some(HeuristicChoice::Auto) => HeuristicChoice::Kind(HeuristicKind::LinearConflict),
         Some(HeuristicChoice::Pdb(p)) => {
@@ -188,6 +194,7 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
             Algorithm::BatchedAStar | Algorithm::Auto => Algorithm::Auto,
             x => x,
         },
+        weight: None,
         // The app starts with linear conflict, to be watched; the terminal picks as `solve`
         // does (a cached or quick pattern database).
         heuristic: match &a.heuristic {

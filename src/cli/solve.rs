@@ -29,6 +29,10 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     let limit = a.opts.limits().ok().and_then(|l| l.time_limit);
     let read = read_instance(&a.file, a.opts.size, limit).and_then(|(source, inst)| {
         a.opts.limits()?;
+        let algorithm = a.opts.weighted()?;
+        if a.all {
+            super::args::refuse_not_optimal("--all", algorithm, &a.opts.heuristic)?;
+        }
         let flag = goal_flag(a.opts.goal.as_deref())?;
         let line = inst.named_goal().map(|n| (n, source.as_str()));
         let (rows, cols) = (inst.board.rows(), inst.board.cols());
@@ -42,6 +46,7 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
         r => r?,
     };
     let mut opts = a.opts.clone();
+    opts.algorithm = opts.weighted()?;
     opts.threads = super::jobs(a.jobs);
     let all = a.all.then_some(a.max_solutions);
     let writing = Writing {
@@ -338,7 +343,15 @@ pub(super) fn solve_and_print(
     };
     let out = answer(&outcome, &start, &goal, &plan, &writing, all, opts.format)?;
     super::emit(out.trim_end_matches('\n'))?;
-    Ok(exit_code(&outcome, stated))
+    let optimal = guarantees_optimal(&plan);
+    if !optimal && let Outcome::Solved(sol) = &outcome {
+        crate::note!(
+            "npuzzle: {} ({})",
+            crate::search::gap_text(sol.moves.len(), stated.map(|s| s.moves)),
+            not_optimal_why(&plan)
+        );
+    }
+    Ok(exit_code(&outcome, stated, optimal))
 }
 
 /// Runs `plan` on `problem` within `limits` with a spinner on stderr, and under `auto`'s
@@ -420,12 +433,18 @@ fn answer(
             crate::note!("npuzzle: {}{}", v.reason(), other_goal_hint(start, goal));
         }
         (Outcome::Solved(sol), Format::Text) => {
-            out.push_str(&solution_text(
-                start,
-                &sol.moves,
-                Some(notation),
-                writing.steps,
-            ));
+            let text = solution_text(start, &sol.moves, Some(notation), writing.steps);
+            if guarantees_optimal(ran) {
+                out.push_str(&text);
+            } else {
+                // Not "Minimum": the search does not prove it.
+                let n = sol.moves.len();
+                out.push_str(&text.replacen(
+                    &format!("Minimum number of moves = {n}"),
+                    &format!("Number of moves = {n} (not guaranteed optimal)"),
+                    1,
+                ));
+            }
             if let Some(all) = &sol.all {
                 out.push('\n');
                 out.push_str(&all_solutions_text(all, notation));
@@ -510,12 +529,19 @@ fn note_solved(ran: &Plan, sol: &crate::search::Solution) {
 /// The exit code of a solve that answered: 1 when the file states a length the answer
 /// contradicts (said on stderr, as `bench`'s), 3 when a limit cut the count of all optimal
 /// solutions short (the solution shown is optimal; the count is a lower bound), else 0.
-fn exit_code(outcome: &Outcome, stated: Option<&StatedLength>) -> u8 {
+///
+/// An answer that is not guaranteed optimal (`optimal` false) contradicts a stated length only
+/// when it is shorter (a longer one is the gap, said by the caller).
+fn exit_code(outcome: &Outcome, stated: Option<&StatedLength>, optimal: bool) -> u8 {
     // A length the file states that the answer contradicts: the answer stands (it is
     // optimal), the file or its goal is wrong, and the exit code says so (as `bench`'s).
     let found = match outcome {
         Outcome::Solved(sol) => Some(sol.moves.len()),
         Outcome::Unsolvable(_) => None,
+    };
+    let found = match (found, stated) {
+        (Some(m), Some(s)) if !optimal && m > s.moves => Some(s.moves),
+        _ => found,
     };
     if StatedLength::check(stated, found) != 0 {
         return 1;
@@ -533,6 +559,27 @@ fn exit_code(outcome: &Outcome, stated: Option<&StatedLength>) -> u8 {
         return 3;
     }
     0
+}
+
+/// Whether `plan`'s answers are optimal: an optimal search with an admissible heuristic.
+fn guarantees_optimal(plan: &Plan) -> bool {
+    plan.algorithm().is_optimal() && plan.heuristic().is_admissible()
+}
+
+/// Why `plan`'s answer may not be optimal, for the line on stderr: "greedy orders by h
+/// alone: no bound on the length", "overestimating-manhattan overestimates: …".
+fn not_optimal_why(plan: &Plan) -> String {
+    let a = plan.algorithm();
+    let h = plan.heuristic();
+    match (a.weight(), a.is_optimal()) {
+        _ if !h.is_admissible() => format!(
+            "{} overestimates: {a} with it is not guaranteed optimal",
+            h.name()
+        ),
+        (Some(w), false) => format!("{a} with w = {w}: at most {w} times the optimum"),
+        (None, false) => format!("{a} orders by h alone: no bound on the length"),
+        _ => String::new(),
+    }
 }
 
 /// For a board unsolvable towards a standard goal: a hint when the other standard goal works.

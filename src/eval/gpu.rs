@@ -82,7 +82,9 @@ impl GpuEvaluator {
             HeuristicKind::Hamming => Some(KIND_HAMMING),
             HeuristicKind::Manhattan => Some(KIND_MANHATTAN),
             HeuristicKind::LinearConflict => Some(KIND_LINEAR_CONFLICT),
-            HeuristicKind::WalkingDistance | HeuristicKind::WalkingDistanceLc => None,
+            HeuristicKind::WalkingDistance
+            | HeuristicKind::WalkingDistanceLc
+            | HeuristicKind::OverestimatingManhattan => None,
         }
     }
 

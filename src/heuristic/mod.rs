@@ -1,5 +1,6 @@
 //! Admissible heuristics: Hamming, Manhattan, Manhattan + linear conflict, walking distance,
-//! and additive pattern databases ([`pdb`]: tables, their builder and their on-disk cache).
+//! and additive pattern databases ([`pdb`]: tables, their builder and their on-disk cache);
+//! and, for teaching only, one that overestimates ([`TwiceManhattan`]).
 //!
 //! All are relative to a [`Goal`], count moves, and never count the blank. Each implements
 //! [`Heuristic`] (evaluate a whole board) and [`Incremental`] (update `h` after one move), which IDA* uses in its inner
@@ -12,6 +13,7 @@ mod hamming;
 mod linear_conflict;
 mod manhattan;
 mod max;
+mod overestimate;
 pub mod pdb;
 mod walking_distance;
 
@@ -26,6 +28,7 @@ pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
 pub use max::{MaxOf, MaxUndo};
+pub use overestimate::TwiceManhattan;
 pub use walking_distance::{WalkingDistance, WalkingDistanceError};
 
 use crate::puzzle::Goal;
@@ -125,10 +128,13 @@ pub enum HeuristicKind {
     /// The larger of walking distance and linear conflict ([`MaxOf`]); the shapes walking
     /// distance takes.
     WalkingDistanceLc,
+    /// For teaching, **not admissible**: twice the Manhattan distance ([`TwiceManhattan`]),
+    /// which overestimates; never picked by `auto`, not in [`HeuristicKind::ALL`].
+    OverestimatingManhattan,
 }
 
 impl HeuristicKind {
-    /// All kinds, weakest first.
+    /// The admissible kinds, weakest first ([`HeuristicKind::OverestimatingManhattan`] is not one).
     pub const ALL: [HeuristicKind; 5] = [
         HeuristicKind::Hamming,
         HeuristicKind::Manhattan,
@@ -138,15 +144,22 @@ impl HeuristicKind {
     ];
 
     /// Name as used on the command line: `hamming`, `manhattan`, `linear-conflict`,
-    /// `walking-distance`, `wd-lc`.
+    /// `walking-distance`, `wd-lc`, `overestimating-manhattan`.
     pub fn name(self) -> &'static str {
         match self {
+            HeuristicKind::OverestimatingManhattan => "overestimating-manhattan",
             HeuristicKind::Hamming => "hamming",
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
             HeuristicKind::WalkingDistance => "walking-distance",
             HeuristicKind::WalkingDistanceLc => "wd-lc",
         }
+    }
+
+    /// Whether h never passes the true distance (all but
+    /// [`HeuristicKind::OverestimatingManhattan`]): an optimal search's answers are then optimal.
+    pub fn is_admissible(self) -> bool {
+        self != HeuristicKind::OverestimatingManhattan
     }
 
     /// Whether this kind takes `rows × cols` boards (all do but walking distance, which takes
@@ -173,6 +186,7 @@ impl HeuristicKind {
             HeuristicKind::Hamming => Box::new(Hamming::new(goal)),
             HeuristicKind::Manhattan => Box::new(Manhattan::new(goal)),
             HeuristicKind::LinearConflict => Box::new(LinearConflict::new(goal)),
+            HeuristicKind::OverestimatingManhattan => Box::new(TwiceManhattan::new(goal)),
             HeuristicKind::WalkingDistance => Box::new(
                 WalkingDistance::new(goal).expect("walking distance checked by supports()"),
             ),
@@ -194,7 +208,7 @@ impl fmt::Display for HeuristicKind {
 /// A heuristic name that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown heuristic {0:?} (expected hamming, manhattan, linear-conflict, walking-distance or wd-lc)"
+    "unknown heuristic {0:?} (expected hamming, manhattan, linear-conflict, walking-distance, wd-lc or overestimating-manhattan)"
 )]
 pub struct UnknownHeuristic(pub String);
 
@@ -208,6 +222,9 @@ impl FromStr for HeuristicKind {
             "linear-conflict" | "lc" => Ok(HeuristicKind::LinearConflict),
             "walking-distance" | "wd" => Ok(HeuristicKind::WalkingDistance),
             "wd-lc" => Ok(HeuristicKind::WalkingDistanceLc),
+            "overestimating-manhattan" | "twice-manhattan" => {
+                Ok(HeuristicKind::OverestimatingManhattan)
+            }
             _ => Err(UnknownHeuristic(s.to_string())),
         }
     }
@@ -235,6 +252,15 @@ impl From<std::sync::Arc<pdb::AdditivePdb>> for HeuristicSpec {
 }
 
 impl HeuristicSpec {
+    /// Whether h never passes the true distance: every pattern database and every kind but
+    /// [`HeuristicKind::OverestimatingManhattan`].
+    pub fn is_admissible(&self) -> bool {
+        match self {
+            HeuristicSpec::Kind(k) => k.is_admissible(),
+            HeuristicSpec::Pdb(_) => true,
+        }
+    }
+
     /// Name as shown to the user: `linear-conflict`, `pdb78`, …
     pub fn name(&self) -> &str {
         match self {

@@ -14,28 +14,32 @@ use super::key::{Key, with_key};
 use super::{Algorithm, Control, Problem, Progress, ProgressFn, SearchError, Solution};
 use crate::heuristic::{Heuristic, HeuristicSpec};
 
-/// A* from the start to the goal with the given heuristic.
+/// A* from the start to the goal with the given heuristic; `algorithm` is A*, greedy
+/// best-first or weighted A* (the f that orders the open list, [`Algorithm::order_f`]).
+/// All optimal solutions are counted by A* only.
 ///
 /// # Errors
 /// [`SearchError`] on cancel, time limit or memory cap.
 pub(crate) fn search(
     problem: &Problem,
+    algorithm: Algorithm,
     heuristic: &HeuristicSpec,
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError> {
     let h = heuristic.build(&problem.goal);
-    with_key!(problem.start.len(), K => run::<K>(problem, h.as_ref(), ctl, progress))
+    with_key!(problem.start.len(), K => run::<K>(problem, algorithm, h.as_ref(), ctl, progress))
 }
 
 fn run<K: Key>(
     problem: &Problem,
+    algorithm: Algorithm,
     h: &dyn Heuristic,
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError> {
     let goal_key = K::pack(problem.goal.board().tiles());
-    let mut bf = BestFirst::<K>::new(problem, ctl, 8);
+    let mut bf = BestFirst::<K>::new(problem, ctl, 8, algorithm);
     bf.insert_root(
         K::pack(problem.start.tiles()),
         h.estimate(problem.start.tiles()),
@@ -43,7 +47,8 @@ fn run<K: Key>(
     let mut tiles = vec![0u8; problem.start.len()];
     let ended = expand_nodes(&mut bf, h, &goal_key, None, &mut tiles, ctl, progress);
     let mut all = None;
-    if let (Ok(()), Some(keep)) = (&ended, ctl.limits().all_solutions) {
+    let counts = algorithm == Algorithm::AStar;
+    if let (Ok(()), Some(keep), true) = (&ended, ctl.limits().all_solutions, counts) {
         let cost = bf.g_of(&goal_key).unwrap_or(0);
         let ties = expand_nodes(&mut bf, h, &goal_key, Some(cost), &mut tiles, ctl, progress);
         if let Err(e) = ties {
@@ -53,7 +58,7 @@ fn run<K: Key>(
             // A limit while counting: the optimal solution found stands, the count is open.
             progress(&Progress {
                 finished: true,
-                ..bf.progress(ctl, Algorithm::AStar)
+                ..bf.progress(ctl, algorithm)
             });
             let mut solution = bf.finish(problem, ctl)?;
             solution.all = Some(super::all::AllSolutions {
@@ -80,7 +85,7 @@ fn run<K: Key>(
             // The final counts and open list, so that a view's last frame is the search's end.
             progress(&Progress {
                 finished: true,
-                ..bf.progress(ctl, Algorithm::AStar)
+                ..bf.progress(ctl, algorithm)
             });
             let mut solution = bf.finish(problem, ctl)?;
             solution.all = all;
@@ -90,7 +95,7 @@ fn run<K: Key>(
             // The counts at the stop, so that a caller's figures are those of this moment.
             progress(&Progress {
                 finished: true,
-                ..bf.progress(ctl, Algorithm::AStar)
+                ..bf.progress(ctl, algorithm)
             });
             Err(e)
         }
@@ -114,7 +119,7 @@ fn expand_nodes<K: Key>(
         let Some(node) = bf.pop(ties.map(|c| c + 1)) else {
             return match ties {
                 Some(_) => Ok(()),
-                None => Err(SearchError::Exhausted(Algorithm::AStar)),
+                None => Err(SearchError::Exhausted(bf.order())),
             };
         };
         let Some(closed) = bf.close(&node) else {
@@ -131,11 +136,12 @@ fn expand_nodes<K: Key>(
         })?;
         bf.note_peak();
         if bf.stats.expanded & 0xFFF == 0 && ctl.check()? {
+            let order = bf.order();
             progress(&Progress {
-                bound: node.f,
+                bound: order.bound_of(node.f),
                 g: node.g,
-                h: node.f - node.g,
-                ..bf.progress(ctl, Algorithm::AStar)
+                h: order.h_of(node.f, node.g),
+                ..bf.progress(ctl, order)
             });
         }
     }

@@ -79,7 +79,7 @@ fn run<K: Key>(
     ctl: &mut Control<'_>,
     progress: &mut ProgressFn<'_>,
 ) -> Result<Solution, SearchError> {
-    let bf = BestFirst::<K>::new(problem, ctl, 4);
+    let bf = BestFirst::<K>::new(problem, ctl, 4, Algorithm::BatchedAStar);
     finish_rounds::<K>(problem, evaluator, batch, ctl, progress, bf, true)
 }
 

@@ -1,9 +1,11 @@
-//! The best-first core that A* ([`super::astar`]) and batched A* ([`super::batched_astar`])
-//! share: the open list, the closed set, relaxing a successor, the successor loop, the memory
-//! projection, progress fields and the path walk-back.
+//! The best-first core that A* ([`super::astar`]), its greedy and weighted variants
+//! ([`super::weight`]) and batched A* ([`super::batched_astar`]) share: the open list, the
+//! closed set, relaxing a successor, the successor loop, the memory projection, progress
+//! fields and the path walk-back.
 //!
 //! The open list is a bucket queue (`open_list.rs`) popped lowest f first, ties broken by
-//! highest g (or by [`Limits::tie_break`](super::Limits::tie_break)'s rule). The closed set
+//! highest g (or by [`Limits::tie_break`](super::Limits::tie_break)'s rule); f is the search's
+//! ([`Algorithm::order_f`]: g + h in A*). The closed set
 //! maps every board reached to its best g so far, the move that reached it and whether it has
 //! been expanded; a heap entry whose g no longer matches (or whose board is already closed) is
 //! stale and skipped when popped. A closed board reached more cheaply is reopened, which batched
@@ -41,6 +43,8 @@ pub(crate) struct Closed {
 /// Open list, closed set, statistics and the optional progress samplers of one best-first
 /// search over boards packed as `K`.
 pub(crate) struct BestFirst<K> {
+    /// The search, whose f orders the open list ([`Algorithm::order_f`]).
+    order: Algorithm,
     rows: usize,
     cols: usize,
     map: KeyMap<K, Info>,
@@ -58,15 +62,21 @@ pub(crate) struct BestFirst<K> {
 }
 
 impl<K: Key> BestFirst<K> {
-    /// An empty search for `problem`'s board size. With `limits.histogram`, the `(g, h)`
-    /// histogram is kept and one board in `sample_every` generated is offered to the
-    /// misplaced-cells sampler.
-    pub(crate) fn new(problem: &Problem, ctl: &Control<'_>, sample_every: u32) -> Self {
+    /// An empty search for `problem`'s board size, its open list ordered by `order`'s f
+    /// (A*, batched A*: g + h). With `limits.histogram`, the `(g, h)` histogram is kept and
+    /// one board in `sample_every` generated is offered to the misplaced-cells sampler.
+    pub(crate) fn new(
+        problem: &Problem,
+        ctl: &Control<'_>,
+        sample_every: u32,
+        order: Algorithm,
+    ) -> Self {
         let (rows, cols) = (problem.start.rows(), problem.start.cols());
         let n = rows * cols;
         let histogram = ctl.limits().histogram;
         let oentry = std::mem::size_of::<K>() + K::heap_bytes(n);
         BestFirst {
+            order,
             rows,
             cols,
             map: KeyMap::default(),
@@ -91,7 +101,7 @@ impl<K: Key> BestFirst<K> {
         open: OpenList<K>,
         stats: SearchStats,
     ) -> Self {
-        let mut bf = BestFirst::new(problem, ctl, sample_every);
+        let mut bf = BestFirst::new(problem, ctl, sample_every, Algorithm::AStar);
         for (k, g, mv, closed) in known {
             bf.map.insert(k, Info { g, mv, closed });
         }
@@ -103,6 +113,11 @@ impl<K: Key> BestFirst<K> {
         bf.open = open;
         bf.stats = stats;
         bf
+    }
+
+    /// The search whose f orders the open list.
+    pub(crate) fn order(&self) -> Algorithm {
+        self.order
     }
 
     /// The best g known for `key`, if it has been reached.
@@ -149,7 +164,7 @@ impl<K: Key> BestFirst<K> {
         g: u32,
         h: u32,
     ) -> Result<(), std::collections::TryReserveError> {
-        self.open.push(g + h, g, key)?;
+        self.open.push(self.order.order_f(g, h), g, key)?;
         if let Some(hh) = &mut self.hist {
             hh.add(g as usize, h as usize);
         }
@@ -181,7 +196,7 @@ impl<K: Key> BestFirst<K> {
     /// since reached more cheaply).
     pub(crate) fn close(&mut self, node: &Open<K>) -> Option<Closed> {
         if let Some(hh) = &mut self.hist {
-            hh.remove(node.g as usize, (node.f - node.g) as usize);
+            hh.remove(node.g as usize, self.order.h_of(node.f, node.g) as usize);
         }
         let info = self.map.get_mut(&node.key)?;
         if info.closed || info.g != node.g {
@@ -291,7 +306,7 @@ impl<K: Key> BestFirst<K> {
             memory: self.memory(),
             // The least f on the open list (a lower bound on the optimum); the searches put
             // the f of the node they expand instead where they have it.
-            bound: self.min_f().unwrap_or(0),
+            bound: self.min_f().map_or(0, |f| self.order.bound_of(f)),
             ..Progress::default()
         }
     }
@@ -355,7 +370,8 @@ mod tests {
     fn relax_keeps_the_cheapest_and_reopens() {
         let limits = Limits::default();
         let ctl = Control::new(&limits);
-        let mut bf = BestFirst::<u64>::new(&problem("1 2 3/4 5 6/7 0 8"), &ctl, 1);
+        let mut bf =
+            BestFirst::<u64>::new(&problem("1 2 3/4 5 6/7 0 8"), &ctl, 1, Algorithm::AStar);
         assert!(bf.relax(&7, 5, Move::Up), "new board");
         assert!(!bf.relax(&7, 5, Move::Down), "same cost");
         assert!(!bf.relax(&7, 6, Move::Down), "dearer");
@@ -377,7 +393,8 @@ mod tests {
     fn pop_leaves_entries_at_or_above_the_limit() {
         let limits = Limits::default();
         let ctl = Control::new(&limits);
-        let mut bf = BestFirst::<u64>::new(&problem("1 2 3/4 5 6/7 0 8"), &ctl, 1);
+        let mut bf =
+            BestFirst::<u64>::new(&problem("1 2 3/4 5 6/7 0 8"), &ctl, 1, Algorithm::AStar);
         bf.push(1, 2, 3).expect("memory for a test");
         assert!(bf.pop(Some(5)).is_none());
         assert_eq!(bf.min_f(), Some(5));
@@ -390,7 +407,7 @@ mod tests {
         let limits = Limits::default();
         let ctl = Control::new(&limits);
         let p = problem("1 2 3/4 5 6/0 7 8");
-        let mut bf = BestFirst::<u64>::new(&p, &ctl, 1);
+        let mut bf = BestFirst::<u64>::new(&p, &ctl, 1, Algorithm::AStar);
         bf.insert_root(u64::pack(p.start.tiles()), 2);
         let goal = u64::pack(p.goal.board().tiles());
         let mut tiles = vec![0u8; 9];

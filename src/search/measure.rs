@@ -50,7 +50,7 @@ pub enum Method {
     Bfs,
     /// A* or IDA* with a heuristic (a pattern database already loaded).
     Informed {
-        /// `astar` or `idastar` (not `auto`).
+        /// `astar` or `idastar` (not `auto`); `greedy` or `weighted-astar` to contrast.
         algorithm: Algorithm,
         /// The heuristic.
         heuristic: HeuristicSpec,
@@ -71,6 +71,18 @@ impl Method {
         match self {
             Method::Bfs => Algorithm::Bfs,
             Method::Informed { algorithm, .. } => *algorithm,
+        }
+    }
+
+    /// Whether its answers are optimal: BFS, and an optimal search
+    /// ([`Algorithm::is_optimal`]) with an admissible heuristic.
+    pub fn is_optimal(&self) -> bool {
+        match self {
+            Method::Bfs => true,
+            Method::Informed {
+                algorithm,
+                heuristic,
+            } => algorithm.is_optimal() && heuristic.is_admissible(),
         }
     }
 
@@ -132,6 +144,9 @@ pub struct Measure {
     pub seconds: f64,
     /// Solution length in moves; `None` when stopped.
     pub moves: Option<u32>,
+    /// Whether the search guarantees that length optimal ([`Method::is_optimal`]): false for
+    /// greedy, weighted A* and a heuristic that overestimates.
+    pub guaranteed_optimal: bool,
     /// Effective branching factor from the nodes generated ([`effective_branching_factor`];
     /// `effective_branching_factor` in JSON).
     #[serde(rename = "effective_branching_factor")]
@@ -168,6 +183,7 @@ pub fn measure(problem: &Problem, method: &Method, limits: &Limits) -> Measure {
             generated: s.stats.generated,
             seconds: s.stats.seconds,
             moves: Some(s.moves.len() as u32),
+            guaranteed_optimal: method.is_optimal(),
             branching: effective_branching_factor(s.stats.generated, s.moves.len() as u32),
             error: None,
         },
@@ -179,6 +195,7 @@ pub fn measure(problem: &Problem, method: &Method, limits: &Limits) -> Measure {
             generated: last.generated,
             seconds: last.seconds,
             moves: None,
+            guaranteed_optimal: method.is_optimal(),
             branching: None,
             error: Some(match other {
                 Ok(_) => "the board cannot reach the goal".to_string(),

@@ -1,5 +1,7 @@
 //! Optimal searches: breadth-first search, A*, IDA* (parallel over threads) and batched A*
-//! (successors evaluated in batches by a [`BatchEvaluator`](crate::eval::BatchEvaluator)).
+//! (successors evaluated in batches by a [`BatchEvaluator`](crate::eval::BatchEvaluator));
+//! and, to contrast with them, greedy best-first search and weighted A* ([`weight`]), which
+//! are not optimal.
 //!
 //! Every search is cancellable (a shared flag), obeys a time limit and (for the searches that
 //! store nodes) a memory cap, reports progress through a callback ([`Progress`] snapshots with
@@ -24,6 +26,7 @@ mod open_list;
 mod progress;
 pub mod rank;
 pub mod stepper;
+pub mod weight;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -63,6 +66,7 @@ pub use bfs::{BfsGoalTest, UnknownGoalTest};
 pub use idastar::{MoveOrder, UnknownMoveOrder};
 pub use move_fsm::{FsmNote, MoveFsm, Pruning};
 pub use open_list::{TieBreak, UnknownTieBreak};
+pub use weight::{BadWeight, Weight, gap_text};
 
 /// The search algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,6 +85,11 @@ pub enum Algorithm {
     /// IDA* with its subtrees searched on the GPU in resumable rounds (see [`gpu_idastar`]);
     /// without a device ([`solve`]) the CPU IDA* searches the same tree.
     GpuIdaStar,
+    /// Greedy best-first search: A*'s core with f = h (see [`weight`]); not optimal.
+    Greedy,
+    /// Weighted A*: f = g + w·h (Pohl 1970; see [`weight`]); at most w times the optimum with
+    /// an admissible heuristic.
+    WeightedAStar(Weight),
 }
 
 impl Algorithm {
@@ -93,6 +102,8 @@ impl Algorithm {
             Algorithm::IdaStar => "idastar",
             Algorithm::BatchedAStar => "batched-astar",
             Algorithm::GpuIdaStar => "gpu-idastar",
+            Algorithm::Greedy => "greedy",
+            Algorithm::WeightedAStar(_) => "weighted-astar",
         }
     }
 
@@ -135,7 +146,7 @@ impl fmt::Display for Algorithm {
 /// A name [`Algorithm::from_str`] does not know.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown algorithm {0:?} (expected auto, bfs, astar, idastar, batched-astar or gpu-idastar)"
+    "unknown algorithm {0:?} (expected auto, bfs, astar, idastar, batched-astar, gpu-idastar, greedy or weighted-astar)"
 )]
 pub struct UnknownAlgorithm(pub String);
 
@@ -150,6 +161,10 @@ impl FromStr for Algorithm {
             "idastar" | "ida*" | "ida" => Ok(Algorithm::IdaStar),
             "batchedastar" | "batched" => Ok(Algorithm::BatchedAStar),
             "gpuidastar" | "gpuida*" | "gpuida" => Ok(Algorithm::GpuIdaStar),
+            "greedy" | "greedybestfirst" | "gbfs" => Ok(Algorithm::Greedy),
+            "weightedastar" | "weighteda*" | "wastar" => {
+                Ok(Algorithm::WeightedAStar(Weight::DEFAULT))
+            }
             _ => Err(UnknownAlgorithm(s.to_string())),
         }
     }
@@ -528,7 +543,9 @@ fn on_cpu(
     }
     checked(problem, limits, |ctl| match algorithm {
         Algorithm::Bfs => bfs::search(problem, ctl, progress),
-        Algorithm::AStar => astar::search(problem, &heuristic, ctl, progress),
+        Algorithm::AStar | Algorithm::Greedy | Algorithm::WeightedAStar(_) => {
+            astar::search(problem, algorithm, &heuristic, ctl, progress)
+        }
         Algorithm::BatchedAStar => unreachable!("handled above"),
         Algorithm::IdaStar | Algorithm::Auto | Algorithm::GpuIdaStar => {
             idastar::search(problem, &heuristic, ctl, progress)

@@ -113,6 +113,12 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
             Algorithm::IdaStar => {
                 "IDA* reached the goal within the threshold: the first path found in this iteration is optimal"
             }
+            Algorithm::Greedy => {
+                "Greedy best-first search took the goal off the open list: it orders by h alone, so its path is not guaranteed optimal"
+            }
+            Algorithm::WeightedAStar(_) => {
+                "Weighted A* took the goal off the open list: with an admissible heuristic its path is at most w times the optimum"
+            }
             _ => {
                 "A* took the goal off the open list (it counts as closed, not expanded): with an admissible heuristic its g is optimal"
             }
@@ -160,6 +166,16 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
             group(v.open as u64),
             group(v.closed as u64)
         ),
+        Algorithm::Greedy => format!(
+            "Open list in pop order: lowest f = h, then highest g ({} open · {} closed)",
+            group(v.open as u64),
+            group(v.closed as u64)
+        ),
+        Algorithm::WeightedAStar(w) => format!(
+            "Open list in pop order: lowest f = g + {w}×h, then highest g ({} open · {} closed)",
+            group(v.open as u64),
+            group(v.closed as u64)
+        ),
         _ => format!(
             "Open list in pop order: lowest f, then highest g ({} open · {} closed)",
             group(v.open as u64),
@@ -192,7 +208,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
                     ui.small(if algorithm == Algorithm::Bfs {
                         format!("g {}", o.g)
                     } else {
-                        format!("{}+{}={}", o.g, o.h, o.g + o.h)
+                        crate::app::views::f_sum(algorithm, o.g, o.h)
                     });
                 });
             }

@@ -20,7 +20,17 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
         return;
     };
     let len = sol.moves.len();
-    ui.strong(format!("Optimal length: {len} moves"));
+    if sol.run.guarantees_optimal() {
+        ui.strong(format!("Optimal length: {len} moves"));
+    } else {
+        // Greedy, weighted A*, a heuristic that overestimates: the length is not proven.
+        let optimum = st.known_optimum().map(|o| o as usize);
+        ui.strong(format!("Length: {}", crate::search::gap_text(len, optimum)));
+        ui.colored_label(
+            Color32::from_rgb(240, 170, 80),
+            "Not guaranteed optimal: this search trades optimality for speed (or its h overestimates).",
+        );
+    }
     // Which search found it: the settings may have changed since.
     ui.small(format!(
         "found by {} · {} expanded · {:.3} s · {}",

@@ -4,19 +4,27 @@ use crate::app::state::{AppState, EvaluatorChoice};
 use crate::heuristic::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::{NAMED, PartitionSpec};
-use crate::search::Algorithm;
+use crate::search::{Algorithm, Weight};
 
-const ALGORITHMS: [(Algorithm, &str); 5] = [
+/// The menu's algorithms; weighted A*'s weight is the slider's (this entry's is a stand-in).
+const ALGORITHMS: [(Algorithm, &str); 7] = [
     (Algorithm::Bfs, "BFS"),
     (Algorithm::AStar, "A*"),
     (Algorithm::IdaStar, "IDA*"),
     (Algorithm::BatchedAStar, "batched A*"),
     (Algorithm::GpuIdaStar, "GPU IDA*"),
+    (Algorithm::Greedy, "greedy best-first"),
+    (Algorithm::WeightedAStar(Weight::DEFAULT), "weighted A*"),
 ];
 
-/// The algorithm's name as the panels write it (`IDA*`, `A*`, …).
+/// The algorithm's name as the panels write it (`IDA*`, `A*`, …; weighted A* whatever its
+/// weight).
 pub(super) fn label(a: Algorithm) -> &'static str {
-    ALGORITHMS.iter().find(|x| x.0 == a).map_or("auto", |x| x.1)
+    let kind = std::mem::discriminant(&a);
+    ALGORITHMS
+        .iter()
+        .find(|x| std::mem::discriminant(&x.0) == kind)
+        .map_or("auto", |x| x.1)
 }
 
 /// The search as the panels name it: the algorithm and, but for BFS, the heuristic.
@@ -82,13 +90,47 @@ pub(super) fn controls(ui: &mut egui::Ui, st: &mut AppState) {
     super::timeline::timeline(ui, st);
 }
 
-/// The algorithm menu.
+/// The algorithm menu; for weighted A*, its weight's slider (1 to 5 in tenths); for the
+/// searches that are not optimal, a line that says so.
 fn algorithm_menu(ui: &mut egui::Ui, st: &mut AppState) {
-    combo(ui, "Algorithm", label(st.settings.algorithm), |ui| {
+    let current = st.settings.algorithm;
+    combo(ui, "Algorithm", label(current), |ui| {
         for (a, name) in ALGORITHMS {
+            // Weighted A* keeps the weight it had (the slider's).
+            let a = match (a, st.settings.weight) {
+                (Algorithm::WeightedAStar(_), w) => Algorithm::WeightedAStar(w),
+                (a, _) => a,
+            };
             ui.selectable_value(&mut st.settings.algorithm, a, name);
         }
     });
+    if let Algorithm::WeightedAStar(w) = st.settings.algorithm {
+        let mut value = w.value() as f32;
+        let slider = egui::Slider::new(&mut value, 1.0..=5.0)
+            .step_by(0.1)
+            .fixed_decimals(1)
+            .text("weight w");
+        if ui
+            .add(slider)
+            .on_hover_text("f = g + w·h: w = 1 is A*; larger w trusts h more, expands fewer nodes and may return a longer path (at most w times the optimum)")
+            .changed()
+        {
+            let w = Weight::from_tenths((value * 10.0).round() as u32);
+            st.settings.weight = w;
+            st.settings.algorithm = Algorithm::WeightedAStar(w);
+        }
+    }
+    match st.settings.algorithm {
+        Algorithm::Greedy => {
+            ui.small("Greedy: f = h, g ignored. Fast, not optimal: its answer may be far longer than the optimum.");
+        }
+        Algorithm::WeightedAStar(w) if !st.settings.algorithm.is_optimal() => {
+            ui.small(format!(
+                "Weighted A*: f = g + {w}·h. Not optimal: at most {w} times the optimum."
+            ));
+        }
+        _ => {}
+    }
 }
 
 /// The heuristic menu: the heuristics, and the pattern databases made for the board's size.
@@ -103,6 +145,13 @@ fn heuristic_menu(ui: &mut egui::Ui, st: &mut AppState) {
                 h.name(),
             );
         }
+        // For teaching: h that overestimates (never auto's pick).
+        let over = HeuristicKind::OverestimatingManhattan;
+        ui.selectable_value(
+            &mut st.settings.heuristic,
+            HeuristicChoice::Kind(over),
+            format!("{} (2 × Manhattan, not admissible)", over.name()),
+        );
         // The pattern databases made for this board size (built on first use,
         // then cached).
         for (name, r, c, _) in NAMED {
@@ -115,6 +164,14 @@ fn heuristic_menu(ui: &mut egui::Ui, st: &mut AppState) {
             }
         }
     });
+    if let HeuristicChoice::Kind(k) = &st.settings.heuristic
+        && !k.is_admissible()
+    {
+        ui.colored_label(
+            egui::Color32::from_rgb(240, 170, 80),
+            "⚠ This heuristic overestimates (2 × Manhattan): A* and IDA* with it are not optimal and may return a longer path.",
+        );
+    }
 }
 
 /// The pattern database being built, if any: its pattern, depth and time left, and a bar of
@@ -161,7 +218,11 @@ fn limits(ui: &mut egui::Ui, st: &mut AppState) {
     // For the searches that keep tables (auto: A* up to 3×3).
     if matches!(
         st.settings.algorithm.resolve(st.board().len()),
-        Algorithm::Bfs | Algorithm::AStar | Algorithm::BatchedAStar
+        Algorithm::Bfs
+            | Algorithm::AStar
+            | Algorithm::BatchedAStar
+            | Algorithm::Greedy
+            | Algorithm::WeightedAStar(_)
     ) {
         ui.horizontal_wrapped(|ui| {
             let l = ui.label("Memory cap");

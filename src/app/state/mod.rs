@@ -145,6 +145,13 @@ impl AppState {
         self.stated
     }
 
+    /// The optimal length of the start board when it is known without the search: the
+    /// length the file states, else the coach's answer for this board (the gap a solution
+    /// that is not guaranteed optimal is measured against).
+    pub fn known_optimum(&self) -> Option<u32> {
+        self.stated.or_else(|| self.play.to_go(&self.board))
+    }
+
     /// Sets the length the puzzle's file states (after [`AppState::set_board`], which clears
     /// it).
     pub fn set_stated_length(&mut self, moves: Option<u32>) {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::heuristic::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
-use crate::search::{Algorithm, DEFAULT_BATCH_SIZE};
+use crate::search::{Algorithm, DEFAULT_BATCH_SIZE, Weight};
 
 /// Where the app evaluates h: `Gpu` (the GPU when there is an adapter, else the CPU) or `Cpu`
 /// (its Solver panel offers these two; `Auto` reads as `Gpu`).
@@ -15,6 +15,8 @@ pub use crate::plan::EvaluatorChoice;
 pub struct Settings {
     /// Search algorithm (never `Auto` here).
     pub algorithm: Algorithm,
+    /// Weighted A*'s weight, kept while another algorithm is chosen (the slider's, 1 to 5).
+    pub weight: Weight,
     /// Heuristic.
     pub heuristic: HeuristicChoice,
     /// Evaluator for batched A*.
@@ -48,6 +50,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             algorithm: Algorithm::BatchedAStar,
+            weight: Weight::DEFAULT,
             heuristic: HeuristicChoice::Kind(HeuristicKind::LinearConflict),
             evaluator: EvaluatorChoice::Gpu,
             batch_size: DEFAULT_BATCH_SIZE,

@@ -16,11 +16,30 @@ pub mod tree;
 pub use heatmap::ramp;
 
 /// A node's numbers as `algorithm` uses them: BFS only its depth g (it has no h), the others
-/// g, h and f (the Inspector's and the search tree's).
+/// g, h and their f (the Inspector's and the search tree's).
 pub(crate) fn ghf(algorithm: crate::search::Algorithm, g: u32, h: u32) -> String {
     if algorithm == crate::search::Algorithm::Bfs {
         format!("g {g}")
     } else {
-        format!("g {g}  h {h}  f {}", g + h)
+        format!("g {g}  h {h}  f {}", f_sum(algorithm, g, h))
+    }
+}
+
+/// The f that orders `algorithm`'s open list, as a sum: `3+5=8` (A*), `3+1.5×5=10.5`
+/// (weighted A*), `h 5` (greedy best-first, f = h).
+pub(crate) fn f_sum(algorithm: crate::search::Algorithm, g: u32, h: u32) -> String {
+    use crate::search::Algorithm;
+    match algorithm {
+        Algorithm::Greedy => format!("= h {h}"),
+        Algorithm::WeightedAStar(w) => {
+            let tenths = algorithm.order_f(g, h);
+            let f = if tenths % 10 == 0 {
+                (tenths / 10).to_string()
+            } else {
+                format!("{}.{}", tenths / 10, tenths % 10)
+            };
+            format!("{g}+{w}×{h}={f}")
+        }
+        _ => format!("{g}+{h}={}", g + h),
     }
 }

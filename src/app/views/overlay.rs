@@ -45,6 +45,11 @@ pub fn caption(
             "max(walking distance, linear conflict): drawn as linear conflict h = {} (at least that)",
             e.linear_conflict()
         ),
+        HeuristicChoice::Kind(HeuristicKind::OverestimatingManhattan) => format!(
+            "overestimating h = 2 × Manhattan {} = {}: twice each tile's distance, so h passes the true distance (not admissible: A* may return a longer path)",
+            e.manhattan(),
+            2 * e.manhattan()
+        ),
         HeuristicChoice::Kind(HeuristicKind::LinearConflict) | HeuristicChoice::Auto => {
             let extra = e.linear_conflict() - e.manhattan();
             let auto = if *choice == HeuristicChoice::Auto {

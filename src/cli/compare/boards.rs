@@ -357,10 +357,15 @@ fn print_summaries(format: Format, summaries: &[MethodSummary], code: u8) -> Res
     Ok(())
 }
 
-/// The length every search that finished found (`None` when none did, or they differ), and
-/// whether they agree.
+/// The length every optimal search that finished found (`None` when none did, or they
+/// differ), and whether they agree. Searches that are not optimal (greedy, weighted A*, a
+/// heuristic that overestimates) are left out: their lengths may be longer.
 fn agreed(results: &[Measure]) -> (Option<u32>, bool) {
-    let lengths: Vec<u32> = results.iter().filter_map(|r| r.moves).collect();
+    let lengths: Vec<u32> = results
+        .iter()
+        .filter(|r| r.guaranteed_optimal)
+        .filter_map(|r| r.moves)
+        .collect();
     let agree = lengths.windows(2).all(|w| w[0] == w[1]);
     (lengths.first().copied().filter(|_| agree), agree)
 }
@@ -417,13 +422,20 @@ fn one_board(
     };
     let mut results = Vec::new();
     for m in methods {
-        let r = measure(&problem, m, limits);
-        emit(&row(&r))?;
-        results.push(r);
+        results.push(measure(&problem, m, limits));
     }
     let (moves, agree) = agreed(&results);
+    // The optimum: what the optimal searches agree on, else the file's.
+    let optimum = moves.or(stated.map(|s| s.moves as u32));
+    for r in &results {
+        emit(&row(r, optimum))?;
+    }
     let stopped = results.iter().filter(|r| r.moves.is_none()).count();
+    let contrast = results.iter().filter(|r| !r.guaranteed_optimal).count();
     let mut line = match (moves, agree) {
+        (Some(m), true) if contrast > 0 => format!(
+            "Every optimal search found {m} moves; the {contrast} marked \"no\" are not guaranteed optimal."
+        ),
         (Some(m), true) => format!("Every search found {m} moves: all are optimal."),
         (None, true) => "No search finished.".to_string(),
         _ => {
@@ -444,12 +456,23 @@ fn one_board(
 
 fn header() -> String {
     format!(
-        "{:<8} {:<16} {:>4} {:>13} {:>13} {:>9} {:>7} {:>6}",
-        "search", "heuristic", "h0", "expanded", "generated", "seconds", "b*", "moves"
+        "{:<14} {:<24} {:>4} {:>13} {:>13} {:>9} {:>7} {:>6}  {}",
+        "search", "heuristic", "h0", "expanded", "generated", "seconds", "b*", "moves", "optimal"
     )
 }
 
-fn row(r: &Measure) -> String {
+/// Whether `r`'s length is optimal, as the table's last column says: `yes` for an optimal
+/// search, else `no`, with the gap to `optimum` when it is known (`no: 10 more`).
+fn optimal_cell(r: &Measure, optimum: Option<u32>) -> String {
+    match (r.guaranteed_optimal, r.moves, optimum) {
+        (true, _, _) => "yes".into(),
+        (false, Some(m), Some(o)) if m > o => format!("no: {} more", m - o),
+        (false, Some(m), Some(o)) if m == o => "no (optimal this time)".into(),
+        _ => "no".into(),
+    }
+}
+
+fn row(r: &Measure, optimum: Option<u32>) -> String {
     let b = r.branching.map_or("-".to_string(), |b| format!("{b:.3}"));
     let moves = match (&r.moves, &r.error) {
         (Some(m), _) => m.to_string(),
@@ -457,7 +480,7 @@ fn row(r: &Measure) -> String {
         (None, None) => "-".into(),
     };
     format!(
-        "{:<8} {:<16} {:>4} {:>13} {:>13} {:>9.3} {:>7} {:>6}",
+        "{:<14} {:<24} {:>4} {:>13} {:>13} {:>9.3} {:>7} {:>6}  {}",
         r.algorithm,
         r.heuristic,
         r.initial_h,
@@ -465,6 +488,7 @@ fn row(r: &Measure) -> String {
         group_digits(r.generated),
         r.seconds,
         b,
-        moves
+        moves,
+        optimal_cell(r, optimum)
     )
 }

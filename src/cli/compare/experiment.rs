@@ -69,6 +69,13 @@ pub(super) fn run(a: &CompareArgs, goal: &Goal, limits: &Limits) -> Result<u8, C
         return Err(CliError::Usage("--samples must be at least 1".into()));
     }
     let methods = methods(a, goal)?;
+    if let Some(m) = methods.iter().find(|m| !m.is_optimal()) {
+        return Err(CliError::Usage(format!(
+            "the depth experiment compares optimal searches; {} + {} is not optimal (compare it on a board file)",
+            m.algorithm(),
+            m.name()
+        )));
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(a.seed);
     if a.format == Format::Text {
         text_header(a, goal, &methods)?;

@@ -6,6 +6,8 @@
 mod boards;
 mod experiment;
 
+use std::str::FromStr;
+
 #[cfg(feature = "gui")]
 pub(crate) use boards::csv_text as board_csv;
 #[cfg(feature = "gui")]
@@ -26,12 +28,19 @@ pub(super) struct CompareArgs {
     /// Board file or bench file (or - for stdin): one board, or several compared over all
     /// of them. Omit it and give --size for the depth experiment.
     file: Option<std::path::PathBuf>,
-    /// The search each heuristic runs: astar or idastar (bfs is listed among the heuristics).
+    /// The search each heuristic runs: astar or idastar (bfs is listed among the heuristics);
+    /// to contrast, greedy or weighted-astar (not optimal; their rows say so, with the gap).
     #[arg(long, default_value = "astar", value_parser = parse_algorithm)]
     algorithm: Algorithm,
+    /// Weighted A*'s w, 1 to 10 in tenths (default 2), for weighted-astar (--algorithm or a
+    /// `weighted-astar+HEURISTIC` item).
+    #[arg(long, value_name = "W", value_parser = crate::search::Weight::from_str)]
+    weight: Option<crate::search::Weight>,
     /// Comma-separated heuristics, `bfs` for breadth-first search (default: bfs on boards of
     /// up to 10 cells, every plain heuristic that takes the board, and the pattern databases
-    /// that are cached or quick to build).
+    /// that are cached or quick to build). An item `ALGORITHM+HEURISTIC` runs another search
+    /// than --algorithm's: `greedy+manhattan`, `weighted-astar+linear-conflict`, `idastar+pdb8`.
+    /// overestimating-manhattan (twice Manhattan) overestimates: its answers are not optimal.
     #[arg(long, value_name = "LIST")]
     heuristics: Option<String>,
     /// Seconds each search may take (a stopped one shows its counts at the stop); reading the
@@ -101,7 +110,10 @@ fn parse_goal_test(s: &str) -> Result<BfsGoalTest, String> {
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, super::ArgError> {
     match s.parse::<Algorithm>()? {
-        a @ (Algorithm::AStar | Algorithm::IdaStar) => Ok(a),
+        a @ (Algorithm::AStar
+        | Algorithm::IdaStar
+        | Algorithm::Greedy
+        | Algorithm::WeightedAStar(_)) => Ok(a),
         a => Err(super::ArgError::NotForCompare(a)),
     }
 }
@@ -115,6 +127,7 @@ pub(super) fn run(a: &CompareArgs) -> Result<u8, CliError> {
 
 fn compare(a: &CompareArgs) -> Result<u8, CliError> {
     let limit = super::time_limit(a.time_limit)?;
+    weighted_in(a)?;
     let limits = Limits {
         time_limit: Some(limit),
         max_memory: a.max_memory.as_u64(),
@@ -181,17 +194,32 @@ fn methods(a: &CompareArgs, goal: &Goal) -> Result<Vec<Method>, CliError> {
         return Err(CliError::Usage("--heuristics is empty".into()));
     }
     let mut out = Vec::new();
-    for name in names {
-        if name.eq_ignore_ascii_case("bfs") {
+    for item in names {
+        if item.eq_ignore_ascii_case("bfs") {
             out.push(Method::Bfs);
             continue;
         }
+        let (algorithm, name) = match item.split_once('+') {
+            Some((algo, name)) => {
+                let algo = parse_algorithm(algo.trim())
+                    .map_err(|e| CliError::Usage(format!("--heuristics {item}: {e}")))?;
+                (
+                    super::args::with_weight(algo, None)?,
+                    name.trim().to_string(),
+                )
+            }
+            None => (a.algorithm, item.clone()),
+        };
+        let algorithm = match (algorithm, a.weight) {
+            (Algorithm::WeightedAStar(_), Some(w)) => Algorithm::WeightedAStar(w),
+            (x, _) => x,
+        };
         let choice: HeuristicChoice = name
             .parse()
             .map_err(|e| CliError::Usage(format!("--heuristics {name}: {e}; or bfs")))?;
         let heuristic = super::terminal::load_heuristic(
             choice,
-            a.algorithm,
+            algorithm,
             goal,
             a.cache_dir.clone(),
             a.max_memory.as_u64(),
@@ -199,9 +227,29 @@ fn methods(a: &CompareArgs, goal: &Goal) -> Result<Vec<Method>, CliError> {
             "--heuristics ",
         )?
         .heuristic;
-        out.push(Method::informed(a.algorithm, heuristic));
+        if !heuristic.is_admissible() {
+            crate::note!(
+                "npuzzle: warning: {} overestimates (not admissible): {algorithm} with it may return a path longer than the optimum",
+                heuristic.name()
+            );
+        }
+        out.push(Method::informed(algorithm, heuristic));
     }
     Ok(out)
+}
+
+/// `--algorithm` with `--weight` applied; a `--weight` with neither `--algorithm
+/// weighted-astar` nor a `weighted-astar+…` item is a usage error.
+fn weighted_in(a: &CompareArgs) -> Result<Algorithm, CliError> {
+    let named = a
+        .heuristics
+        .as_deref()
+        .is_some_and(|l| l.to_ascii_lowercase().contains("weighted-astar+"));
+    match (a.algorithm, a.weight) {
+        (Algorithm::WeightedAStar(_), Some(w)) => Ok(Algorithm::WeightedAStar(w)),
+        (x, Some(_)) if !named => super::args::with_weight(x, a.weight),
+        (x, _) => Ok(x),
+    }
 }
 
 /// Splits a comma-separated list, keeping `pdb:4,4` whole (a number after a `pdb:` item is

@@ -130,6 +130,10 @@ pub(super) fn search_on<O: Offload>(
         HeuristicSpec::Kind(HeuristicKind::LinearConflict) => {
             run_on(problem, &LinearConflict::new(goal), device, ctl, progress)
         }
+        HeuristicSpec::Kind(HeuristicKind::OverestimatingManhattan) => {
+            let h = crate::heuristic::TwiceManhattan::new(goal);
+            run_on(problem, &h, device, ctl, progress)
+        }
         HeuristicSpec::Kind(HeuristicKind::WalkingDistance) => {
             let wd = WalkingDistance::new(goal).map_err(SearchError::Heuristic)?;
             run_on(problem, &wd, device, ctl, progress)

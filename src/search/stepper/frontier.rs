@@ -144,7 +144,7 @@ impl Stepper {
         Ok(Step::Expanded)
     }
 
-    /// One step of A*: pops the next live entry and stops if it is the goal, else expands it.
+    /// One step of A* (greedy, weighted: the same with their f): pops the next live entry and stops if it is the goal, else expands it.
     pub(super) fn step_astar(&mut self) -> Result<Step, SearchError> {
         let (node, info) = self.astar_pop()?;
         let goal = &self.goal;
@@ -158,7 +158,7 @@ impl Stepper {
             self.solution = Some(path);
             return Ok(Step::Solved);
         }
-        let (g, h) = (node.g, node.f - node.g);
+        let (g, h) = (node.g, self.algorithm.h_of(node.f, node.g));
         let parent_tree = Self::parent_tree(map, &board, info.mv);
         self.expanded += 1;
         let successors = self.astar_children(&board, g, info.mv)?;
@@ -180,7 +180,7 @@ impl Stepper {
             h,
             path,
             backtracked: 0,
-            bound: g + h,
+            bound: self.algorithm.f_in_moves(node.f),
             successors,
         });
         self.memory_check(entries)?;
@@ -199,10 +199,12 @@ impl Stepper {
         };
         loop {
             let Some(node) = open.pop(None) else {
-                return Err(SearchError::Exhausted(Algorithm::AStar));
+                return Err(SearchError::Exhausted(self.algorithm));
             };
-            self.hist
-                .remove(node.g as usize, (node.f - node.g) as usize);
+            self.hist.remove(
+                node.g as usize,
+                self.algorithm.h_of(node.f, node.g) as usize,
+            );
             match map.get_mut(&node.key) {
                 Some(i) if !i.closed && i.g == node.g => {
                     i.closed = true;
@@ -228,6 +230,7 @@ impl Stepper {
         came_by: Option<Move>,
     ) -> Result<Vec<Successor>, SearchError> {
         let hf = self.heuristic.as_deref();
+        let order = self.algorithm;
         let State::AStar { open, map } = &mut self.state else {
             unreachable!()
         };
@@ -259,7 +262,7 @@ impl Stepper {
             );
             if matches!(fate, Fate::Pushed | Fate::BetterPath { .. }) {
                 self.open_live += 1;
-                if open.push(g2 + ch, g2, ck).is_err() {
+                if open.push(order.order_f(g2, ch), g2, ck).is_err() {
                     return Err(SearchError::MemoryLimit {
                         cap: self.max_memory,
                         expanded: self.expanded,

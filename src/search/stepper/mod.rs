@@ -1,4 +1,5 @@
-//! A search that a learner steps through node by node: breadth-first search, A* and IDA* as
+//! A search that a learner steps through node by node: breadth-first search, A* (and its
+//! greedy and weighted variants, A*'s steps with their own f: [`super::weight`]) and IDA* as
 //! resumable state machines, one expansion per [`Stepper::step`], with everything a teaching
 //! view shows kept on the side: the node just expanded and the fate of each of its
 //! successors, the open list in pop order, the search tree, IDA*'s iterations.
@@ -229,7 +230,8 @@ enum State {
 }
 
 impl Stepper {
-    /// A search of `problem` with `algorithm` (BFS, A* or IDA*; `Auto` resolved by size) and
+    /// A search of `problem` with `algorithm` (BFS, A*, greedy best-first, weighted A* or
+    /// IDA*; `Auto` resolved by size) and
     /// `heuristic` (unused by BFS), nothing expanded yet. A* and BFS stop with
     /// [`SearchError::MemoryLimit`] when their tables would pass `max_memory` bytes.
     ///
@@ -293,12 +295,12 @@ impl Stepper {
                     map,
                 }
             }
-            Algorithm::AStar => {
+            Algorithm::AStar | Algorithm::Greedy | Algorithm::WeightedAStar(_) => {
                 let mut map = KeyMap::default();
                 map.insert(key.clone(), root);
                 let mut open = OpenList::new();
                 // One entry on an empty list: a refusal here would refuse every step after.
-                let _ = open.push(h0, 0, key);
+                let _ = open.push(algorithm.order_f(0, h0), 0, key);
                 State::AStar { open, map }
             }
             _ => State::IdaStar {
@@ -347,7 +349,7 @@ impl Stepper {
         OpenList<Box<[u8]>>,
         SearchStats,
     )> {
-        if self.solution.is_some() {
+        if self.solution.is_some() || self.algorithm != Algorithm::AStar {
             return None;
         }
         let stats = self.stats();
@@ -409,7 +411,7 @@ impl Stepper {
             State::AStar { open, map } => open
                 .iter()
                 .find(|(_, g, k)| map.get(*k).is_some_and(|i| !i.closed && i.g == *g))
-                .map_or(0, |(f, _, _)| f),
+                .map_or(0, |(f, _, _)| self.algorithm.f_in_moves(f)),
             State::Bfs { queue, .. } => queue.front().map_or(0, |q| q.1),
         }
     }
@@ -457,7 +459,7 @@ impl Stepper {
                     Some(OpenEntry {
                         board: board(k)?,
                         g,
-                        h: f - g,
+                        h: self.algorithm.h_of(f, g),
                     })
                 })
                 .collect(),
