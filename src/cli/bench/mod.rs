@@ -35,6 +35,9 @@ pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
 
 /// The bench itself; sets `printed` once a row has gone to the output.
 fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, CliError> {
+    // bench checks optimal lengths: the searches to contrast belong to solve and compare.
+    a.opts.weighted()?;
+    super::args::refuse_not_optimal("bench", a.opts.algorithm, &a.opts.heuristic)?;
     let (instances, goals) = read_instances(a)?;
     let mut limits = a.opts.limits()?;
     if let Some(t) = a.threads {
