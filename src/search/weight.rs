@@ -54,7 +54,7 @@ impl Default for Weight {
 impl fmt::Display for Weight {
     /// `2`, `1.5`: tenths shown only when there are some.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 % 10 == 0 {
+        if self.0.is_multiple_of(10) {
             write!(f, "{}", self.0 / 10)
         } else {
             write!(f, "{}.{}", self.0 / 10, self.0 % 10)
