@@ -106,27 +106,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
         ));
     }
     if let Some(s) = st.run.solution().filter(|_| at_end) {
-        let how = match algorithm {
-            Algorithm::Bfs => {
-                "BFS generated the goal: the search stops there (it tests boards when it generates them)"
-            }
-            Algorithm::IdaStar => {
-                "IDA* reached the goal within the threshold: the first path found in this iteration is optimal"
-            }
-            Algorithm::Greedy => {
-                "Greedy best-first search took the goal off the open list: it orders by h alone, so its path is not guaranteed optimal"
-            }
-            Algorithm::WeightedAStar(_) => {
-                "Weighted A* took the goal off the open list: with an admissible heuristic its path is at most w times the optimum"
-            }
-            _ => {
-                "A* took the goal off the open list (it counts as closed, not expanded): with an admissible heuristic its g is optimal"
-            }
-        };
-        ui.colored_label(
-            egui::Color32::from_rgb(120, 200, 120),
-            format!("Solved in {} moves. {how}.", s.moves.len()),
-        );
+        solved_line(ui, algorithm, s.moves.len());
     }
     match &v.last {
         None => {
@@ -150,7 +130,51 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     ui.separator();
     super::predict::controls(ui, &mut st.predict, goal, small);
     let predicting = st.predict.on && st.run.solution().is_none();
-    let open_title = match algorithm {
+    let open_title = open_title(algorithm, v, predicting);
+    ui.add(egui::Label::new(RichText::new(open_title).strong()).wrap());
+    if predicting {
+        // Only a search holding at its step takes a prediction (the list is of that moment).
+        let ready = st.run.is_idle();
+        if let Some(i) = super::predict::open_list(ui, v, algorithm, goal, small, ready) {
+            st.predict(i);
+        }
+        return;
+    }
+    open_list(ui, v, algorithm, goal, small, b.cols(), &mut picked);
+    if let Some(b) = picked {
+        st.view.focus = Some(b);
+    }
+}
+
+/// The line that says the stepped search is solved in `moves` moves, and why its answer is (or
+/// is not) optimal for `algorithm`.
+fn solved_line(ui: &mut egui::Ui, algorithm: Algorithm, moves: usize) {
+    let how = match algorithm {
+        Algorithm::Bfs => {
+            "BFS generated the goal: the search stops there (it tests boards when it generates them)"
+        }
+        Algorithm::IdaStar => {
+            "IDA* reached the goal within the threshold: the first path found in this iteration is optimal"
+        }
+        Algorithm::Greedy => {
+            "Greedy best-first search took the goal off the open list: it orders by h alone, so its path is not guaranteed optimal"
+        }
+        Algorithm::WeightedAStar(_) => {
+            "Weighted A* took the goal off the open list: with an admissible heuristic its path is at most w times the optimum"
+        }
+        _ => {
+            "A* took the goal off the open list (it counts as closed, not expanded): with an admissible heuristic its g is optimal"
+        }
+    };
+    ui.colored_label(
+        egui::Color32::from_rgb(120, 200, 120),
+        format!("Solved in {moves} moves. {how}."),
+    );
+}
+
+/// The open list's heading for `algorithm` at snapshot `v` (`predicting`: the quiz's).
+fn open_title(algorithm: Algorithm, v: &crate::app::StepView, predicting: bool) -> String {
+    match algorithm {
         _ if predicting => format!(
             "Which does {} expand next? Click it ({} open; the first {} shown, by their tiles)",
             super::solver::label(algorithm),
@@ -181,18 +205,22 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
             group(v.open as u64),
             group(v.closed as u64)
         ),
-    };
-    ui.add(egui::Label::new(RichText::new(open_title).strong()).wrap());
-    if predicting {
-        // Only a search holding at its step takes a prediction (the list is of that moment).
-        let ready = st.run.is_idle();
-        if let Some(i) = super::predict::open_list(ui, v, algorithm, goal, small, ready) {
-            st.predict(i);
-        }
-        return;
     }
+}
+
+/// The open list's first entries as small boards, as many per row as fit; a click puts the
+/// board in `picked`.
+fn open_list(
+    ui: &mut egui::Ui,
+    v: &crate::app::StepView,
+    algorithm: Algorithm,
+    goal: Option<&Board>,
+    small: f32,
+    cols: usize,
+    picked: &mut Option<Board>,
+) {
     // As many per row as fit the panel (a wrapped row would widen the panel instead).
-    let each = (small * b.cols() as f32).max(46.0) + 8.0;
+    let each = (small * cols as f32).max(46.0) + 8.0;
     let per_row = ((ui.available_width() / each).floor() as usize).max(1);
     for (r, row) in v.open_top.chunks(per_row).enumerate() {
         ui.horizontal(|ui| {
@@ -203,7 +231,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
                         .on_hover_text(format!("#{} {}", i + 1, ghf(algorithm, o.g, o.h)))
                         .clicked()
                     {
-                        picked = Some(o.board.clone());
+                        *picked = Some(o.board.clone());
                     }
                     ui.small(if algorithm == Algorithm::Bfs {
                         format!("g {}", o.g)
@@ -213,9 +241,6 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
                 });
             }
         });
-    }
-    if let Some(b) = picked {
-        st.view.focus = Some(b);
     }
 }
 
