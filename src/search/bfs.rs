@@ -125,32 +125,15 @@ fn run<K: Key>(
             if parent.contains_key(&child) {
                 continue;
             }
-            if parent.len() == parent.capacity() {
-                let projected = (3 * parent.capacity().max(16) * entry * 8 / 7
-                    + queue.capacity() * qentry) as u64;
-                if projected > ctl.limits().max_memory {
-                    progress(&Progress {
-                        finished: true,
-                        ..snapshot(ctl, &stats, queue.len(), parent.len(), depth)
-                    });
-                    return Err(ctl.memory_error(stats.expanded));
-                }
-                // The system may refuse before the cap: a clean stop, not an abort.
-                if parent.try_reserve(parent.capacity().max(16)).is_err() {
-                    progress(&Progress {
-                        finished: true,
-                        ..snapshot(ctl, &stats, queue.len(), parent.len(), depth)
-                    });
-                    return Err(ctl.out_of_memory(stats.expanded));
-                }
-            }
-            if queue.len() == queue.capacity() && queue.try_reserve(queue.len().max(16)).is_err() {
-                progress(&Progress {
-                    finished: true,
-                    ..snapshot(ctl, &stats, queue.len(), parent.len(), depth)
-                });
-                return Err(ctl.out_of_memory(stats.expanded));
-            }
+            make_room(
+                &mut parent,
+                &mut queue,
+                (entry, qentry),
+                ctl,
+                &stats,
+                depth,
+                progress,
+            )?;
             let is_goal = child == goal_key;
             parent.insert(child.clone(), m as u8);
             queue.push_back((child, depth + 1));
@@ -175,12 +158,38 @@ fn run<K: Key>(
     if !found {
         return Err(SearchError::Exhausted(Algorithm::Bfs));
     }
-    let moves = path_to(&parent, rows, cols, problem.goal.board().tiles())
+    answer(
+        problem,
+        &parent,
+        &queue,
+        (entry, qentry),
+        ctl,
+        stats,
+        progress,
+    )
+}
+
+/// The answer of a BFS that found the goal: the moves read back through `parent`, every
+/// optimal solution when asked for, a last report and the final statistics.
+///
+/// # Errors
+/// [`SearchError::BadSolution`] when the parent chain is broken.
+fn answer<K: Key>(
+    problem: &Problem,
+    parent: &KeyMap<K, u8>,
+    queue: &VecDeque<(K, u32)>,
+    (entry, qentry): (usize, usize),
+    ctl: &mut Control<'_>,
+    mut stats: SearchStats,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Solution, SearchError> {
+    let (rows, cols) = (problem.start.rows(), problem.start.cols());
+    let moves = path_to(parent, rows, cols, problem.goal.board().tiles())
         .ok_or_else(|| SearchError::BadSolution("broken parent chain".into()))?;
     let all = ctl.limits().all_solutions.map(|keep| {
         // Every board within `moves.len() - 1` moves has been reached, at its BFS depth: the
         // length of its parent chain.
-        let depth = |t: &[u8]| path_to(&parent, rows, cols, t).map(|p| p.len() as u32);
+        let depth = |t: &[u8]| path_to(parent, rows, cols, t).map(|p| p.len() as u32);
         super::all::from_distances(
             rows,
             cols,
@@ -200,6 +209,49 @@ fn run<K: Key>(
     stats.peak_memory = (parent.capacity() * entry * 8 / 7 + queue.capacity() * qentry) as u64;
     stats.seconds = ctl.elapsed();
     Ok(Solution { moves, stats, all })
+}
+
+/// Grows the parent table (`entry` bytes a board) and the queue (`qentry`) ahead of an insert.
+///
+/// # Errors
+/// [`SearchError::MemoryLimit`] when the table would pass the memory cap, or the system's
+/// refusal: a clean stop, after a last report with the counts at the stop.
+fn make_room<K: Key>(
+    parent: &mut KeyMap<K, u8>,
+    queue: &mut VecDeque<(K, u32)>,
+    (entry, qentry): (usize, usize),
+    ctl: &mut Control<'_>,
+    stats: &SearchStats,
+    depth: u32,
+    progress: &mut ProgressFn<'_>,
+) -> Result<(), SearchError> {
+    let mut refused = None;
+    if parent.len() == parent.capacity() {
+        let projected =
+            (3 * parent.capacity().max(16) * entry * 8 / 7 + queue.capacity() * qentry) as u64;
+        if projected > ctl.limits().max_memory {
+            refused = Some(ctl.memory_error(stats.expanded));
+        } else if parent.try_reserve(parent.capacity().max(16)).is_err() {
+            // The system may refuse before the cap.
+            refused = Some(ctl.out_of_memory(stats.expanded));
+        }
+    }
+    if refused.is_none()
+        && queue.len() == queue.capacity()
+        && queue.try_reserve(queue.len().max(16)).is_err()
+    {
+        refused = Some(ctl.out_of_memory(stats.expanded));
+    }
+    match refused {
+        None => Ok(()),
+        Some(e) => {
+            progress(&Progress {
+                finished: true,
+                ..snapshot(ctl, stats, queue.len(), parent.len(), depth)
+            });
+            Err(e)
+        }
+    }
 }
 
 /// The moves from the start to `tiles` (`rows × cols`), read back through the parent table;
