@@ -243,7 +243,9 @@ impl Stepper {
                 })
                 .sum(),
         };
-        let tree = self.tree.capacity() as u64 * (size_of::<TreeNode>() as u64 + heap);
+        // Each node with its successors ([`TreeNode::bytes`]), and the vector's spare room.
+        let tree = self.tree.iter().map(|n| n.bytes() as u64).sum::<u64>()
+            + (self.tree.capacity() - self.tree.len()) as u64 * size_of::<TreeNode>() as u64;
         let last = self.last.as_ref().map_or(0, |e| {
             (size_of::<Expansion>() as u64 + heap)
                 + e.successors.len() as u64 * (size_of::<Successor>() as u64 + heap)
@@ -321,6 +323,17 @@ mod tests {
             assert_eq!(moment(h.stepper()), fresh[101].0);
             assert!(h.figures().thinned, "{algorithm:?}: {:?}", h.figures());
         }
+    }
+
+    #[test]
+    fn a_checkpoints_bytes_count_the_trees_successors() {
+        let mut s = stepper("8 6 7/2 5 4/3 0 1", Algorithm::AStar);
+        for _ in 0..200 {
+            s.step().unwrap();
+        }
+        let tree: u64 = s.tree().iter().map(|n| n.bytes() as u64).sum();
+        assert!(s.tree().iter().all(|n| !n.successors.is_empty()));
+        assert!(s.approx_bytes() >= tree, "{} < {tree}", s.approx_bytes());
     }
 
     #[test]
