@@ -190,3 +190,42 @@ fn bfs_and_idastar_predictions_name_their_order() {
     assert_eq!(s.last().unwrap().board, open[0].board);
     assert_eq!(judge(Algorithm::IdaStar, &open, open.len()), None);
 }
+
+#[test]
+fn greedy_and_weighted_predictions_are_judged_by_their_own_f() {
+    // Greedy best-first orders by h alone: a wrong pick is told the h's, not g + h.
+    let s = stepper(HARD8, Algorithm::Greedy, 3);
+    let open = s.open_top(16);
+    let h0 = open[0].h;
+    let worse = (1..open.len()).find(|&i| open[i].h > h0).unwrap();
+    let v = judge(Algorithm::Greedy, &open, worse).unwrap();
+    assert!(!v.right);
+    assert_eq!(
+        v.why,
+        format!(
+            "Wrong: Greedy best-first search expands the lowest h first: the board it expands \
+             has h {h0}, yours {}.",
+            open[worse].h
+        )
+    );
+    let v = judge(Algorithm::Greedy, &open, 0).unwrap();
+    assert!(
+        v.right && v.why.contains(&format!("no board has less than {h0}")),
+        "{}",
+        v.why
+    );
+    // Weighted A* (w = 2): f = g + 2h, in moves.
+    let w = Algorithm::WeightedAStar(npuzzle::search::Weight::DEFAULT);
+    let s = stepper(HARD8, w, 3);
+    let open = s.open_top(16);
+    let f0 = open[0].g + 2 * open[0].h;
+    assert!(open.iter().all(|o| o.g + 2 * o.h >= f0));
+    let v = judge(w, &open, 0).unwrap();
+    assert!(
+        v.why.starts_with(&format!(
+            "Right: Weighted A* expands the lowest f = g + 2×h first, and no board has less than {f0}"
+        )),
+        "{}",
+        v.why
+    );
+}

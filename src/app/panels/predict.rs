@@ -6,7 +6,7 @@ use egui::{Color32, RichText};
 
 use crate::app::StepView;
 use crate::app::state::{Predict, shown_order};
-use crate::app::views::mini;
+use crate::app::views::{self, mini};
 use crate::puzzle::Board;
 use crate::search::Algorithm;
 
@@ -64,10 +64,11 @@ pub(super) fn open_list(
                 let letter = letter(r * per_row + j);
                 ui.vertical(|ui| {
                     let board = mini::board(ui, &o.board, goal, small);
-                    let text = if algorithm == Algorithm::Bfs {
-                        format!("{letter} · g {}", o.g)
-                    } else {
-                        format!("{letter} · {}+{}={}", o.g, o.h, o.g + o.h)
+                    // The f the search orders by: g + h, h alone, g + w×h.
+                    let text = match algorithm {
+                        Algorithm::Bfs => format!("{letter} · g {}", o.g),
+                        Algorithm::Greedy => format!("{letter} · h {}", o.h),
+                        _ => format!("{letter} · {}", views::f_sum(algorithm, o.g, o.h)),
                     };
                     let button = ui.add_enabled(
                         ready,

@@ -81,7 +81,7 @@ pub fn judge(algorithm: Algorithm, open: &[OpenEntry], pick: usize) -> Option<Ve
     let why = match algorithm {
         Algorithm::Bfs => bfs_why(next, picked, pick),
         Algorithm::IdaStar | Algorithm::GpuIdaStar => ida_why(next, picked, pick),
-        _ => astar_why(open, picked, pick),
+        _ => astar_why(algorithm, open, picked, pick),
     };
     Some(Verdict {
         right: pick == 0,
@@ -91,30 +91,54 @@ pub fn judge(algorithm: Algorithm, open: &[OpenEntry], pick: usize) -> Option<Ve
     })
 }
 
-/// f of an entry, in moves.
-fn f(o: &OpenEntry) -> u32 {
-    o.g + o.h
+/// The f that orders `algorithm`'s open list for an entry, as a number to compare
+/// ([`Algorithm::order_f`]: g + h in A*, h in greedy best-first, tenths in weighted A*).
+fn f(algorithm: Algorithm, o: &OpenEntry) -> u32 {
+    algorithm.order_f(o.g, o.h)
 }
 
-/// A*: the lowest f, then the highest g, then the last pushed.
-fn astar_why(open: &[OpenEntry], p: &OpenEntry, pick: usize) -> String {
+/// What the learner reads for that f: `13` (A*, greedy), `10.5` (weighted A*, in moves).
+fn f_text(algorithm: Algorithm, o: &OpenEntry) -> String {
+    match algorithm {
+        Algorithm::WeightedAStar(_) => (f64::from(f(algorithm, o)) / 10.0).to_string(),
+        _ => f(algorithm, o).to_string(),
+    }
+}
+
+/// The search's name and the f it orders by, for the "why": A*'s f, greedy's h, weighted
+/// A*'s f = g + w×h.
+fn search_and_f(algorithm: Algorithm) -> (&'static str, String) {
+    match algorithm {
+        Algorithm::Greedy => ("Greedy best-first search", "h".to_string()),
+        Algorithm::WeightedAStar(w) => ("Weighted A*", format!("f = g + {w}×h")),
+        _ => ("A*", "f".to_string()),
+    }
+}
+
+/// A* and its greedy and weighted variants: the lowest f (as the search computes it), then
+/// the highest g, then the last pushed.
+fn astar_why(algorithm: Algorithm, open: &[OpenEntry], p: &OpenEntry, pick: usize) -> String {
     let r = &open[0];
-    let (rf, pf) = (f(r), f(p));
+    let (rf, pf) = (f(algorithm, r), f(algorithm, p));
+    let (rs, ps) = (f_text(algorithm, r), f_text(algorithm, p));
+    let (name, fname) = search_and_f(algorithm);
+    let short = fname.split(' ').next().unwrap_or("f").to_string();
     if pick == 0 {
-        let tied = |o: &&OpenEntry| f(o) == rf && !std::ptr::eq(*o, r);
+        let tied = |o: &&OpenEntry| f(algorithm, o) == rf && !std::ptr::eq(*o, r);
         let lower_g = open.iter().filter(tied).any(|o| o.g < r.g);
         let same_g = open.iter().filter(tied).any(|o| o.g == r.g);
-        let mut why =
-            format!("Right: A* expands the lowest f first, and no board has less than {rf}");
+        let mut why = format!(
+            "Right: {name} expands the lowest {fname} first, and no board has less than {rs}"
+        );
         if lower_g {
             why += &format!(
-                "; of the boards with f {rf}, it takes the highest g first: {}",
+                "; of the boards with {short} {rs}, it takes the highest g first: {}",
                 r.g
             );
         }
         if same_g {
             why += &format!(
-                "; of those with f {rf} and g {} too, the one pushed last (last in, first out)",
+                "; of those with {short} {rs} and g {} too, the one pushed last (last in, first out)",
                 r.g
             );
         }
@@ -122,16 +146,16 @@ fn astar_why(open: &[OpenEntry], p: &OpenEntry, pick: usize) -> String {
     }
     if pf > rf {
         format!(
-            "Wrong: A* expands the lowest f first: the board it expands has f {rf}, yours {pf}."
+            "Wrong: {name} expands the lowest {fname} first: the board it expands has {short} {rs}, yours {ps}."
         )
     } else if p.g < r.g {
         format!(
-            "Wrong: both have f {rf}; on a tie in f A* takes the highest g first: {} over your {}.",
+            "Wrong: both have {short} {rs}; on a tie in {short} {name} takes the highest g first: {} over your {}.",
             r.g, p.g
         )
     } else {
         format!(
-            "Wrong: both have f {rf} and g {}; on a tie in both A* takes the board pushed last \
+            "Wrong: both have {short} {rs} and g {}; on a tie in both {name} takes the board pushed last \
              (last in, first out), and that one was pushed after yours.",
             r.g
         )
