@@ -485,3 +485,27 @@ fn bad_requests_exit_2_and_say_why() {
         assert_eq!(v["exit_code"], 2);
     }
 }
+
+/// The closing line counts the searches that are not optimal, and does not say "No search
+/// finished" when only those ran to their end.
+#[test]
+fn the_closing_line_counts_the_searches_that_are_not_optimal() {
+    let file = "assets/examples/overestimate.txt";
+    let last = |heuristics: &str| {
+        let o = npuzzle(&["compare", file, "--heuristics", heuristics], None);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        o.stdout.lines().last().unwrap_or_default().to_string()
+    };
+    assert_eq!(
+        last("idastar+overestimating-manhattan"),
+        "No optimal search finished; the 1 marked \"no\" is not guaranteed optimal."
+    );
+    assert_eq!(
+        last("manhattan,greedy+manhattan"),
+        "Every optimal search found 24 moves; the 1 marked \"no\" is not guaranteed optimal."
+    );
+    assert_eq!(
+        last("manhattan,greedy+manhattan,overestimating-manhattan"),
+        "Every optimal search found 24 moves; the 2 marked \"no\" are not guaranteed optimal."
+    );
+}

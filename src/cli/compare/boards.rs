@@ -432,11 +432,25 @@ fn one_board(
     }
     let stopped = results.iter().filter(|r| r.moves.is_none()).count();
     let contrast = results.iter().filter(|r| !r.guaranteed_optimal).count();
+    let contrast_done = results
+        .iter()
+        .filter(|r| !r.guaranteed_optimal && r.moves.is_some())
+        .count();
+    let marked = |n: usize| match n {
+        1 => "the 1 marked \"no\" is not guaranteed optimal".to_string(),
+        n => format!("the {n} marked \"no\" are not guaranteed optimal"),
+    };
     let mut line = match (moves, agree) {
-        (Some(m), true) if contrast > 0 => format!(
-            "Every optimal search found {m} moves; the {contrast} marked \"no\" are not guaranteed optimal."
-        ),
+        (Some(m), true) if contrast > 0 => {
+            format!(
+                "Every optimal search found {m} moves; {}.",
+                marked(contrast)
+            )
+        }
         (Some(m), true) => format!("Every search found {m} moves: all are optimal."),
+        (None, true) if contrast_done > 0 => {
+            format!("No optimal search finished; {}.", marked(contrast_done))
+        }
         (None, true) => "No search finished.".to_string(),
         _ => {
             let lengths: Vec<u32> = results.iter().filter_map(|r| r.moves).collect();
