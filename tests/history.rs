@@ -245,3 +245,25 @@ fn ida_star_shows_its_memory_beside_a_stars_and_the_next_threshold_rule() {
     ));
     assert_eq!(v.least_pruned, ida.least_pruned());
 }
+
+/// Back while the search runs at a speed goes to the step before the one shown, although the
+/// thread has stepped on since the last snapshot was read: the timeline and the panels then
+/// show that same step.
+#[test]
+fn back_while_running_at_a_speed_shows_the_step_before_the_one_shown() {
+    let mut h = harness(HARD8);
+    {
+        let st = &mut h.state_mut().st;
+        set(st, Algorithm::AStar, HeuristicKind::Manhattan);
+        st.set_speed(40);
+    }
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| s.run.timeline().is_some_and(|(at, _)| at >= 3));
+    let (at, _) = h.state().st.run.timeline().unwrap();
+    // The thread steps on unread meanwhile.
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    h.state_mut().st.step_back();
+    step_until(&mut h, |s| shows(s, at - 1));
+    agrees(&mut h, &fresh(HARD8, Algorithm::AStar, at - 1), "back");
+}

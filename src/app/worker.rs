@@ -172,7 +172,6 @@ pub struct Worker {
     held: Arc<AtomicBool>,
     layer: Arc<AtomicBool>,
     go_to: Arc<AtomicU64>,
-    back: Arc<AtomicU64>,
     rate: Arc<AtomicU32>,
     /// Wakes the thread where it waits (paused, or until the next step is due).
     wake: Sender<()>,
@@ -190,7 +189,6 @@ impl Worker {
         let held = Arc::new(AtomicBool::new(false));
         let layer = Arc::new(AtomicBool::new(false));
         let go_to = Arc::new(AtomicU64::new(NONE));
-        let back = Arc::new(AtomicU64::new(0));
         let rate = Arc::new(AtomicU32::new(job.steps_per_second));
         let (tx, rx) = channel();
         let (wake, woken) = channel();
@@ -201,7 +199,6 @@ impl Worker {
             held: held.clone(),
             layer: layer.clone(),
             go_to: go_to.clone(),
-            back: back.clone(),
             rate: rate.clone(),
             woken,
         };
@@ -227,7 +224,6 @@ impl Worker {
             held,
             layer,
             go_to,
-            back,
             rate,
             wake,
             rx,
@@ -248,7 +244,6 @@ impl Worker {
         self.steps.load(Ordering::SeqCst) == 0
             && !self.layer.load(Ordering::SeqCst)
             && self.go_to.load(Ordering::SeqCst) == NONE
-            && self.back.load(Ordering::SeqCst) == 0
             && self.is_held()
     }
 
@@ -273,13 +268,6 @@ impl Worker {
     /// is past it), replayed from its history; a later request replaces one not yet served.
     pub fn go_to(&self, n: u64) {
         self.go_to.store(n.min(NONE - 1), Ordering::SeqCst);
-        self.ring();
-    }
-
-    /// A stepped search, paused or ended: shows the step `n` steps before the one shown (after
-    /// a [`Worker::go_to`] waiting, before that one).
-    pub fn back(&self, n: u64) {
-        self.back.fetch_add(n, Ordering::SeqCst);
         self.ring();
     }
 
@@ -333,8 +321,6 @@ struct Pause {
     layer: Arc<AtomicBool>,
     /// A stepped search: the step to show ([`NONE`]: none asked for).
     go_to: Arc<AtomicU64>,
-    /// A stepped search: how many steps back to go.
-    back: Arc<AtomicU64>,
     /// A stepped search's speed free: steps a second, 0 as fast as it goes.
     rate: Arc<AtomicU32>,
     /// Rung by the window at each request.

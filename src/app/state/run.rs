@@ -322,11 +322,14 @@ impl Run {
         let Some((_, reached)) = self.timeline() else {
             return false;
         };
+        // The step asked of the thread is the one the timeline says: a search running free
+        // may be past the `reached` of the last snapshot read.
+        let to = n.min(reached);
         if let Some(w) = self.stepped_worker() {
             w.set_paused(true);
-            w.go_to(n);
+            w.go_to(to);
         }
-        self.pending = Some(n.min(reached));
+        self.pending = Some(to);
         true
     }
 
@@ -336,11 +339,15 @@ impl Run {
         let Some((at, _)) = self.timeline() else {
             return false;
         };
+        // Asked as the step to show, not as steps back: a search running free is already
+        // past the step of the last snapshot read, and the thread would count back from
+        // there (the timeline then waited for a step that never came).
+        let to = at.saturating_sub(n);
         if let Some(w) = self.stepped_worker() {
             w.set_paused(true);
-            w.back(n);
+            w.go_to(to);
         }
-        self.pending = Some(at.saturating_sub(n));
+        self.pending = Some(to);
         true
     }
 

@@ -131,16 +131,14 @@ impl Session<'_> {
         })));
     }
 
-    /// Serves a "go to step" or "back" request, if one waits: shows that step. Whether one
-    /// did.
+    /// Serves a "go to step" request (Back is one too), if one waits: shows that step.
+    /// Whether one did.
     fn travel(&mut self, pause: &Pause) -> bool {
         let to = pause.go_to.swap(NONE, Ordering::SeqCst);
-        let back = pause.back.swap(0, Ordering::SeqCst);
-        if to == NONE && back == 0 {
+        if to == NONE {
             return false;
         }
-        let from = if to == NONE { self.history.at() } else { to };
-        self.history.go_to(from.saturating_sub(back));
+        self.history.go_to(to);
         self.send();
         true
     }
@@ -160,7 +158,7 @@ impl Session<'_> {
 
 /// A stepped search, run on the worker thread: one node per requested step, a [`StepView`]
 /// and a `Progress` after each request (and every [`VIEW_INTERVAL`] while it runs free),
-/// "go to step" and "back" served from its [`History`]; holds while paused with nothing asked,
+/// "go to step" (Back too) served from its [`History`]; holds while paused with nothing asked,
 /// waiting on the wake channel. When it ends (solved, or an error) it sends its answer and
 /// keeps serving the history until cancelled. Returns the stepper for batched A* at Run (as
 /// fast as possible): batches go on from there; `None` when it has ended.
@@ -340,7 +338,6 @@ fn advance(
             || stop
             || cancel.load(Ordering::Relaxed)
             || pause.go_to.load(Ordering::Relaxed) != NONE
-            || pause.back.load(Ordering::Relaxed) > 0
         {
             break step;
         }
