@@ -532,3 +532,22 @@ fn csv_has_the_json_rows_fields_and_values() {
         o.stderr
     );
 }
+
+/// docs/cli.md names every field of `solve`'s object, `compare`'s rows and the depth
+/// experiment's rows (the fields the search options added included).
+#[test]
+fn the_cli_docs_name_every_field() {
+    let docs = std::fs::read_to_string("docs/cli.md").unwrap();
+    for (what, schema) in [
+        ("solve", SOLVE),
+        ("compare row", COMPARE_ROW),
+        ("compare depth", COMPARE_DEPTH),
+    ] {
+        for (name, _) in schema.iter() {
+            assert!(
+                docs.contains(&format!("`{name}`")),
+                "docs/cli.md does not name {what}'s field {name:?}"
+            );
+        }
+    }
+}
