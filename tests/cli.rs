@@ -1095,3 +1095,35 @@ fn json_results_record_their_settings_host_and_date() {
         serde_json::from_str(named.stdout.lines().last().expect("summary")).expect("JSON");
     assert_eq!(last["choices"], serde_json::json!([]), "{}", named.stdout);
 }
+
+/// A* with the heuristic that overestimates, stopped by a limit, claims no lower bound: its
+/// least f (g + 2·Manhattan) passes the optimum, as here (88 on a board of at most 80 moves).
+#[test]
+fn a_limit_with_an_overestimating_heuristic_claims_no_lower_bound() {
+    let board = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
+    let args = |h: &'static str| {
+        [
+            "solve",
+            "-",
+            "--algorithm",
+            "astar",
+            "--heuristic",
+            h,
+            "--max-memory",
+            "1MiB",
+            "--format",
+            "json",
+        ]
+    };
+    let o = npuzzle(&args("overestimating-manhattan"), Some(board));
+    assert_eq!(o.code, 3, "{}", o.stderr);
+    let v: Value = serde_json::from_str(o.stdout.trim()).unwrap();
+    assert_eq!(v["lower_bound"], Value::Null, "{v}");
+    assert!(!o.stderr.contains("at least"), "{}", o.stderr);
+    // With Manhattan distance (admissible) the bound stands.
+    let o = npuzzle(&args("manhattan"), Some(board));
+    assert_eq!(o.code, 3, "{}", o.stderr);
+    let v: Value = serde_json::from_str(o.stdout.trim()).unwrap();
+    let bound = v["lower_bound"].as_u64().unwrap();
+    assert!((50..=80).contains(&bound), "{v}");
+}

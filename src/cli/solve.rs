@@ -333,6 +333,8 @@ pub(super) fn solve_and_print(
     let (plan, outcome, bound) = watched(plan, &problem, &limits, switch, &rebuild);
     let heuristic = plan.heuristic().name().to_string();
     // A time limit reads as the user gave it (the search had what the tables left of it).
+    // A heuristic that overestimates proves no lower bound: its least f may pass the optimum.
+    let bound = bound.filter(|_| plan.heuristic().is_admissible());
     let outcome = outcome.map_err(|e| run_failure(e, deadline, &terminal).bounded(bound));
     let outcome = outcome.map_err(|e| failed(e, parity.solvable, algorithm, heuristic))?;
     let writing = Writing {
