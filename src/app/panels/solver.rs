@@ -169,7 +169,7 @@ fn heuristic_menu(ui: &mut egui::Ui, st: &mut AppState) {
     {
         ui.colored_label(
             egui::Color32::from_rgb(240, 170, 80),
-            "⚠ This heuristic overestimates (2 × Manhattan): A* and IDA* with it are not optimal and may return a longer path.",
+            "Warning: this heuristic overestimates (2 × Manhattan): A* and IDA* with it are not optimal and may return a longer path.",
         );
     }
 }
