@@ -36,14 +36,17 @@ pub(super) fn search_name(a: Algorithm, heuristic: Option<&str>) -> String {
 }
 
 /// A combo box with its label on the right, or above it when the panel is too narrow for both
-/// on one line (a narrow panel broke "Algorithm" in two).
+/// on one line (a narrow panel broke "Algorithm" in two, a long heuristic's name "Heuristic").
 fn combo(
     ui: &mut egui::Ui,
     text: &str,
     selected: impl Into<egui::WidgetText>,
     menu: impl FnOnce(&mut egui::Ui),
 ) {
-    if ui.available_width() >= 220.0 {
+    let selected: egui::WidgetText = selected.into();
+    // The selected text, the box's arrow and margins, the label and the spacing between.
+    let needed = width(ui, selected.clone()) + width(ui, text.into()) + 50.0;
+    if ui.available_width() >= needed.max(220.0) {
         egui::ComboBox::from_label(text)
             .selected_text(selected)
             .show_ui(ui, menu);
@@ -55,6 +58,18 @@ fn combo(
             .response
             .labelled_by(l.id);
     }
+}
+
+/// The width of `text` on one line, in the button font.
+fn width(ui: &egui::Ui, text: egui::WidgetText) -> f32 {
+    text.into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Button,
+    )
+    .size()
+    .x
 }
 
 /// The Solver panel: algorithm, heuristic, evaluator and limits (the run controls are
