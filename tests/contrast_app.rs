@@ -130,6 +130,12 @@ fn the_solution_panel_gives_the_gap_to_the_stated_optimum() {
         "Not guaranteed optimal: this search trades optimality for speed (or its h overestimates).",
     );
     assert!(h.query_by_label("Optimal length: 34 moves").is_none());
+    // The status bar says the same, not "optimal".
+    h.get_by_label("solved: 34 moves; the optimum is 24: 10 more");
+    assert!(
+        h.query_by_label("solved: 34 moves (optimal); the file states 24")
+            .is_none()
+    );
 }
 
 /// Steps `algorithm` once, runs it to its end (stepped), and checks its count against the

@@ -365,20 +365,7 @@ fn status_bar(ui: &mut egui::Ui, st: &AppState) {
                 ("no solution possible".to_string(), Color32::LIGHT_RED)
             }
             (RunState::Done, _) => match st.run.solution() {
-                // The file's length contradicted: the answer stands, the file is wrong.
-                Some(s) => match st.stated_length() {
-                    Some(m) if m as usize != s.moves.len() => (
-                        format!(
-                            "solved: {} moves (optimal); the file states {m}",
-                            s.moves.len()
-                        ),
-                        Color32::YELLOW,
-                    ),
-                    _ => (
-                        format!("solved: {} moves (optimal)", s.moves.len()),
-                        Color32::LIGHT_GREEN,
-                    ),
-                },
+                Some(s) => solved_text(st, s),
                 None => ("done".to_string(), Color32::GRAY),
             },
             (RunState::Stopped, _) => ("stopped".to_string(), Color32::GRAY),
@@ -389,6 +376,28 @@ fn status_bar(ui: &mut egui::Ui, st: &AppState) {
         ui.separator();
         ui.label(st.gpu_note());
     });
+}
+
+/// The status bar's word on a solution: optimal (and the file's length when it differs: the
+/// answer stands, the file is wrong), or, from a search that does not guarantee it, the
+/// length with its gap to the optimum when known.
+fn solved_text(st: &AppState, s: &super::state::SolutionView) -> (String, Color32) {
+    let len = s.moves.len();
+    if !s.run.guarantees_optimal() {
+        let optimum = st.known_optimum().map(|o| o as usize);
+        let text = crate::search::gap_text(len, optimum);
+        return (format!("solved: {text}"), Color32::YELLOW);
+    }
+    match st.stated_length() {
+        Some(m) if m as usize != len => (
+            format!("solved: {len} moves (optimal); the file states {m}"),
+            Color32::YELLOW,
+        ),
+        _ => (
+            format!("solved: {len} moves (optimal)"),
+            Color32::LIGHT_GREEN,
+        ),
+    }
 }
 
 /// The Open dialog; says what to do when no dialog could be shown.
