@@ -195,3 +195,19 @@ fn stepped_greedy_and_weighted_astar_expand_the_fast_searches_nodes() {
         }
     }
 }
+
+#[test]
+fn the_weight_slider_sets_the_weight_in_a_narrow_window_too() {
+    let mut h = common::harness::harness_sized(HARD8, 800.0, 600.0);
+    h.state_mut().st.settings.algorithm = Algorithm::WeightedAStar(Weight::DEFAULT);
+    h.step();
+    h.step();
+    let slider = h.get_by_role_and_label(egui::accesskit::Role::Slider, "weight w");
+    slider.set_value_accesskit(3.0);
+    h.step();
+    h.step();
+    assert_eq!(
+        h.state().st.settings.algorithm,
+        Algorithm::WeightedAStar(Weight::from_tenths(30))
+    );
+}

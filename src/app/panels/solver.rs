@@ -121,15 +121,22 @@ fn algorithm_menu(ui: &mut egui::Ui, st: &mut AppState) {
     });
     if let Algorithm::WeightedAStar(w) = st.settings.algorithm {
         let mut value = w.value() as f32;
-        let slider = egui::Slider::new(&mut value, 1.0..=5.0)
+        let mut slider = egui::Slider::new(&mut value, 1.0..=5.0)
             .step_by(0.1)
-            .fixed_decimals(1)
-            .text("weight w");
-        if ui
+            .fixed_decimals(1);
+        // A narrow panel (an 800-point window) had the slider, its value and its name run
+        // past its edge: the name goes above, and the slider leaves room for the value.
+        if ui.available_width() >= 220.0 {
+            slider = slider.text("weight w");
+        } else {
+            ui.label("weight w");
+            ui.spacing_mut().slider_width = (ui.available_width() - 56.0).max(40.0);
+        }
+        let r = ui
             .add(slider)
-            .on_hover_text("f = g + w·h: w = 1 is A*; larger w trusts h more, expands fewer nodes and may return a longer path (at most w times the optimum)")
-            .changed()
-        {
+            .on_hover_text("f = g + w·h: w = 1 is A*; larger w trusts h more, expands fewer nodes and may return a longer path (at most w times the optimum)");
+        r.widget_info(|| egui::WidgetInfo::slider(true, f64::from(value), "weight w"));
+        if r.changed() {
             let w = Weight::from_tenths((value * 10.0).round() as u32);
             st.settings.weight = w;
             st.settings.algorithm = Algorithm::WeightedAStar(w);
