@@ -2,6 +2,7 @@
 
 use super::group;
 use crate::app::state::AppState;
+use crate::app::views::f_sum;
 use crate::search::{Algorithm, Progress};
 
 /// What the open and closed counts are, and why a finished A* shows one closed board more than
@@ -80,6 +81,12 @@ fn search_rows(rows: &mut Vec<Row>, st: &AppState, p: &Progress) {
     ) && !st.run.is_stepped()
     {
         row("deepest g", p.g.to_string());
+    } else if let Some(a @ (Algorithm::Greedy | Algorithm::WeightedAStar(_))) = p.algorithm {
+        // Their f is not g + h: the sum they order by.
+        row(
+            "g / h / f",
+            format!("{} / {} · f {}", p.g, p.h, f_sum(a, p.g, p.h)),
+        );
     } else if p.algorithm != Some(Algorithm::Bfs) {
         // (BFS has no h: its depth row below says where it is.)
         row("g / h / f", format!("{} / {} / {}", p.g, p.h, p.g + p.h));
@@ -91,6 +98,11 @@ fn search_rows(rows: &mut Vec<Row>, st: &AppState, p: &Progress) {
         );
     } else if p.algorithm == Some(Algorithm::Bfs) {
         row("depth", p.bound.to_string());
+    } else if matches!(
+        p.algorithm,
+        Some(Algorithm::Greedy | Algorithm::WeightedAStar(_))
+    ) {
+        // No best f in A*'s sense: their order is not g + h.
     } else {
         row("best f (open)", p.bound.to_string());
     }

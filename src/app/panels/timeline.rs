@@ -74,12 +74,13 @@ pub(super) fn timeline(ui: &mut egui::Ui, st: &mut AppState) {
         let h = &v.history;
         let mib = h.bytes as f64 / f64::from(1 << 20);
         ui.small(format!(
-            "Step {} of {}. History: {mib:.1} MiB, about {} bytes a step ({} checkpoints, \
+            "Step {} of {}. History: {mib:.1} MiB, about {} bytes a step ({} checkpoint{}, \
              one every {} steps; any step is replayed from the last one before it).",
             group(at),
             group(reached),
             group(h.bytes_per_step()),
             h.checkpoints,
+            if h.checkpoints == 1 { "" } else { "s" },
             group(h.every),
         ));
         if h.thinned {

@@ -152,6 +152,20 @@ fn titles(
             ),
             "Cells left of the f line are searched below; cells right of it were generated but pruned (f > threshold): the lowest such f is the next threshold.",
         ),
+        (Some(pr), _) if matches!(pr.algorithm, Some(Algorithm::Greedy)) => (
+            format!(
+                "Frontier heatmap: open list by (g, h) · {} nodes",
+                group(pr.frontier.open)
+            ),
+            "Each cell counts the open boards with that g and h; greedy best-first expands from the bottom row (lowest h), whatever g: the line g + h is not its order.",
+        ),
+        (Some(pr), _) if matches!(pr.algorithm, Some(Algorithm::WeightedAStar(_))) => (
+            format!(
+                "Frontier heatmap: open list by (g, h) · {} nodes",
+                group(pr.frontier.open)
+            ),
+            "Each cell counts the open boards with that g and h; weighted A* expands the lowest g + w·h first, a line steeper than the g + h line drawn, so it dives deep where h is low.",
+        ),
         (Some(pr), _) => (
             format!(
                 "Frontier heatmap: open list by (g, h) · {} nodes · best f = {}",
