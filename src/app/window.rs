@@ -62,6 +62,9 @@ struct App {
 /// milliseconds that the search would otherwise have.
 const SEARCH_FRAME_GAP: std::time::Duration = std::time::Duration::from_millis(33);
 
+/// The least time between two frames while a search runs at full speed (not stepped).
+const FAST_SEARCH_FRAME_GAP: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// The time between two frames of an animation (a tile sliding, the solution playing).
 const SMOOTH_FRAME_GAP: std::time::Duration = std::time::Duration::from_millis(16);
 
@@ -459,7 +462,14 @@ impl ApplicationHandler for App {
         // Animations (a tile sliding, the solution playing) are drawn smoothly; a search's
         // snapshots at most every `SEARCH_FRAME_GAP`, and only when one has come.
         let smooth = st.playback.is_playing() || animating || self.opts.screenshot.is_some();
-        let due = self.last_frame.map_or(now, |t| t + SEARCH_FRAME_GAP);
+        // A fast search's snapshots come every 30 ms and nobody reads its figures that fast:
+        // ten frames a second leave the renderer's threads' time to the search.
+        let gap = if st.is_running() && !st.run.is_stepped() {
+            FAST_SEARCH_FRAME_GAP
+        } else {
+            SEARCH_FRAME_GAP
+        };
+        let due = self.last_frame.map_or(now, |t| t + gap);
         if smooth || (self.stale && now >= due) {
             self.stale = false;
             g.window.request_redraw();
