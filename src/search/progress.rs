@@ -26,8 +26,9 @@ pub struct Progress {
     /// Per-(g, h) counts: of the open list (A*), or of nodes generated in this iteration (IDA*).
     /// Present when [`Limits::histogram`](super::Limits::histogram) is set.
     pub histogram: Option<GhHistogram>,
-    /// For each cell (row-major), the share (0..=1) of recently generated frontier boards whose
-    /// tile there is out of place (blank not counted). Present with the histogram.
+    /// For each cell (row-major), the share (0..=1) of recent frontier boards whose tile there
+    /// is out of place (blank not counted): boards generated (A*), or one expanded board in 64
+    /// (IDA*). Present with the histogram.
     pub misplaced: Option<Vec<f32>>,
     /// Whether this is the search's last report (at its end or at a limit): its answer
     /// follows at once, so a caller that pauses on reports should not hold on this one.

@@ -447,6 +447,10 @@ type Probe = Result<u32, Halt>;
 /// Nodes between checks of the cancel flag, the clock and the progress interval.
 const CHECK_EVERY: u32 = 1 << 16;
 
+/// One expansion in this many is sampled for the out-of-place shares (a power of two that
+/// divides [`CHECK_EVERY`]: the countdown's low bits say when, at no cost per generated node).
+const SAMPLE_EVERY: u32 = 64;
+
 /// Subtrees handed to the threads per thread and iteration (load balance).
 const SPLIT_PER_THREAD: usize = 64;
 
@@ -515,6 +519,9 @@ impl<H: Incremental, W: Watch> Dfs<'_, H, W> {
         }
         self.tally.expanded += 1;
         self.countdown -= 1;
+        if self.countdown.is_multiple_of(SAMPLE_EVERY) {
+            self.watch.sample(&self.tiles);
+        }
         if self.countdown == 0 {
             self.countdown = CHECK_EVERY;
             self.watch.poll(g, self.bound, self.tally)?;

@@ -18,6 +18,11 @@ pub(in crate::search) trait Watch {
     /// A node at depth `g` with heuristic `h` was generated; `tiles` is its board.
     fn generated(&mut self, g: u32, h: u32, tiles: &[u8]);
 
+    /// The board `tiles` was expanded and is sampled for the out-of-place shares (one
+    /// expansion in [`SAMPLE_EVERY`](super::SAMPLE_EVERY)); by default nothing is kept.
+    #[inline(always)]
+    fn sample(&mut self, _tiles: &[u8]) {}
+
     /// Checks the limits at depth `g` (threshold `bound`, `tally` so far in the iteration).
     fn poll(&mut self, g: u32, bound: u32, tally: Tally) -> Result<(), Halt>;
 
@@ -63,7 +68,7 @@ impl<'c, 'l, 'p> Reporter<'c, 'l, 'p> {
             ctl,
             progress,
             hist: histogram.map(|_| GhHistogram::new()),
-            cells: histogram.map(|goal| CellSampler::new(goal, 64)),
+            cells: histogram.map(|goal| CellSampler::new(goal, 1)),
             done: Tally::default(),
             finished: Vec::new(),
             iteration: 1,
@@ -125,9 +130,14 @@ impl Watch for Reporter<'_, '_, '_> {
     fn generated(&mut self, g: u32, h: u32, tiles: &[u8]) {
         if let Some(hh) = &mut self.hist {
             hh.add(g as usize, h as usize);
-            if let Some(c) = &mut self.cells {
-                c.offer(tiles);
-            }
+        }
+        let _ = tiles;
+    }
+
+    #[inline(always)]
+    fn sample(&mut self, tiles: &[u8]) {
+        if let Some(c) = &mut self.cells {
+            c.offer(tiles);
         }
     }
 
