@@ -45,6 +45,16 @@ impl Weight {
     }
 }
 
+/// A quantity kept in tenths, as people read it: `2` for 20, `10.5` for 105 (tenths shown
+/// only when there are some). Weighted A*'s w and f are kept this way.
+pub fn tenths_text(tenths: u32) -> String {
+    if tenths.is_multiple_of(10) {
+        (tenths / 10).to_string()
+    } else {
+        format!("{}.{}", tenths / 10, tenths % 10)
+    }
+}
+
 impl Default for Weight {
     fn default() -> Self {
         Weight::DEFAULT
@@ -54,11 +64,7 @@ impl Default for Weight {
 impl fmt::Display for Weight {
     /// `2`, `1.5`: tenths shown only when there are some.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_multiple_of(10) {
-            write!(f, "{}", self.0 / 10)
-        } else {
-            write!(f, "{}.{}", self.0 / 10, self.0 % 10)
-        }
+        f.write_str(&tenths_text(self.tenths()))
     }
 }
 

@@ -100,7 +100,7 @@ fn f(algorithm: Algorithm, o: &OpenEntry) -> u32 {
 /// What the learner reads for that f: `13` (A*, greedy), `10.5` (weighted A*, in moves).
 fn f_text(algorithm: Algorithm, o: &OpenEntry) -> String {
     match algorithm {
-        Algorithm::WeightedAStar(_) => (f64::from(f(algorithm, o)) / 10.0).to_string(),
+        Algorithm::WeightedAStar(_) => crate::search::tenths_text(f(algorithm, o)),
         _ => f(algorithm, o).to_string(),
     }
 }

@@ -32,12 +32,7 @@ pub(crate) fn f_sum(algorithm: crate::search::Algorithm, g: u32, h: u32) -> Stri
     match algorithm {
         Algorithm::Greedy => format!("= h {h}"),
         Algorithm::WeightedAStar(w) => {
-            let tenths = algorithm.order_f(g, h);
-            let f = if tenths.is_multiple_of(10) {
-                (tenths / 10).to_string()
-            } else {
-                format!("{}.{}", tenths / 10, tenths % 10)
-            };
+            let f = crate::search::tenths_text(algorithm.order_f(g, h));
             format!("{g}+{w}×{h}={f}")
         }
         _ => format!("{g}+{h}={}", g + h),
