@@ -509,3 +509,58 @@ fn the_closing_line_counts_the_searches_that_are_not_optimal() {
         "Every optimal search found 24 moves; the 2 marked \"no\" are not guaranteed optimal."
     );
 }
+
+/// Weighted A*'s rows and summary carry its w (JSON `weight`, the text's `w=`), the others'
+/// `null`; two weights are two summaries.
+#[test]
+fn weighted_rows_and_summaries_carry_their_weight() {
+    let file = "assets/examples/overestimate.txt";
+    let v = json(&[
+        "compare",
+        file,
+        "--heuristics",
+        "manhattan,weighted-astar+manhattan",
+        "--weight",
+        "1.5",
+        "--format",
+        "json",
+    ]);
+    let weights: Vec<(bool, &str, serde_json::Value)> = v
+        .iter()
+        .map(|o| {
+            let summary = o["summary"].as_bool().unwrap_or(false);
+            (
+                summary,
+                o["algorithm"].as_str().unwrap(),
+                o["weight"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        weights,
+        [
+            (false, "astar", serde_json::Value::Null),
+            (false, "weighted-astar", serde_json::json!(1.5)),
+            (true, "astar", serde_json::Value::Null),
+            (true, "weighted-astar", serde_json::json!(1.5)),
+        ]
+    );
+    let o = npuzzle(
+        &[
+            "compare",
+            file,
+            "--heuristics",
+            "weighted-astar+manhattan",
+            "--weight",
+            "1.5",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let row = o.stdout.lines().find(|l| l.starts_with("weighted-astar"));
+    assert!(
+        row.is_some_and(|l| l.starts_with("weighted-astar w=1.5 manhattan")),
+        "{}",
+        o.stdout
+    );
+}

@@ -138,6 +138,7 @@ const COMPARE_ROW: Schema = &[
     ("solvable", BOOL),
     ("optimal", INT | NULL),
     ("algorithm", STR),
+    ("weight", NUM | NULL),
     ("heuristic", STR),
     ("initial_h", INT),
     ("nodes_expanded", INT),
@@ -154,6 +155,7 @@ const COMPARE_ROW: Schema = &[
 const COMPARE_SUMMARY: Schema = &[
     ("summary", BOOL),
     ("algorithm", STR),
+    ("weight", NUM | NULL),
     ("heuristic", STR),
     ("boards", INT),
     ("solved", INT),

@@ -129,6 +129,8 @@ pub fn default_methods(
 pub struct Measure {
     /// The algorithm's name.
     pub algorithm: &'static str,
+    /// Weighted A*'s weight on h ([`Algorithm::weight`]); `None` (JSON `null`) for the others.
+    pub weight: Option<super::Weight>,
     /// The heuristic's name (`none` for BFS).
     pub heuristic: String,
     /// h of the start board, in moves (0 for BFS).
@@ -171,12 +173,14 @@ pub fn measure(problem: &Problem, method: &Method, limits: &Limits) -> Measure {
         ..limits.clone()
     };
     let r = run(problem, engine, &limits, &mut |p| last = p.clone());
-    let algorithm = method.algorithm().resolve(problem.start.len()).name();
+    let resolved = method.algorithm().resolve(problem.start.len());
+    let (algorithm, weight) = (resolved.name(), resolved.weight());
     let heuristic = method.name();
     let initial_h = method.initial_h(problem);
     match r {
         Ok(Outcome::Solved(s)) => Measure {
             algorithm,
+            weight,
             heuristic,
             initial_h,
             expanded: s.stats.expanded,
@@ -189,6 +193,7 @@ pub fn measure(problem: &Problem, method: &Method, limits: &Limits) -> Measure {
         },
         other => Measure {
             algorithm,
+            weight,
             heuristic,
             initial_h,
             expanded: last.expanded,

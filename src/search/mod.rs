@@ -66,7 +66,7 @@ pub use bfs::{BfsGoalTest, UnknownGoalTest};
 pub use idastar::{MoveOrder, UnknownMoveOrder};
 pub use move_fsm::{FsmNote, MoveFsm, Pruning};
 pub use open_list::{TieBreak, UnknownTieBreak};
-pub use weight::{BadWeight, Weight, gap_text, tenths_text};
+pub use weight::{BadWeight, Weight, gap_text, search_label, tenths_text};
 
 /// The search algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

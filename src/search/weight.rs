@@ -173,6 +173,15 @@ impl Algorithm {
     }
 }
 
+/// A search's name with weighted A*'s weight, as tables show it: `weighted-astar w=2`,
+/// `astar` (`weight` `None`).
+pub fn search_label(name: &str, weight: Option<Weight>) -> String {
+    match weight {
+        Some(w) => format!("{name} w={w}"),
+        None => name.to_string(),
+    }
+}
+
 /// The line that says an answer of `length` moves may not be optimal, with the gap when the
 /// optimum is known: "58 moves; the optimum is 50: 8 more", "58 moves, not guaranteed
 /// optimal".

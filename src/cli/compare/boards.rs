@@ -13,7 +13,7 @@ use crate::puzzle::parse::Instance;
 use crate::puzzle::{Board, Goal, Solvability};
 use crate::report::group_digits;
 use crate::search::measure::{Measure, Method, measure};
-use crate::search::{Limits, Problem};
+use crate::search::{Limits, Problem, Weight, search_label};
 
 /// The boards of a file, each with its goal (the file's, `--goal`, else blank-last).
 pub(super) struct Boards<'a> {
@@ -86,6 +86,8 @@ pub(crate) fn csv_text(
 struct MethodSummary {
     summary: bool,
     algorithm: &'static str,
+    /// Weighted A*'s weight on h, `None` for the others.
+    weight: Option<Weight>,
     heuristic: String,
     /// Boards it ran on (all of the file's, when every board has the method).
     boards: usize,
@@ -114,6 +116,7 @@ impl MethodSummary {
         MethodSummary {
             summary: true,
             algorithm: r.algorithm,
+            weight: r.weight,
             heuristic: r.heuristic.clone(),
             boards: 0,
             solved: 0,
@@ -272,8 +275,9 @@ fn one_of_many(
             Format::Csv => out.bar.suspend(|| csv.emit(&row))?,
             Format::Text => {}
         }
-        let same =
-            |s: &&mut MethodSummary| s.algorithm == r.algorithm && s.heuristic == r.heuristic;
+        let same = |s: &&mut MethodSummary| {
+            (s.algorithm, s.weight, &s.heuristic) == (r.algorithm, r.weight, &r.heuristic)
+        };
         match out.summaries.iter_mut().find(same) {
             Some(s) => s.add(&r, solvable),
             None => {
@@ -304,8 +308,14 @@ fn print_summaries(format: Format, summaries: &[MethodSummary], code: u8) -> Res
     if format == Format::Json {
         return summaries.iter().try_for_each(emit_json);
     }
+    // The search column as wide as its longest name (`weighted-astar w=1.5`), at least 8.
+    let labels: Vec<String> = summaries
+        .iter()
+        .map(|s| search_label(s.algorithm, s.weight))
+        .collect();
+    let w = labels.iter().map(String::len).max().unwrap_or(0).max(8);
     let mut lines = vec![format!(
-        "{:<8} {:<16} {:>9} {:>6} {:>14} {:>16} {:>14} {:>16} {:>7} {:>9}",
+        "{:<w$} {:<16} {:>9} {:>6} {:>14} {:>16} {:>14} {:>16} {:>7} {:>9}",
         "search",
         "heuristic",
         "solved",
@@ -318,13 +328,12 @@ fn print_summaries(format: Format, summaries: &[MethodSummary], code: u8) -> Res
         "seconds"
     )];
     let mean = |m: Option<f64>| m.map_or("-".to_string(), |m| group_digits(m.round() as u64));
-    for s in summaries {
+    for (s, label) in summaries.iter().zip(labels) {
         let b = s
             .mean_effective_branching_factor
             .map_or("-".to_string(), |b| format!("{b:.3}"));
         lines.push(format!(
-            "{:<8} {:<16} {:>9} {:>6} {:>14} {:>16} {:>14} {:>16} {:>7} {:>9.3}",
-            s.algorithm,
+            "{label:<w$} {:<16} {:>9} {:>6} {:>14} {:>16} {:>14} {:>16} {:>7} {:>9.3}",
             s.heuristic,
             format!("{}/{}", s.solved, s.boards - s.unsolvable),
             s.capped,
@@ -370,6 +379,17 @@ fn agreed(results: &[Measure]) -> (Option<u32>, bool) {
     (lengths.first().copied().filter(|_| agree), agree)
 }
 
+/// The lengths the optimal searches among `results` found, each named: `astar manhattan 24,
+/// idastar pdb555 26` (the others' may be longer by design, and are left out).
+fn optimal_lengths(results: &[Measure]) -> String {
+    let named: Vec<String> = results
+        .iter()
+        .filter(|r| r.guaranteed_optimal)
+        .filter_map(|r| Some(format!("{} {} {}", r.algorithm, r.heuristic, r.moves?)))
+        .collect();
+    named.join(", ")
+}
+
 /// The exit code of one board's `results` (at `place`, `source:line`): 1 when the searches
 /// disagree on its length, or with the length the file states (`stated`), said on stderr;
 /// else 0.
@@ -381,9 +401,9 @@ fn board_code(
 ) -> u8 {
     match (agreed(results), solvable) {
         ((_, false), _) => {
-            let lengths: Vec<u32> = results.iter().filter_map(|r| r.moves).collect();
             crate::note!(
-                "npuzzle: {place}: the lengths differ ({lengths:?}): a bug, please report it"
+                "npuzzle: {place}: the optimal searches' lengths differ ({}): a bug, please report it",
+                optimal_lengths(results)
             );
             1
         }
@@ -452,10 +472,10 @@ fn one_board(
             format!("No optimal search finished; {}.", marked(contrast_done))
         }
         (None, true) => "No search finished.".to_string(),
-        _ => {
-            let lengths: Vec<u32> = results.iter().filter_map(|r| r.moves).collect();
-            format!("The lengths differ ({lengths:?}): a bug, please report it.")
-        }
+        _ => format!(
+            "The optimal searches' lengths differ ({}): a bug, please report it.",
+            optimal_lengths(&results)
+        ),
     };
     if stopped > 0 {
         let _ = write!(line, " {stopped} stopped at a limit.");
@@ -470,7 +490,7 @@ fn one_board(
 
 fn header() -> String {
     format!(
-        "{:<14} {:<24} {:>4} {:>13} {:>13} {:>9} {:>7} {:>6}  {}",
+        "{:<20} {:<24} {:>4} {:>13} {:>13} {:>9} {:>7} {:>6}  {}",
         "search", "heuristic", "h0", "expanded", "generated", "seconds", "b*", "moves", "optimal"
     )
 }
@@ -494,8 +514,8 @@ fn row(r: &Measure, optimum: Option<u32>) -> String {
         (None, None) => "-".into(),
     };
     format!(
-        "{:<14} {:<24} {:>4} {:>13} {:>13} {:>9.3} {:>7} {:>6}  {}",
-        r.algorithm,
+        "{:<20} {:<24} {:>4} {:>13} {:>13} {:>9.3} {:>7} {:>6}  {}",
+        search_label(r.algorithm, r.weight),
         r.heuristic,
         r.initial_h,
         group_digits(r.expanded),
