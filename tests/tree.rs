@@ -375,3 +375,47 @@ fn the_tree_exports_as_svg_and_views_as_png_of_their_size() {
     h.state_mut().st.stop();
     h.step();
 }
+
+/// The tree view follows a growing tree (its region re-fitted to the tree's bounds) until the
+/// user pans or zooms, and again after Fit.
+#[test]
+fn the_tree_view_follows_the_tree_until_panned() {
+    let mut h = harness(HARD8);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+    );
+    h.state_mut().st.view.lower = LowerView::Tree;
+    h.step();
+    let g = problem(HARD8).goal.board().clone();
+    let fitted_to = |h: &mut egui_kittest::Harness<'_, common::harness::TestApp>, n: usize| {
+        h.state_mut().st.step(n as u64);
+        step_until(h, |s| {
+            s.run.inspect().is_some_and(|v| v.tree.len() >= n) && s.run.is_idle()
+        });
+        h.step();
+        h.step();
+        let v = h.state().st.run.inspect().unwrap().clone();
+        let bounds = Geometry::of(&v.tree, true, Some(&g), None).bounds;
+        (bounds, h.state().st.view.tree_scene)
+    };
+    let (b5, s5) = fitted_to(&mut h, 5);
+    assert!(s5.contains_rect(b5), "{s5:?} {b5:?}");
+    let (b60, s60) = fitted_to(&mut h, 55);
+    assert!(b60.width() > b5.width(), "{b5:?} {b60:?}");
+    assert!(s60.contains_rect(b60), "followed: {s60:?} {b60:?}");
+    // The user's own region (a pan) stays as the tree grows.
+    let panned = s60.translate(egui::vec2(-300.0, 40.0));
+    h.state_mut().st.view.tree_scene = panned;
+    h.step();
+    let (_, s90) = fitted_to(&mut h, 30);
+    assert_eq!(s90, panned);
+    h.get_by_label("Fit").click();
+    h.step();
+    h.step();
+    let (b100, s100) = fitted_to(&mut h, 10);
+    assert!(s100.contains_rect(b100), "after Fit: {s100:?} {b100:?}");
+    h.state_mut().st.stop();
+    h.step();
+}

@@ -16,6 +16,9 @@ pub struct View {
     pub lower: LowerView,
     /// The search tree view's visible region (pan and zoom), in its own coordinates.
     pub tree_scene: egui::Rect,
+    /// The tree view's region while it follows the tree (fitted to it, not panned or zoomed
+    /// since): re-fitted as the tree grows; `None` once the user pans or zooms.
+    pub tree_fit: Option<egui::Rect>,
     /// The search tree view draws each generated child that was not expanded, by its fate.
     pub tree_children: bool,
     /// IDA*: a finished iteration picked in the iteration chart or the tree view, whose
@@ -35,6 +38,7 @@ impl Default for View {
             focus: None,
             lower: LowerView::default(),
             tree_scene: egui::Rect::ZERO,
+            tree_fit: None,
             tree_children: true,
             picked_iteration: None,
             board_rect: egui::Rect::ZERO,

@@ -71,12 +71,19 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     caption(ui, st, &cached, picked);
     controls(ui, st);
     paint::legend(ui);
-    if st.view.tree_scene == Rect::ZERO || !st.view.tree_scene.is_finite() {
-        st.view.tree_scene = cached.geo.bounds.expand(20.0);
+    // Until the user pans or zooms, the view follows the tree as it grows (re-fitted each
+    // time its bounds change); Fit follows it again.
+    let v = &mut st.view;
+    let follow =
+        v.tree_scene == Rect::ZERO || !v.tree_scene.is_finite() || v.tree_fit == Some(v.tree_scene);
+    if follow {
+        v.tree_scene = cached.geo.bounds.expand(20.0);
     }
-    let mut scene_rect = st.view.tree_scene;
+    let mut scene_rect = v.tree_scene;
     let (hovered, clicked) = scene(ui, &cached, &mut scene_rect);
-    st.view.tree_scene = scene_rect;
+    let v = &mut st.view;
+    v.tree_fit = (follow && scene_rect == v.tree_scene).then_some(scene_rect);
+    v.tree_scene = scene_rect;
     if let Some(i) = hovered {
         node_tip(ui, st, rect, &cached, i, threshold);
     }
