@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::harness::{harness, harness_sized, set, step_until};
+use common::harness::{harness, harness_sized, painted_texts, set, step_until};
 use common::{goal, replay};
 use egui_kittest::kittest::Queryable;
 use npuzzle::app::{AppState, HeuristicChoice, Level, LowerView, RunState};
@@ -567,22 +567,6 @@ fn next_layer_from_nothing_stops_at_the_layer_and_is_off_for_a_fast_search() {
     assert_eq!(h.state().st.is_paused(), before);
     h.get_by_label("Stop").click();
     h.step();
-}
-
-/// Texts the last frame painted (shapes, not widgets: the painter-drawn read-outs).
-fn painted_texts(h: &egui_kittest::Harness<'_, common::harness::TestApp>) -> Vec<String> {
-    fn walk(s: &egui::Shape, out: &mut Vec<String>) {
-        match s {
-            egui::Shape::Text(t) => out.push(t.galley.text().to_string()),
-            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    for c in &h.output().shapes {
-        walk(&c.shape, &mut out);
-    }
-    out
 }
 
 /// Where the last frame painted `text` lowest in the window (the charts' tick labels are at

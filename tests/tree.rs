@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::harness::{harness, painted_texts, set, step_until};
+use common::harness::{harness, painted_texts, set, step_by, step_until};
 use common::{goal, replay};
 use egui_kittest::kittest::Queryable;
 use npuzzle::app::{AppState, Geometry, LowerView, Mark, RunState};
@@ -113,10 +113,7 @@ fn a_star_s_tree_draws_each_generated_child_by_the_fate_the_stepper_gave_it() {
     );
     h.state_mut().st.view.lower = LowerView::Tree;
     h.step();
-    h.state_mut().st.step(150);
-    step_until(&mut h, |s| {
-        s.run.inspect().is_some_and(|v| v.tree.len() == 150) && s.run.is_idle()
-    });
+    step_by(&mut h, 150);
     h.step();
     let exps = expansions(HARD8, Algorithm::AStar, 150);
     let g = problem(HARD8).goal.board().clone();
@@ -274,10 +271,7 @@ fn the_tree_exports_as_svg_and_views_as_png_of_their_size() {
     );
     h.state_mut().st.view.lower = LowerView::Tree;
     h.step();
-    h.state_mut().st.step(10);
-    step_until(&mut h, |s| {
-        s.run.inspect().is_some_and(|v| v.tree.len() == 10) && s.run.is_idle()
-    });
+    step_by(&mut h, 10);
     h.step();
     let svg_path = dir.path().join("tree.svg");
     h.state_mut().dialogs.save = Some(svg_path.clone());
@@ -389,11 +383,8 @@ fn the_tree_view_follows_the_tree_until_panned() {
     h.state_mut().st.view.lower = LowerView::Tree;
     h.step();
     let g = problem(HARD8).goal.board().clone();
-    let fitted_to = |h: &mut egui_kittest::Harness<'_, common::harness::TestApp>, n: usize| {
-        h.state_mut().st.step(n as u64);
-        step_until(h, |s| {
-            s.run.inspect().is_some_and(|v| v.tree.len() >= n) && s.run.is_idle()
-        });
+    let fitted_to = |h: &mut egui_kittest::Harness<'_, common::harness::TestApp>, n: u64| {
+        step_by(h, n);
         h.step();
         h.step();
         let v = h.state().st.run.inspect().unwrap().clone();

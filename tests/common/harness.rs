@@ -99,6 +99,16 @@ pub fn step_until(h: &mut Harness<'_, TestApp>, done: impl Fn(&AppState) -> bool
     }
 }
 
+/// Asks the stepped search for `n` more steps (starting it if none runs) and steps frames
+/// until the panels show the moment after them: the snapshot at that step, the worker idle.
+pub fn step_by(h: &mut Harness<'_, TestApp>, n: u64) {
+    let at = h.state().st.run.inspect().map_or(0, |v| v.history.at);
+    h.state_mut().st.step(n);
+    step_until(h, |s| {
+        s.run.inspect().is_some_and(|v| v.history.at == at + n) && s.run.is_idle()
+    });
+}
+
 /// Picks the algorithm and heuristic in the Solver panel's settings.
 pub fn set(st: &mut AppState, algorithm: Algorithm, h: HeuristicKind) {
     st.settings.algorithm = algorithm;
