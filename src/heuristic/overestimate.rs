@@ -4,29 +4,25 @@
 //! returns a longer path than the optimum on many boards (`assets/examples/overestimate.txt`).
 //! `auto` never picks it.
 
-use super::{GoalTables, Heuristic, HeuristicKind, Incremental};
+use super::{Heuristic, HeuristicKind, Incremental, Manhattan};
 use crate::puzzle::Goal;
 
 /// 2 × Manhattan distance, in moves. **Not admissible**: it overestimates (e.g. on
 /// `1 2 3/4 5 6/7 0 8`, one move from the goal, it says 2), so searches with it are not
 /// optimal.
 #[derive(Clone, Debug)]
-pub struct TwiceManhattan {
-    t: GoalTables,
-}
+pub struct TwiceManhattan(Manhattan);
 
 impl TwiceManhattan {
     /// Builds the heuristic for `goal`.
     pub fn new(goal: &Goal) -> Self {
-        TwiceManhattan {
-            t: GoalTables::new(goal),
-        }
+        TwiceManhattan(Manhattan::new(goal))
     }
 }
 
 impl Heuristic for TwiceManhattan {
     fn estimate(&self, tiles: &[u8]) -> u32 {
-        2 * self.t.manhattan(tiles)
+        2 * self.0.estimate(tiles)
     }
 
     fn name(&self) -> &str {
@@ -46,15 +42,15 @@ impl Incremental for TwiceManhattan {
     #[inline]
     fn apply(
         &self,
-        _: &mut (),
-        _: &[u8],
+        s: &mut (),
+        tiles: &[u8],
         tile: u8,
         from: usize,
         to: usize,
-        _: (),
-        _: u32,
+        p: (),
+        h: u32,
     ) -> (i32, ()) {
-        (2 * self.t.md_delta(tile, from, to), ())
+        (2 * self.0.apply(s, tiles, tile, from, to, p, h).0, ())
     }
 
     #[inline]
