@@ -54,10 +54,16 @@ impl Beside {
         })
     }
 
-    /// A* after `n` expansions (stepped on as far as needed), or at its end.
-    fn held(&mut self, n: u64) -> AStarHeld {
+    /// A* after `n` expansions (stepped on as far as needed), or at its end; `None` when
+    /// `interrupted` said so on the way (checked every 1,024 expansions: a jump far ahead
+    /// takes A* up to [`BESIDE_LIMIT`] expansions, about a second). What A* did so far is
+    /// kept for the next call.
+    fn held(&mut self, n: u64, interrupted: impl Fn() -> bool) -> Option<AStarHeld> {
         while (self.sizes.len() as u64) <= n.min(BESIDE_LIMIT) {
             let Some(a) = self.astar.as_mut() else { break };
+            if self.sizes.len().is_multiple_of(1024) && interrupted() {
+                return None;
+            }
             let step = a.step();
             let size = (a.open_len() as u32, a.closed_len() as u32);
             match step {
@@ -74,13 +80,13 @@ impl Beside {
         let at = (n as usize).min(self.sizes.len() - 1);
         let (open, closed) = self.sizes[at];
         let short = (at as u64) < n;
-        AStarHeld {
+        Some(AStarHeld {
             expanded: at as u64,
             open: open as usize,
             closed: closed as usize,
             solved: short && self.solved,
             stopped: short && !self.solved,
-        }
+        })
     }
 }
 
@@ -91,13 +97,26 @@ struct Session<'a> {
     /// Time spent stepping (not held).
     busy: Duration,
     tx: &'a Sender<WorkerMsg>,
+    /// The run's cancel flag and its requests: A* beside IDA* stops catching up for either.
+    cancel: &'a AtomicBool,
+    pause: &'a Pause,
 }
 
 impl Session<'_> {
-    /// Sends the moment shown: its [`StepView`], then its `Progress`.
+    /// Sends the moment shown: its [`StepView`], then its `Progress`; nothing when A* beside
+    /// IDA* was interrupted catching up (the run is cancelled, or a "go to step" waits,
+    /// whose moment is sent instead).
     fn send(&mut self) {
         let s = self.history.stepper();
-        let astar = self.beside.as_mut().map(|b| b.held(s.expanded()));
+        let (cancel, go_to) = (self.cancel, &self.pause.go_to);
+        let interrupted = || cancel.load(Ordering::Relaxed) || go_to.load(Ordering::SeqCst) != NONE;
+        let astar = match self.beside.as_mut() {
+            Some(b) => match b.held(s.expanded(), interrupted) {
+                None => return,
+                held => held,
+            },
+            None => None,
+        };
         let view = StepView::of(&self.history, astar);
         let _ = self.tx.send(WorkerMsg::Inspect(Box::new(view)));
         let _ = self.tx.send(WorkerMsg::Progress(Box::new(Progress {
@@ -192,6 +211,8 @@ pub(super) fn run_stepped(
         beside,
         busy: Duration::ZERO,
         tx,
+        cancel,
+        pause,
     };
     run.send();
     let end = match drive(&mut run, cancel, pause, hand_off) {
@@ -402,4 +423,49 @@ fn done_stepped(tx: &Sender<WorkerMsg>, result: Result<Outcome, SearchError>) {
         Evaluated::Cpu,
         "cpu (stepped)".to_string(),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+    use crate::heuristic::HeuristicKind;
+    use crate::puzzle::GoalSpec;
+    use crate::search::Problem;
+
+    /// A* beside IDA* on Korf's first 15-puzzle (57 moves: A* does not end within the figures
+    /// asked here).
+    fn beside() -> Beside {
+        let start = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3".parse().unwrap();
+        let goal = GoalSpec::BlankFirst.resolve(4, 4).unwrap();
+        let spec = HeuristicSpec::Kind(HeuristicKind::Manhattan);
+        let p = Problem { start, goal };
+        let ida = Stepper::new(&p, Algorithm::IdaStar, &spec, 1 << 30).unwrap();
+        Beside::new(&ida, 1 << 30).unwrap()
+    }
+
+    #[test]
+    fn an_interrupted_catch_up_sends_nothing_and_keeps_what_a_star_did() {
+        let mut b = beside();
+        // Asked at each check whether to stop: yes at the third.
+        let asked = Cell::new(0);
+        let third = || {
+            asked.set(asked.get() + 1);
+            asked.get() == 3
+        };
+        assert_eq!(b.held(100_000, third), None);
+        // Checked with 1,024, 2,048 and 3,072 sizes recorded (0 to 3,071 expansions): stopped
+        // at the third.
+        assert_eq!(b.sizes.len(), 3072);
+        let mut fresh = beside();
+        let at = |b: &mut Beside, n| b.held(n, || false).unwrap();
+        assert_eq!(at(&mut b, 3000), at(&mut fresh, 3000));
+        let held = at(&mut b, 500);
+        assert_eq!(
+            (held.expanded, held.solved, held.stopped),
+            (500, false, false)
+        );
+        assert_eq!(held, at(&mut fresh, 500));
+    }
 }
