@@ -64,7 +64,8 @@ pub(super) fn timeline(ui: &mut egui::Ui, st: &mut AppState) {
         .labelled_by(l.inner.id)
         .on_hover_text(
             "Scrub through every step taken: each panel shows that moment; stepping on goes on \
-             from it",
+             from it. A step is one expansion, or in IDA* also the end of an iteration (the \
+             threshold raised), so IDA*'s steps outnumber its expansions by its iterations",
         );
     if r.changed() {
         st.go_to_step(n);
