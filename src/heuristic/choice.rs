@@ -27,6 +27,43 @@ pub enum HeuristicChoice {
     Pdb(PartitionSpec),
 }
 
+impl HeuristicChoice {
+    /// Whether h never passes the true distance: the plain kinds as
+    /// [`HeuristicKind::is_admissible`] says; `auto` and pattern databases always (a pattern's
+    /// table holds exact distances of a relaxed puzzle, and the parts count disjoint tiles' moves).
+    pub fn is_admissible(&self) -> bool {
+        match self {
+            HeuristicChoice::Kind(k) => k.is_admissible(),
+            HeuristicChoice::Auto | HeuristicChoice::Pdb(_) => true,
+        }
+    }
+
+    /// Whether h changes by at most 1 per move: the plain kinds as
+    /// [`HeuristicKind::is_consistent`] says. Pattern databases (and so `auto`, which may pick
+    /// one) are not: their blank-region flags (on by default, [`crate::heuristic::pdb::PdbLookup`])
+    /// may change h by three in one move. IDA* and this crate's A* (which reopens a closed board
+    /// reached by a shorter path) stay optimal without consistency.
+    pub fn is_consistent(&self) -> bool {
+        match self {
+            HeuristicChoice::Kind(k) => k.is_consistent(),
+            HeuristicChoice::Auto | HeuristicChoice::Pdb(_) => false,
+        }
+    }
+
+    /// What the heuristic counts, in plain sentences for a student (the app's menu).
+    pub fn about(&self) -> &'static str {
+        match self {
+            HeuristicChoice::Kind(k) => k.about(),
+            HeuristicChoice::Auto => {
+                "The strongest heuristic ready for this board: a pattern database already built (or quick to build), else linear conflict."
+            }
+            HeuristicChoice::Pdb(_) => {
+                "Pattern database: the tiles are split into groups (patterns). A table built once holds, for every place of one group's tiles, the fewest moves of those tiles to their goal cells; the groups' values are added, as no move counts twice."
+            }
+        }
+    }
+}
+
 /// A `--heuristic` value that names no heuristic.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HeuristicNameError {

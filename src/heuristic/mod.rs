@@ -162,6 +162,40 @@ impl HeuristicKind {
         self != HeuristicKind::OverestimatingManhattan
     }
 
+    /// Whether h changes by at most 1 per move (so f = g + h never falls along a path, and A*
+    /// never reopens a closed board): all but [`HeuristicKind::OverestimatingManhattan`], which
+    /// changes by 2. Hamming, Manhattan and linear conflict: one tile moves one cell; walking
+    /// distance: one of its two exact abstract distances changes by at most 1; `wd-lc`: the
+    /// larger of two consistent heuristics is consistent (Pearl 1984).
+    pub fn is_consistent(self) -> bool {
+        self != HeuristicKind::OverestimatingManhattan
+    }
+
+    /// What the heuristic counts, in one or two plain sentences for a student (the app's menu,
+    /// `npuzzle --help`).
+    pub fn about(self) -> &'static str {
+        match self {
+            HeuristicKind::Hamming => {
+                "Misplaced tiles: the number of tiles not on their goal cell. Each of them needs at least one move."
+            }
+            HeuristicKind::Manhattan => {
+                "The sum of each tile's distance to its goal cell, in rows plus columns. A move shifts one tile by one cell."
+            }
+            HeuristicKind::LinearConflict => {
+                "Manhattan, plus 2 for each tile that must step out of its goal row or column to let another tile in that line pass it."
+            }
+            HeuristicKind::WalkingDistance => {
+                "Two simpler puzzles that track only which row, and which column, each tile is in; their exact move counts, added. Boards up to 5 × 5."
+            }
+            HeuristicKind::WalkingDistanceLc => {
+                "The larger of walking distance and linear conflict, board by board."
+            }
+            HeuristicKind::OverestimatingManhattan => {
+                "Twice Manhattan, for teaching: it can count more moves than are needed, so A* and IDA* with it may return a longer path."
+            }
+        }
+    }
+
     /// Whether this kind takes `rows × cols` boards (all do but walking distance, which takes
     /// at most 5 rows and 5 columns).
     ///

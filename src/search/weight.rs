@@ -155,6 +155,38 @@ impl Algorithm {
         }
     }
 
+    /// What the search does, in two or three plain sentences for a student (the app's menu):
+    /// the order it expands boards in, what it keeps in memory, and whether its answer is
+    /// optimal (as [`Algorithm::is_optimal`] says).
+    pub fn about(self) -> &'static str {
+        match self {
+            Algorithm::Auto => {
+                "Picks a search for the board's size: A* for small boards, IDA* (or its GPU form) for larger ones."
+            }
+            Algorithm::Bfs => {
+                "Breadth-first search: expands every board 1 move away, then every board 2 moves away, and so on. It uses no heuristic and keeps every board it has seen, so only small puzzles fit in memory. Its answer is optimal."
+            }
+            Algorithm::AStar => {
+                "Expands the board on the open list with the lowest f = g + h first (g: moves made, h: the estimate of moves left) and keeps every board seen. Optimal when h is admissible."
+            }
+            Algorithm::IdaStar => {
+                "Iterative deepening A*: depth-first searches that stop where f = g + h passes a threshold, each with the next threshold: the smallest f that passed the last one. It keeps only the current path, so it needs little memory. Optimal when h is admissible."
+            }
+            Algorithm::BatchedAStar => {
+                "A* in rounds: each round takes a batch of the best boards from the open list, and the evaluator (the GPU, or the CPU) computes h for all their successors at once. Optimal when h is admissible."
+            }
+            Algorithm::GpuIdaStar => {
+                "IDA* whose subtrees are searched on the GPU, thousands at once, in rounds: the same tree and answer as IDA*. Optimal when h is admissible."
+            }
+            Algorithm::Greedy => {
+                "Greedy best-first search: expands the board with the lowest h first, ignoring the moves made (f = h). Often fast; not optimal."
+            }
+            Algorithm::WeightedAStar(_) => {
+                "Weighted A*: f = g + w·h. A weight w above 1 trusts h more and expands fewer boards; the answer is at most w times the optimum, so not always optimal."
+            }
+        }
+    }
+
     /// Whether this is one of the searches on A*'s best-first core that the open list orders
     /// by [`Algorithm::order_f`]: A*, greedy best-first, weighted A*.
     pub fn is_astar_like(self) -> bool {
