@@ -30,6 +30,7 @@ pub use state::{
     RunState, SLIDE_SECONDS, SPEEDS, Scramble, Settings, Slide, SolutionView, Verdict, View, judge,
     shown_order,
 };
+pub use views::help::Topic as HelpTopic;
 pub use views::ramp;
 pub use views::tree::geometry::{DRAWN_LIMIT, Geometry, Mark};
 pub use worker::{AStarHeld, BESIDE_LIMIT, BuildStatus, OPEN_SHOWN, StepView};

@@ -17,6 +17,7 @@ use egui::{Color32, Pos2, Rect, Sense};
 use super::render::QuadPainter;
 use super::state::{AppState, Level, LowerView, RunState};
 use super::views;
+use super::views::help::{self, Topic};
 use crate::puzzle::Move;
 
 pub(crate) use inspector::fate_text;
@@ -148,16 +149,14 @@ pub fn ui(
         .show(ui, |ui| {
             egui::ScrollArea::both().show(ui, |ui| {
                 if st.run.is_stepped() {
-                    egui::CollapsingHeader::new("Inspector")
-                        .default_open(true)
-                        .show(ui, |ui| inspector::show(ui, st));
+                    help::section(ui, "Inspector", Topic::Inspector, |ui| {
+                        inspector::show(ui, st)
+                    });
                 }
-                egui::CollapsingHeader::new("Solution")
-                    .default_open(true)
-                    .show(ui, |ui| solution::show(ui, st, dialogs));
-                egui::CollapsingHeader::new("Stats")
-                    .default_open(true)
-                    .show(ui, |ui| stats::show(ui, st));
+                help::section(ui, "Solution", Topic::Solution, |ui| {
+                    solution::show(ui, st, dialogs)
+                });
+                help::section(ui, "Stats", Topic::Stats, |ui| stats::show(ui, st));
                 if !st.messages.is_empty() {
                     egui::CollapsingHeader::new("Messages")
                         .default_open(true)
@@ -179,7 +178,11 @@ pub fn ui(
                                     .wrap(),
                                 );
                             }
-                            if ui.small_button("Clear").clicked() {
+                            if ui
+                                .small_button("Clear")
+                                .on_hover_text("Remove these messages")
+                                .clicked()
+                            {
                                 st.messages.clear();
                             }
                         });
@@ -217,12 +220,17 @@ fn lower(
                 (LowerView::Iterations, "Iterations"),
                 (LowerView::Compare, "Compare"),
             ] {
-                ui.selectable_value(&mut st.view.lower, v, name);
+                ui.selectable_value(&mut st.view.lower, v, name)
+                    .on_hover_text(tab_hover(v));
             }
+            help::button(ui, help_topic(st.view.lower));
             if let Some(i) = st.view.picked_iteration
                 && matches!(st.view.lower, LowerView::Heatmap | LowerView::Tree)
                 && ui
                     .small_button(format!("iteration {}: back to live", i + 1))
+                    .on_hover_text(
+                        "Show the running search again, not the finished iteration picked",
+                    )
                     .clicked()
             {
                 st.view.picked_iteration = None;
@@ -238,6 +246,28 @@ fn lower(
         LowerView::Tree => views::tree::show(ui, st, rest),
         LowerView::Iterations => views::iterations::show(ui, st, rest),
         LowerView::Compare => views::comparison::show(ui, st, rest, dialogs),
+    }
+}
+
+/// The help topic of a lower view.
+fn help_topic(v: LowerView) -> Topic {
+    match v {
+        LowerView::Heatmap => Topic::Heatmap,
+        LowerView::Tree => Topic::Tree,
+        LowerView::Iterations => Topic::Iterations,
+        LowerView::Compare => Topic::Compare,
+    }
+}
+
+/// A lower view's tab's hover text.
+fn tab_hover(v: LowerView) -> &'static str {
+    match v {
+        LowerView::Heatmap => {
+            "The open list's boards counted by g (moves made) and h (estimate left)"
+        }
+        LowerView::Tree => "The boards expanded so far, each under the board it came from",
+        LowerView::Iterations => "IDA*'s iterations: nodes expanded per threshold",
+        LowerView::Compare => "Every heuristic on this board, and the textbook experiment",
     }
 }
 

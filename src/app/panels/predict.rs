@@ -70,12 +70,14 @@ pub(super) fn open_list(
                         Algorithm::Greedy => format!("{letter} · h {}", o.h),
                         _ => format!("{letter} · {}", views::f_sum(algorithm, o.g, o.h)),
                     };
-                    let button = ui.add_enabled(
-                        ready,
-                        egui::Button::new(text)
-                            .small()
-                            .wrap_mode(egui::TextWrapMode::Extend),
-                    );
+                    let button = ui
+                        .add_enabled(
+                            ready,
+                            egui::Button::new(text)
+                                .small()
+                                .wrap_mode(egui::TextWrapMode::Extend),
+                        )
+                        .on_hover_text("Your guess: the board expanded next");
                     if ready && (board.clicked() || button.clicked()) {
                         pick = Some(i);
                     }

@@ -9,13 +9,13 @@ use crate::puzzle::GoalSpec;
 /// The Puzzle panel: open, recent files, edit mode, paste, scramble, goal, solvability.
 pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
     ui.horizontal_wrapped(|ui| {
-        if ui.button("Open…").on_hover_text("Ctrl+O").clicked() {
+        if ui.button("Open…").on_hover_text("Ctrl+O: open a puzzle file (any format npuzzle reads)").clicked() {
             super::open_file(st, dialogs);
         }
         let mut edit = st.editor.is_on();
         if ui
             .checkbox(&mut edit, "Edit")
-            .on_hover_text("Click two tiles to swap them")
+            .on_hover_text("Edit the board: click two tiles to swap them (a swap can make the board unsolvable)")
             .changed()
         {
             st.editor.set_on(edit);
@@ -51,7 +51,7 @@ fn recent_files(ui: &mut egui::Ui, st: &mut AppState) {
         );
         if ui
             .small_button(name)
-            .on_hover_text(p.display().to_string())
+            .on_hover_text(format!("Open {} again", p.display()))
             .clicked()
         {
             chosen = Some(p.clone());
@@ -70,8 +70,13 @@ fn paste_box(ui: &mut egui::Ui, st: &mut AppState) {
             .desired_rows(2)
             .hint_text("8 6 7/2 5 4/3 0 1")
             .id_salt("paste"),
-    );
-    if ui.button("Load pasted").clicked() {
+    )
+    .on_hover_text("Rows of numbers, 0 for the blank, rows split by new lines or /");
+    if ui
+        .button("Load pasted")
+        .on_hover_text("Load the board typed or pasted above")
+        .clicked()
+    {
         st.load_pasted();
     }
     // Why the text did not load, while it is the text in the box.
@@ -98,6 +103,7 @@ fn scramble_controls(ui: &mut egui::Ui, st: &mut AppState) {
         for (r, c) in [(2, 3), (3, 3), (4, 4), (5, 5)] {
             if ui
                 .selectable_label(st.scramble.size == (r, c), format!("{r}×{c}"))
+                .on_hover_text(format!("A random solvable {r}×{c} board"))
                 .clicked()
             {
                 // A preset is a new puzzle at once: a scramble of that size.
@@ -111,10 +117,12 @@ fn scramble_controls(ui: &mut egui::Ui, st: &mut AppState) {
         let (mut rows, mut cols) = st.scramble.size;
         let l = ui.label("Rows");
         ui.add(egui::DragValue::new(&mut rows).range(0..=99))
-            .labelled_by(l.id);
+            .labelled_by(l.id)
+            .on_hover_text("Rows of the next Scramble's board (2 to 16)");
         let l = ui.label("Cols");
         ui.add(egui::DragValue::new(&mut cols).range(0..=99))
-            .labelled_by(l.id);
+            .labelled_by(l.id)
+            .on_hover_text("Columns of the next Scramble's board (2 to 16)");
         st.set_scramble_size(rows, cols);
     });
     ui.horizontal_wrapped(|ui| {
@@ -133,7 +141,11 @@ fn scramble_controls(ui: &mut egui::Ui, st: &mut AppState) {
                 "0 = a uniformly random solvable board; k = k random moves from the goal",
             );
     });
-    if ui.button("Scramble").clicked() {
+    if ui
+        .button("Scramble")
+        .on_hover_text("A new random board of the size above, from the seed and walk above")
+        .clicked()
+    {
         st.scramble();
     }
 }
@@ -148,8 +160,10 @@ fn goal_choice(ui: &mut egui::Ui, st: &mut AppState) {
     let before = goal;
     ui.horizontal_wrapped(|ui| {
         ui.label("Goal");
-        ui.radio_value(&mut goal, 0, "blank last");
-        ui.radio_value(&mut goal, 1, "blank first");
+        ui.radio_value(&mut goal, 0, "blank last")
+            .on_hover_text("Goal: tiles 1, 2, … in order, the blank in the last cell");
+        ui.radio_value(&mut goal, 1, "blank first")
+            .on_hover_text("Goal: the blank in the first cell, then tiles 1, 2, … in order");
         ui.radio_value(&mut goal, 2, "this board")
             .on_hover_text("Use the current board as the goal");
     });

@@ -82,7 +82,11 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
         } else {
             "Play"
         };
-        if ui.button(play).on_hover_text("Play / pause").clicked() {
+        if ui
+            .button(play)
+            .on_hover_text("Play the moves on the board, or pause")
+            .clicked()
+        {
             st.toggle_play();
         }
         if ui.button(">").on_hover_text("One move forward").clicked() {
@@ -97,6 +101,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
     ui.spacing_mut().slider_width = (ui.available_width() - 130.0).clamp(50.0, 200.0);
     if ui
         .add(egui::Slider::new(&mut pos, 0..=len).text("move"))
+        .on_hover_text("Show the board after this many moves of the solution")
         .changed()
     {
         st.seek(pos);
@@ -105,19 +110,30 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
         egui::Slider::new(st.playback.speed_mut(), 0.5..=30.0)
             .logarithmic(true)
             .text("moves/s"),
-    );
+    )
+    .on_hover_text("How fast playback plays the moves");
     ui.horizontal_wrapped(|ui| {
         if ui
             .button("Copy")
-            .on_hover_text("Copy the move letters")
+            .on_hover_text("Copy the move letters to the clipboard")
             .clicked()
         {
             ui.ctx().copy_text(letters.clone());
         }
-        if ui.button("Save text…").clicked() {
+        if ui
+            .button("Save text…")
+            .on_hover_text("Save the board and its moves as text (Princeton format)")
+            .clicked()
+        {
             save_as(st, dialogs, "solution.txt", AppState::solution_text);
         }
-        if ui.button("Save JSON…").clicked() {
+        if ui
+            .button("Save JSON…")
+            .on_hover_text(
+                "Save the answer and the search's figures as JSON (as npuzzle solve --format json)",
+            )
+            .clicked()
+        {
             save_as(st, dialogs, "solution.json", AppState::solution_json);
         }
     });

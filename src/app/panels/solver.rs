@@ -1,6 +1,7 @@
 //! The Solver panel: the search settings and the run controls.
 
 use crate::app::state::{AppState, EvaluatorChoice};
+use crate::app::views::help::heuristic_hover;
 use crate::heuristic::HeuristicChoice;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::{NAMED, PartitionSpec};
@@ -37,10 +38,12 @@ pub(super) fn search_name(a: Algorithm, heuristic: Option<&str>) -> String {
 
 /// A combo box with its label on the right, or above it when the panel is too narrow for both
 /// on one line (a narrow panel broke "Algorithm" in two, a long heuristic's name "Heuristic").
+/// `hover`: the box's hover text (what the entry chosen is).
 fn combo(
     ui: &mut egui::Ui,
     text: &str,
     selected: impl Into<egui::WidgetText>,
+    hover: &str,
     menu: impl FnOnce(&mut egui::Ui),
 ) {
     let selected: egui::WidgetText = selected.into();
@@ -49,14 +52,17 @@ fn combo(
     if ui.available_width() >= needed.max(220.0) {
         egui::ComboBox::from_label(text)
             .selected_text(selected)
-            .show_ui(ui, menu);
+            .show_ui(ui, menu)
+            .response
+            .on_hover_text(hover);
     } else {
         let l = ui.label(text);
         egui::ComboBox::from_id_salt(text)
             .selected_text(selected)
             .show_ui(ui, menu)
             .response
-            .labelled_by(l.id);
+            .labelled_by(l.id)
+            .on_hover_text(hover);
     }
 }
 
@@ -109,14 +115,16 @@ pub(super) fn controls(ui: &mut egui::Ui, st: &mut AppState) {
 /// searches that are not optimal, a line that says so.
 fn algorithm_menu(ui: &mut egui::Ui, st: &mut AppState) {
     let current = st.settings.algorithm;
-    combo(ui, "Algorithm", label(current), |ui| {
+    let hover = format!("{}\nHover an entry for what it does.", current.about());
+    combo(ui, "Algorithm", label(current), &hover, |ui| {
         for (a, name) in ALGORITHMS {
             // Weighted A* keeps the weight it had (the slider's).
             let a = match (a, st.settings.weight) {
                 (Algorithm::WeightedAStar(_), w) => Algorithm::WeightedAStar(w),
                 (a, _) => a,
             };
-            ui.selectable_value(&mut st.settings.algorithm, a, name);
+            ui.selectable_value(&mut st.settings.algorithm, a, name)
+                .on_hover_text(a.about());
         }
     });
     if let Algorithm::WeightedAStar(w) = st.settings.algorithm {
@@ -159,18 +167,20 @@ fn algorithm_menu(ui: &mut egui::Ui, st: &mut AppState) {
 fn heuristic_menu(ui: &mut egui::Ui, st: &mut AppState) {
     let (rows, cols) = (st.board().rows(), st.board().cols());
     let selected = st.settings.heuristic.to_string();
-    combo(ui, "Heuristic", selected, |ui| {
+    let hover = heuristic_hover(&st.settings.heuristic);
+    combo(ui, "Heuristic", selected, &hover, |ui| {
+        let mut entry = |ui: &mut egui::Ui, h: HeuristicChoice, text: String| {
+            let hover = heuristic_hover(&h);
+            ui.selectable_value(&mut st.settings.heuristic, h, text)
+                .on_hover_text(hover);
+        };
         for h in HeuristicKind::ALL {
-            ui.selectable_value(
-                &mut st.settings.heuristic,
-                HeuristicChoice::Kind(h),
-                h.name(),
-            );
+            entry(ui, HeuristicChoice::Kind(h), h.name().to_string());
         }
         // For teaching: h that overestimates (never auto's pick).
         let over = HeuristicKind::OverestimatingManhattan;
-        ui.selectable_value(
-            &mut st.settings.heuristic,
+        entry(
+            ui,
             HeuristicChoice::Kind(over),
             format!("{} (2 × Manhattan, not admissible)", over.name()),
         );
@@ -178,8 +188,8 @@ fn heuristic_menu(ui: &mut egui::Ui, st: &mut AppState) {
         // then cached).
         for (name, r, c, _) in NAMED {
             if (r, c) == (rows, cols) {
-                ui.selectable_value(
-                    &mut st.settings.heuristic,
+                entry(
+                    ui,
                     HeuristicChoice::Pdb(PartitionSpec::Named(name.to_string())),
                     format!("{name} (pattern database)"),
                 );
@@ -223,9 +233,14 @@ fn limits(ui: &mut egui::Ui, st: &mut AppState) {
         ui.horizontal_wrapped(|ui| {
             ui.label("Evaluator");
             ui.add_enabled_ui(st.has_gpu(), |ui| {
-                ui.radio_value(&mut st.settings.evaluator, EvaluatorChoice::Gpu, "GPU");
+                ui.radio_value(&mut st.settings.evaluator, EvaluatorChoice::Gpu, "GPU")
+                    .on_hover_text(
+                        "Compute h for each batch's successors on the GPU, thousands at once",
+                    )
+                    .on_disabled_hover_text("No GPU adapter was found: the CPU evaluates");
             });
-            ui.radio_value(&mut st.settings.evaluator, EvaluatorChoice::Cpu, "CPU");
+            ui.radio_value(&mut st.settings.evaluator, EvaluatorChoice::Cpu, "CPU")
+                .on_hover_text("Compute h for each batch's successors on the CPU");
         });
         ui.horizontal_wrapped(|ui| {
             let l = ui.label("Batch size");
@@ -234,7 +249,8 @@ fn limits(ui: &mut egui::Ui, st: &mut AppState) {
                     .range(1..=1 << 20)
                     .speed(16.0),
             )
-            .labelled_by(l.id);
+            .labelled_by(l.id)
+            .on_hover_text("How many boards each round takes from the open list; h of all their successors is computed in one call");
         });
     }
     // For the searches that keep tables (auto: A* up to 3×3).
@@ -253,7 +269,8 @@ fn limits(ui: &mut egui::Ui, st: &mut AppState) {
                     .range(16..=65_536)
                     .suffix(" MiB"),
             )
-            .labelled_by(l.id);
+            .labelled_by(l.id)
+            .on_hover_text("The most memory the open list and closed set may take; the search stops with a message at the cap");
         });
     }
     ui.add_enabled(
@@ -287,15 +304,23 @@ fn run_buttons(ui: &mut egui::Ui, st: &mut AppState, running: bool) {
     };
     if ui
         .add_enabled(running, egui::Button::new(pause))
-        .on_hover_text("Space")
+        .on_hover_text("Space: pause the search, or let it go on")
         .clicked()
     {
         st.toggle_pause();
     }
-    if ui.add_enabled(running, egui::Button::new("Stop")).clicked() {
+    if ui
+        .add_enabled(running, egui::Button::new("Stop"))
+        .on_hover_text("End the search here; its figures stay on screen")
+        .clicked()
+    {
         st.stop();
     }
-    if ui.button("Reset").on_hover_text("R").clicked() {
+    if ui
+        .button("Reset")
+        .on_hover_text("R: stop any search and clear its results, back to the puzzle")
+        .clicked()
+    {
         st.reset();
     }
 }
@@ -315,7 +340,11 @@ fn step_buttons(ui: &mut egui::Ui, st: &mut AppState, running: bool) {
     if ui.button("Step").on_hover_text(one).clicked() {
         st.step(1);
     }
-    if ui.button("×10").on_hover_text("ten steps").clicked() {
+    if ui
+        .button("×10")
+        .on_hover_text("Expand ten nodes, one after the other")
+        .clicked()
+    {
         st.step(10);
     }
     let ida = matches!(
@@ -323,11 +352,17 @@ fn step_buttons(ui: &mut egui::Ui, st: &mut AppState, running: bool) {
         Algorithm::IdaStar | Algorithm::GpuIdaStar
     );
     let (label, tip) = if ida {
-        ("Next iteration", "run to the end of this IDA* iteration")
+        (
+            "Next iteration",
+            "Run to the end of this IDA* iteration; the next one starts with a higher threshold",
+        )
     } else if st.settings.algorithm == Algorithm::Bfs {
-        ("Next depth", "run until BFS starts the next depth")
+        (
+            "Next depth",
+            "Run until BFS starts the boards one move further away",
+        )
     } else {
-        ("Next f layer", "run until the open list's lowest f rises")
+        ("Next f layer", "Run until the open list's lowest f rises")
     };
     // Only a stepped search (or none yet) stops at layers.
     let can = !running || st.run.is_stepped();

@@ -106,8 +106,13 @@ fn go_to_field(ui: &mut egui::Ui, st: &mut AppState, at: u64, reached: u64) {
     ui.horizontal(|ui| {
         let l = ui.label("Go to step");
         ui.add(egui::DragValue::new(&mut n).range(0..=reached))
-            .labelled_by(l.id);
-        if ui.button("Go").clicked() {
+            .labelled_by(l.id)
+            .on_hover_text("A step number, up to the last step reached");
+        if ui
+            .button("Go")
+            .on_hover_text("Show the search as it was at that step")
+            .clicked()
+        {
             st.go_to_step(n);
         }
     });

@@ -7,13 +7,22 @@ use crate::app::render::{Quad, QuadPainter};
 use crate::app::state::{AppState, SLIDE_SECONDS};
 use crate::puzzle::{Board, Goal};
 
+/// The tile that just moved (playback, a move by hand).
+pub(crate) const MOVED: Color32 = Color32::from_rgb(242, 160, 60);
+/// A tile on its goal cell.
+pub(crate) const IN_PLACE: Color32 = Color32::from_rgb(86, 170, 110);
+/// Edit mode: the tile picked to swap.
+pub(crate) const PICKED: Color32 = Color32::from_rgb(230, 80, 200);
+/// Hint: the tile whose move keeps the optimum.
+pub(crate) const HINT: Color32 = Color32::from_rgb(200, 220, 60);
+
 /// Tile colour: in place (green) or not (blue), by its goal row for some variety.
-fn tile_color(tile: u8, in_place: bool, highlight: bool) -> Color32 {
+pub(crate) fn tile_color(tile: u8, in_place: bool, highlight: bool) -> Color32 {
     if highlight {
-        return Color32::from_rgb(242, 160, 60);
+        return MOVED;
     }
     if in_place {
-        Color32::from_rgb(86, 170, 110)
+        IN_PLACE
     } else {
         let v = 110 + (tile as u32 * 37 % 50) as u8;
         Color32::from_rgb(60, v, 190)
@@ -244,13 +253,20 @@ fn toggles(ui: &mut egui::Ui, st: &mut AppState) {
                 Color32::from_rgb(242, 160, 60),
                 "Showing a board picked from the search.",
             );
-            if ui.small_button("Back to the puzzle").clicked() {
+            if ui
+                .small_button("Back to the puzzle")
+                .on_hover_text("Show the puzzle's board again")
+                .clicked()
+            {
                 st.view.focus = None;
             }
         } else {
-            ui.checkbox(&mut st.view.show_misplaced, "frontier: share out of place");
+            ui.checkbox(&mut st.view.show_misplaced, "frontier: share out of place")
+                .on_hover_text("On each cell, the share of the open boards whose tile there is not its goal tile");
         }
-        ui.checkbox(&mut st.view.show_heuristic, "h on the board");
+        ui.checkbox(&mut st.view.show_heuristic, "h on the board")
+            .on_hover_text("Draw the heuristic on the tiles: its parts add up to h");
+        super::help::button(ui, super::help::Topic::Board);
     });
 }
 
@@ -355,10 +371,10 @@ fn tile_quads(
         let picked = st.editor.picked() == Some(i);
         let mut col = tile_color(t, in_place, hl);
         if picked {
-            col = Color32::from_rgb(230, 80, 200);
+            col = PICKED;
         }
         if hint == Some(i) {
-            col = Color32::from_rgb(200, 220, 60);
+            col = HINT;
         }
         quads.push(Quad::new(origin, r, col, cell * 0.12, 1.0));
         labels.push((r.center(), t));

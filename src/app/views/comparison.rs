@@ -99,8 +99,10 @@ fn depth_view(ui: &mut egui::Ui, st: &AppState) {
         let id = ui.scope_id().with("experiment shows numbers");
         let mut numbers = ui.data(|d| d.get_temp::<bool>(id)).unwrap_or(false);
         ui.horizontal(|ui| {
-            ui.selectable_value(&mut numbers, false, "chart");
-            ui.selectable_value(&mut numbers, true, "numbers");
+            ui.selectable_value(&mut numbers, false, "chart")
+                .on_hover_text("Show the experiment as a chart");
+            ui.selectable_value(&mut numbers, true, "numbers")
+                .on_hover_text("Show the experiment's numbers as a table");
         });
         ui.data_mut(|d| d.insert_temp(id, numbers));
         let area = ui.available_rect_before_wrap();
@@ -162,7 +164,11 @@ fn buttons(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
     {
         st.compare_depths();
     }
-    if ui.add_enabled(busy, egui::Button::new("Cancel")).clicked() {
+    if ui
+        .add_enabled(busy, egui::Button::new("Cancel"))
+        .on_hover_text("Stop the comparison running; the rows finished stay")
+        .clicked()
+    {
         st.compare.cancel();
     }
     let l = ui.label("time cap");
@@ -171,7 +177,8 @@ fn buttons(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
             .range(0.5..=600.0)
             .suffix(" s"),
     )
-    .labelled_by(l.id);
+    .labelled_by(l.id)
+    .on_hover_text("The most seconds each search may take; a search past it is marked capped");
     let shown = st.compare.csv().is_some();
     if ui
         .add_enabled(shown && !busy, egui::Button::new("Save CSV…"))

@@ -63,7 +63,8 @@ pub fn settings(ui: &mut egui::Ui, st: &mut AppState, busy: bool) {
                 );
             let l = ui.label("step");
             ui.add(egui::DragValue::new(step).range(1..=10))
-                .labelled_by(l.id);
+                .labelled_by(l.id)
+                .on_hover_text("the moves between one depth and the next");
             ui.separator();
             let ExperimentSettings { samples, seed, .. } = &mut c.settings;
             let l = ui.label("boards per depth");

@@ -9,6 +9,9 @@ use crate::app::state::{AppState, FinishedIteration};
 use crate::search::{Algorithm, GhHistogram, Progress};
 use crate::text::group_digits as group;
 
+/// The colour of the line f = bound.
+pub(crate) const BOUND: Color32 = Color32::from_rgb(255, 110, 80);
+
 /// A perceptual colour ramp (approximately viridis), `t` in 0..=1.
 pub fn ramp(t: f32) -> Color32 {
     const STOPS: [(f32, [u8; 3]); 5] = [
@@ -371,7 +374,7 @@ impl Grid {
         let b = bound as f32;
         let start = self.to_screen(g0 + 0.5, b - g0 + 0.5);
         let end = self.to_screen(g1 + 0.5, b - g1 + 0.5);
-        let red = Color32::from_rgb(255, 110, 80);
+        let red = BOUND;
         p.line_segment([start, end], Stroke::new(1.5, red));
         p.text(
             end + vec2(4.0, -14.0),

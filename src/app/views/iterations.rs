@@ -16,11 +16,11 @@ use crate::text::group_digits as group;
 type Bar = (u32, u64, bool, bool);
 
 /// A finished iteration's bar.
-const FINISHED: Color32 = Color32::from_rgb(70, 130, 200);
+pub(crate) const FINISHED: Color32 = Color32::from_rgb(70, 130, 200);
 /// The bar of the iteration whose heatmap is shown.
-const SELECTED: Color32 = Color32::from_rgb(242, 160, 60);
+pub(crate) const SELECTED: Color32 = Color32::from_rgb(242, 160, 60);
 /// The outline of the running iteration's bar.
-const RUNNING: Color32 = Color32::from_rgb(120, 200, 120);
+pub(crate) const RUNNING: Color32 = Color32::from_rgb(120, 200, 120);
 
 /// The widest a bar's slot gets, in points (one iteration does not fill the chart).
 const SLOT: f32 = 60.0;

@@ -8,6 +8,7 @@ pub mod comparison;
 pub mod experiment;
 pub mod export;
 pub mod heatmap;
+pub mod help;
 pub mod iterations;
 pub mod mini;
 pub mod overlay;

@@ -321,7 +321,9 @@ fn iteration_picker(ui: &mut egui::Ui, st: &mut AppState, its: &[(u32, u64, bool
                 };
                 ui.selectable_value(&mut st.view.picked_iteration, Some(i), text);
             }
-        });
+        })
+        .response
+        .on_hover_text("Draw the tree of a finished IDA* iteration, or of the running one");
     if st.view.picked_iteration != before {
         st.view.tree_scene = Rect::ZERO;
     }
