@@ -58,7 +58,7 @@ impl HeuristicChoice {
                 "The strongest heuristic ready for this board: a pattern database already built (or quick to build), else linear conflict."
             }
             HeuristicChoice::Pdb(_) => {
-                "Pattern database: the tiles are split into groups (patterns). A table built once holds, for every place of one group's tiles, the fewest moves of those tiles to their goal cells; the groups' values are added, as no move counts twice."
+                "Pattern database: the tiles are split into groups (patterns). A table, built once and kept on disk, holds for every placement of one group's tiles the fewest moves of those tiles that bring them home, other tiles' moves not counted. Each group counts only its own tiles' moves, so the groups' values may be added."
             }
         }
     }

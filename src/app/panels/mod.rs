@@ -307,7 +307,9 @@ fn export_menu(ui: &mut egui::Ui, st: &mut AppState, rest: Rect, dialogs: &mut d
                 (_, None) => st.messages.show("No tree to save: step a search first."),
             }
         }
-    });
+    })
+    .response
+    .on_hover_text("Save the view shown or the board as PNG, or the tree as SVG");
 }
 
 /// The keyboard shortcuts in words, as the Solver panel lists them (kept beside

@@ -346,7 +346,8 @@ fn body(ui: &mut egui::Ui, help: &Help) {
         ui.add_space(4.0);
         ui.strong("Legend");
         for (swatch, text) in &help.legend {
-            ui.horizontal_wrapped(|ui| {
+            // The words wrap beside the swatch, not under it.
+            ui.horizontal_top(|ui| {
                 draw_swatch(ui, *swatch);
                 ui.add(egui::Label::new(*text).wrap());
             });
