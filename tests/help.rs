@@ -103,6 +103,13 @@ fn at_800_by_600_a_help_fits_in_the_window() {
     let r = h.get_by_label(first).rect();
     let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0));
     assert!(screen.contains_rect(r), "{r:?}");
+    // An open help asks for no more frames (nothing in it moves).
+    for _ in 0..30 {
+        h.step();
+    }
+    let delay = h.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+    assert!(delay > std::time::Duration::from_secs(1), "{delay:?}");
+    assert!(h.query_by_label(first).is_some());
 }
 
 /// Opens the combo box `combo`, rests the pointer on its entry `entry` and returns the texts

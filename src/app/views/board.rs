@@ -247,27 +247,42 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
 /// The toggles over the board: the out-of-place shares and h on the board; while a board
 /// picked from the search is shown, a line saying so and a way back instead of the first.
 fn toggles(ui: &mut egui::Ui, st: &mut AppState) {
+    // The board's "?" at the right end, placed first so that a narrow view cuts the toggles'
+    // words, never the "?".
     ui.horizontal(|ui| {
-        if st.view.focus.is_some() {
-            ui.colored_label(
-                Color32::from_rgb(242, 160, 60),
-                "Showing a board picked from the search.",
-            );
-            if ui
-                .small_button("Back to the puzzle")
-                .on_hover_text("Show the puzzle's board again")
-                .clicked()
-            {
-                st.view.focus = None;
-            }
-        } else {
-            ui.checkbox(&mut st.view.show_misplaced, "frontier: share out of place")
-                .on_hover_text("On each cell, the share of the open boards whose tile there is not its goal tile");
-        }
-        ui.checkbox(&mut st.view.show_heuristic, "h on the board")
-            .on_hover_text("Draw the heuristic on the tiles: its parts add up to h");
-        super::help::button(ui, super::help::Topic::Board);
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            super::help::button(ui, super::help::Topic::Board);
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                // What does not fit left of the "?" is cut, not drawn over it.
+                ui.shrink_clip_rect(ui.max_rect());
+                toggle_boxes(ui, st);
+            });
+        });
     });
+}
+
+/// [`toggles`]' row but its "?".
+fn toggle_boxes(ui: &mut egui::Ui, st: &mut AppState) {
+    if st.view.focus.is_some() {
+        ui.colored_label(
+            Color32::from_rgb(242, 160, 60),
+            "Showing a board picked from the search.",
+        );
+        if ui
+            .small_button("Back to the puzzle")
+            .on_hover_text("Show the puzzle's board again")
+            .clicked()
+        {
+            st.view.focus = None;
+        }
+    } else {
+        ui.checkbox(&mut st.view.show_misplaced, "frontier: share out of place")
+            .on_hover_text(
+                "On each cell, the share of the open boards whose tile there is not its goal tile",
+            );
+    }
+    ui.checkbox(&mut st.view.show_heuristic, "h on the board")
+        .on_hover_text("Draw the heuristic on the tiles: its parts add up to h");
 }
 
 /// The frontier's out-of-place share (0..=1) per cell, row-major, when it is to be shown.
