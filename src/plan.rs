@@ -560,6 +560,13 @@ impl Plan {
         &self.chosen.heuristic
     }
 
+    /// Whether its answers are optimal: an optimal search with an admissible heuristic
+    /// ([`Algorithm::guarantees_optimal`]).
+    pub fn guarantees_optimal(&self) -> bool {
+        self.algorithm()
+            .guarantees_optimal(self.heuristic().is_admissible())
+    }
+
     /// Where h is evaluated.
     pub fn evaluated(&self) -> Evaluated {
         match &self.on {

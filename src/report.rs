@@ -207,7 +207,7 @@ impl RunInfo {
             .heuristic
             .parse::<crate::heuristic::HeuristicKind>()
             .map_or(true, |k| k.is_admissible());
-        self.algorithm.is_optimal() && admissible
+        self.algorithm.guarantees_optimal(admissible)
     }
 }
 

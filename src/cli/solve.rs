@@ -345,7 +345,7 @@ pub(super) fn solve_and_print(
     };
     let out = answer(&outcome, &start, &goal, &plan, &writing, all, opts.format)?;
     super::emit(out.trim_end_matches('\n'))?;
-    let optimal = guarantees_optimal(&plan);
+    let optimal = plan.guarantees_optimal();
     if !optimal && let Outcome::Solved(sol) = &outcome {
         crate::note!(
             "npuzzle: {} ({})",
@@ -436,7 +436,7 @@ fn answer(
         }
         (Outcome::Solved(sol), Format::Text) => {
             let text = solution_text(start, &sol.moves, Some(notation), writing.steps);
-            if guarantees_optimal(ran) {
+            if ran.guarantees_optimal() {
                 out.push_str(&text);
             } else {
                 // Not "Minimum": the search does not prove it.
@@ -561,11 +561,6 @@ fn exit_code(outcome: &Outcome, stated: Option<&StatedLength>, optimal: bool) ->
         return 3;
     }
     0
-}
-
-/// Whether `plan`'s answers are optimal: an optimal search with an admissible heuristic.
-fn guarantees_optimal(plan: &Plan) -> bool {
-    plan.algorithm().is_optimal() && plan.heuristic().is_admissible()
 }
 
 /// Why `plan`'s answer may not be optimal, for the line on stderr: "greedy orders by h

@@ -82,7 +82,7 @@ impl Method {
             Method::Informed {
                 algorithm,
                 heuristic,
-            } => algorithm.is_optimal() && heuristic.is_admissible(),
+            } => algorithm.guarantees_optimal(heuristic.is_admissible()),
         }
     }
 

@@ -145,6 +145,13 @@ impl Algorithm {
         }
     }
 
+    /// Whether its answers are guaranteed optimal with a heuristic that is (`admissible`) or
+    /// is not admissible: an optimal search ([`Algorithm::is_optimal`]) with an admissible
+    /// heuristic. What the CLI, the JSON's `guaranteed_optimal` and the app say.
+    pub fn guarantees_optimal(self, admissible: bool) -> bool {
+        self.is_optimal() && admissible
+    }
+
     /// Whether the answer is an optimal solution when the heuristic is admissible: false for
     /// greedy best-first search and weighted A* with w above 1.
     pub fn is_optimal(self) -> bool {
