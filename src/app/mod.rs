@@ -4,6 +4,7 @@
 //!
 //! - `state/`: everything the app knows and does, without a window (tested with egui_kittest):
 //!   `AppState` and its parts (settings, run, playback, scramble, editor, clock, lists);
+//! - `lessons/`: the guided lessons (texts, set-ups, checks) and the student's progress;
 //! - `panels/`: the egui panels (Puzzle, Solver, Stats, Solution) and the frame's layout;
 //! - `views/`: the board view and the frontier heatmap;
 //! - `render.rs`: the wgpu pipeline (`shaders/quads.wgsl`) that draws tiles and heatmap cells;
@@ -12,6 +13,7 @@
 
 mod coach;
 mod comparer;
+pub mod lessons;
 mod panels;
 mod render;
 mod state;

@@ -3,6 +3,7 @@
 //! window or GPU code here, so egui_kittest can drive it.
 
 mod inspector;
+mod lessons;
 mod predict;
 mod puzzle;
 mod solution;
@@ -110,6 +111,7 @@ pub fn ui(
     dialogs: &mut dyn Dialogs,
 ) {
     shortcuts(ui, st, dialogs);
+    st.check_lesson();
     for r in views::export::take_outcomes(ui.ctx()) {
         match r {
             Ok(m) => st.messages.show(m),
@@ -125,6 +127,9 @@ pub fn ui(
     let right = (width * 0.25).clamp(200.0, 320.0);
     scale_side_panels(ui, width, [side, right]);
     egui::Panel::top("status").show(ui, |ui| status_bar(ui, st));
+    if !st.lessons.offered {
+        egui::Panel::top("lesson offer").show(ui, |ui| lessons::offer(ui, st));
+    }
     egui::Panel::left(SIDE_PANELS[0])
         .resizable(true)
         .default_size(side)
@@ -199,6 +204,7 @@ pub fn ui(
         lower(ui, st, painter, heat_rect, dialogs);
         ui.allocate_rect(avail, Sense::hover());
     });
+    lessons::window(ui, st);
 }
 
 /// The lower half of the central area: a strip of tabs (heatmap, tree, iterations) over the
@@ -381,8 +387,9 @@ fn shortcuts(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
     }
 }
 
-fn status_bar(ui: &mut egui::Ui, st: &AppState) {
+fn status_bar(ui: &mut egui::Ui, st: &mut AppState) {
     ui.horizontal_wrapped(|ui| {
+        lessons::learn_button(ui, st);
         ui.strong(format!(
             "npuzzle · {}×{} · {}",
             st.board().rows(),

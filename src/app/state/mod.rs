@@ -91,6 +91,8 @@ pub struct AppState {
     /// What the views show and how: the lower view, a board picked to look at, the tree's
     /// pan and zoom (the views' state, not the search's).
     pub view: View,
+    /// Where the student is in the guided lessons, and what they have passed.
+    pub lessons: crate::app::lessons::LessonProgress,
     quit: bool,
 }
 
@@ -121,6 +123,7 @@ impl AppState {
             predict: Predict::default(),
             compare: Compare::default(),
             view: View::default(),
+            lessons: Default::default(),
             quit: false,
         }
     }

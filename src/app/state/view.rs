@@ -28,6 +28,8 @@ pub struct View {
     pub board_rect: egui::Rect,
     /// Width of the central area in the last frame, in points (the layout's result).
     pub central_width: f32,
+    /// The Lessons window is open.
+    pub lessons_open: bool,
 }
 
 impl Default for View {
@@ -43,6 +45,7 @@ impl Default for View {
             picked_iteration: None,
             board_rect: egui::Rect::ZERO,
             central_width: 0.0,
+            lessons_open: false,
         }
     }
 }
