@@ -2,7 +2,7 @@
 //! admissibility buys. Every answer is computed from the app's state (see `checks`).
 
 use super::checks::{expanded, h_of, on_board, solved, stepped};
-use super::{Check, Lesson, Setup, Step};
+use super::{Check, EXPANDED_HINT, Lesson, Setup, Step};
 use crate::app::state::LowerView;
 use crate::heuristic::HeuristicKind;
 use crate::search::Algorithm;
@@ -119,7 +119,7 @@ pub(super) static BFS: Lesson = Lesson {
             check: Check::Answer {
                 question: "How many boards did BFS expand?",
                 answer: |st| solved(st, BFS_BOARD, Algorithm::Bfs, "").map(|s| s.stats.expanded),
-                hint: "Read \"expanded\" in the Stats panel on the right.",
+                hint: EXPANDED_HINT,
             },
         },
         Step {
@@ -177,7 +177,7 @@ pub(super) static ASTAR: Lesson = Lesson {
                 answer: |st| {
                     solved(st, ASTAR_BOARD, Algorithm::AStar, "hamming").map(|s| s.stats.expanded)
                 },
-                hint: "Read \"expanded\" in the Stats panel.",
+                hint: EXPANDED_HINT,
             },
         },
         Step {
@@ -197,7 +197,7 @@ pub(super) static ASTAR: Lesson = Lesson {
                 answer: |st| {
                     solved(st, ASTAR_BOARD, Algorithm::AStar, "manhattan").map(|s| s.stats.expanded)
                 },
-                hint: "Read \"expanded\" in the Stats panel.",
+                hint: EXPANDED_HINT,
             },
         },
         Step {

@@ -3,7 +3,7 @@
 
 use super::basics::FARTHEST;
 use super::checks::{found_unsolvable, h_of, parity, solved, stepped};
-use super::{Check, Lesson, Setup, Step};
+use super::{Check, EXPANDED_HINT, Lesson, Setup, Step};
 use crate::app::state::LowerView;
 use crate::heuristic::HeuristicKind;
 use crate::search::Algorithm;
@@ -36,7 +36,8 @@ pub(super) static IDASTAR: Lesson = Lesson {
                    15-puzzle that can fill the memory. IDA* (iterative-deepening A*) searches \
                    depth first, along one path at a time. It prunes every board whose f = g + h \
                    is above a threshold. The first threshold is h of the start board.",
-            task: "Press Set up, then Step a few times. The inspector shows the threshold.",
+            task: "Press Set up, then Step once. The inspector shows the start board's h and \
+                   the threshold.",
             setup: Some(Setup {
                 lower: LowerView::Iterations,
                 ..setup(IDA_BOARD, Algorithm::IdaStar, "manhattan")
@@ -129,7 +130,7 @@ pub(super) static BETTER_H: Lesson = Lesson {
                 answer: |st| {
                     solved(st, FARTHEST, Algorithm::AStar, "manhattan").map(|s| s.stats.expanded)
                 },
-                hint: "Read \"expanded\" in the Stats panel.",
+                hint: EXPANDED_HINT,
             },
         },
         Step {
@@ -143,7 +144,7 @@ pub(super) static BETTER_H: Lesson = Lesson {
                     solved(st, FARTHEST, Algorithm::AStar, "linear-conflict")
                         .map(|s| s.stats.expanded)
                 },
-                hint: "Read \"expanded\" in the Stats panel.",
+                hint: EXPANDED_HINT,
             },
         },
         Step {
@@ -160,7 +161,7 @@ pub(super) static BETTER_H: Lesson = Lesson {
                     solved(st, FARTHEST, Algorithm::AStar, "walking-distance")
                         .map(|s| s.stats.expanded)
                 },
-                hint: "Read \"expanded\" in the Stats panel.",
+                hint: EXPANDED_HINT,
             },
         },
     ],
@@ -184,7 +185,7 @@ pub(super) static PDB: Lesson = Lesson {
                 answer: |st| {
                     solved(st, FARTHEST, Algorithm::AStar, "pdb:4,4").map(|s| s.stats.expanded)
                 },
-                hint: "Read \"expanded\" in the Stats panel. Compare it with lesson 6.",
+                hint: EXPANDED_HINT,
             },
         },
         Step {
@@ -218,8 +219,7 @@ pub(super) static PDB: Lesson = Lesson {
                 answer: |st| {
                     solved(st, FARTHEST, Algorithm::AStar, "pdb8").map(|s| s.stats.expanded)
                 },
-                hint: "Read \"expanded\" in the Stats panel; compare it with the solution's \
-                       length.",
+                hint: EXPANDED_HINT,
             },
         },
     ],

@@ -87,6 +87,10 @@ impl std::fmt::Debug for Check {
     }
 }
 
+/// The hint for "how many boards did it expand?": where the count is on screen.
+const EXPANDED_HINT: &str = "The Solution panel on the right says \"found by … N expanded\"; the \
+                             Stats panel's \"expanded\" and the inspector's first line after a stepped search.";
+
 /// The lessons, in the order they are taught.
 pub fn lessons() -> [&'static Lesson; 8] {
     [

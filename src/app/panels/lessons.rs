@@ -49,7 +49,7 @@ pub(super) fn window(ui: &mut egui::Ui, st: &mut AppState) {
     let mut open = true;
     egui::Window::new("Lessons")
         .open(&mut open)
-        .default_width(360.0)
+        .default_width(440.0)
         // Over the lower view, at the bottom right of the central area: the board, the
         // controls, the inspector and the lower view's tabs stay in sight.
         .pivot(egui::Align2::RIGHT_BOTTOM)
@@ -73,7 +73,10 @@ fn body(ui: &mut egui::Ui, st: &mut AppState) {
     picker(ui, &mut st.lessons);
     let p = &st.lessons;
     let lesson = p.lesson();
-    ui.label(RichText::new(format!("You will be able to answer: {}", lesson.aim)).italics());
+    // The lesson's aim on its first step (later steps need the room for their text).
+    if p.step == 0 {
+        ui.label(RichText::new(format!("You will be able to answer: {}", lesson.aim)).italics());
+    }
     ui.separator();
     ui.strong(format!("Step {} of {}", p.step + 1, lesson.steps.len()));
     let step = p.step();
