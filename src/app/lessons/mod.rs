@@ -204,7 +204,7 @@ impl LessonProgress {
 
     /// Goes to the next step (or the next lesson's first), if the step shown is passed.
     /// Returns whether it moved.
-    pub fn next(&mut self) -> bool {
+    pub fn go_next(&mut self) -> bool {
         if !self.step_passed() || !self.has_next() {
             return false;
         }
@@ -219,7 +219,7 @@ impl LessonProgress {
     }
 
     /// Goes to the step before (or the previous lesson's last). Returns whether it moved.
-    pub fn back(&mut self) -> bool {
+    pub fn go_back(&mut self) -> bool {
         if self.step > 0 {
             self.step -= 1;
         } else if self.lesson > 0 {
@@ -337,15 +337,15 @@ mod tests {
     #[test]
     fn next_needs_the_step_passed_and_open_resumes_where_left() {
         let mut p = LessonProgress::default();
-        assert!(!p.next());
+        assert!(!p.go_next());
         p.pass();
-        assert!(p.next());
+        assert!(p.go_next());
         assert_eq!((p.lesson, p.step), (0, 1));
         p.open(3);
         assert_eq!((p.lesson, p.step), (3, 0));
         p.open(0);
         assert_eq!((p.lesson, p.step), (0, 1));
-        assert!(p.back() && !p.back());
+        assert!(p.go_back() && !p.go_back());
     }
 
     #[test]

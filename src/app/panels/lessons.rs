@@ -49,14 +49,12 @@ pub(super) fn window(ui: &mut egui::Ui, st: &mut AppState) {
     let mut open = true;
     egui::Window::new("Lessons")
         .open(&mut open)
-        .default_width(440.0)
-        // Over the lower view, at the bottom right of the central area: the board, the
-        // controls, the inspector and the lower view's tabs stay in sight.
-        .pivot(egui::Align2::RIGHT_BOTTOM)
-        .default_pos(egui::pos2(
-            screen.max.x - (screen.width() * 0.25).clamp(200.0, 320.0) - 12.0,
-            screen.max.y - 8.0,
-        ))
+        .default_width(380.0)
+        // At the bottom left, over the Puzzle and Solver sections (the step's Set up picks
+        // what they would) and the lower view's left edge: the run buttons, the board, the
+        // inspector and the middle of the lower view (the tree, the heatmap) stay in sight.
+        .pivot(egui::Align2::LEFT_BOTTOM)
+        .default_pos(egui::pos2(screen.min.x + 4.0, screen.max.y - 4.0))
         .resizable(true)
         .show(ui.ctx(), |ui| {
             egui::ScrollArea::vertical()
@@ -174,7 +172,7 @@ fn navigation(ui: &mut egui::Ui, p: &mut LessonProgress) {
             .add_enabled(p.step > 0 || p.lesson > 0, egui::Button::new("Back"))
             .clicked()
         {
-            p.back();
+            p.go_back();
         }
         let last_step = p.step + 1 == p.lesson().steps.len();
         let next = if last_step { "Next lesson" } else { "Next" };
@@ -184,7 +182,7 @@ fn navigation(ui: &mut egui::Ui, p: &mut LessonProgress) {
                 .on_disabled_hover_text("Do the task and pass the check first")
                 .clicked()
         {
-            p.next();
+            p.go_next();
         }
         if !p.has_next() && p.step_passed() {
             ui.colored_label(PASSED, "All lessons done.");
