@@ -56,7 +56,9 @@ pub(super) static IDASTAR: Lesson = Lesson {
             text: "When an iteration ends without the goal, IDA* starts again from the start \
                    with a higher threshold: the smallest f it pruned. No board below that f \
                    was skipped, so no shorter solution can be missed.",
-            task: "Press Next iteration twice. Watch the bars in the Iterations tab.",
+            task: "Press Next iteration twice. Each time the inspector says which iteration \
+                   ended, with its threshold; the Iterations tab draws a bar for each (drag this \
+                   window aside to see them all).",
             setup: None,
             check: Check::Answer {
                 question: "What is the second iteration's threshold?",
@@ -96,7 +98,8 @@ pub(super) static IDASTAR: Lesson = Lesson {
                     solved(st, IDA_BOARD, Algorithm::IdaStar, "manhattan")
                         .map(|s| s.stats.iterations.len() as u64)
                 },
-                hint: "Count the bars in the Iterations tab.",
+                hint: "Count the bars in the Iterations tab (drag this window aside), or read \
+                       \"IDA* iteration\" in the Stats panel.",
             },
         },
     ],
