@@ -11,6 +11,7 @@
 //! - `window.rs`: winit + wgpu surface + egui-winit/egui-wgpu, screenshots;
 //! - `worker.rs`: the search thread.
 
+pub mod actions;
 mod coach;
 mod comparer;
 pub mod lessons;
@@ -27,10 +28,10 @@ pub use crate::heuristic::HeuristicChoice;
 pub use panels::{Dialogs, ui};
 pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{
-    AppState, Chain, Clock, Compare, DepthRange, EditClick, Editor, EvaluatorChoice,
-    FinishedIteration, Level, LowerView, Message, Messages, Play, Playback, Predict, Recent, Run,
-    RunState, SLIDE_SECONDS, SPEEDS, Scramble, Settings, Slide, SolutionView, Verdict, View, judge,
-    shown_order,
+    AppState, Chain, Clock, Compare, DepthRange, EXAMPLE_SETS, EditClick, Editor, EvaluatorChoice,
+    ExampleSet, FinishedIteration, Level, LowerView, Message, Messages, Play, Playback, Predict,
+    Recent, Restore, Run, RunState, SLIDE_SECONDS, SPEEDS, Saved, SavedBoard, SavedViews, Scramble,
+    Settings, Slide, SolutionView, TEXT_SIZES, Verdict, View, judge, shown_order,
 };
 pub use views::help::Topic as HelpTopic;
 pub use views::ramp;
@@ -97,12 +98,18 @@ pub fn run(opts: GuiRequest) -> Result<(), AppError> {
     ran
 }
 
-/// The state the window starts with.
+/// The state the window starts with, and (but for `--screenshot`) the settings file as read
+/// and the settings restored from it (see [`restore`]).
+type Started = (AppState, Option<(Option<Saved>, Saved)>);
+
+/// The state the window starts with (see [`Started`]); `file`: the settings file as
+/// `Saved::load` read it (`None`: not read, for `--screenshot`).
 fn initial_state(
     opts: &GuiRequest,
     gpu: Option<Arc<GpuContext>>,
     gpu_note: String,
-) -> Result<AppState, AppError> {
+    file: Option<(Option<Saved>, Option<String>)>,
+) -> Result<Started, AppError> {
     // `auto` to watch: the plan's rule for a search to watch, beside the command line's.
     let hardware = crate::plan::Hardware::with(gpu.clone(), 1).is_hardware_gpu();
     let mut st = AppState::new(opts.board.clone(), &opts.source, gpu, gpu_note);
@@ -125,6 +132,7 @@ fn initial_state(
     }
     st.settings.batch_size = opts.batch_size;
     st.settings.pdb_cache = opts.cache_dir.clone();
+    let kept = file.map(|f| restore(opts, &mut st, f));
     // `--solve` solves at once (the speed dial's pace is for the learner's Start).
     if opts.solve {
         st.settings.steps_per_second = 0;
@@ -138,7 +146,37 @@ fn initial_state(
         st.recent
             .add(&f.canonicalize().unwrap_or_else(|_| f.clone()));
     }
-    Ok(st)
+    Ok((st, kept))
+}
+
+/// Restores the settings kept from the last run (`Saved::load`'s answer) into `st`, but what the command line chose
+/// (a file and its goal, `--goal`, `--algorithm`, `--heuristic`); a file that could not be
+/// used, and values skipped, are said in the app and on standard error. Returns the file as
+/// read and the settings the app starts with (the window's size is the caller's).
+fn restore(
+    opts: &GuiRequest,
+    st: &mut AppState,
+    (loaded, problem): (Option<Saved>, Option<String>),
+) -> (Option<Saved>, Saved) {
+    if let Some(why) = problem {
+        st.messages.warn(why);
+    }
+    if let Some(saved) = &loaded {
+        let what = Restore {
+            board: !opts.given.board && !opts.given.goal,
+            algorithm: !opts.given.algorithm,
+            heuristic: !opts.given.heuristic,
+        };
+        let skipped = saved.apply(st, what);
+        if !skipped.is_empty() {
+            st.messages.warn(format!(
+                "settings from the last run not restored: {}",
+                skipped.join(", ")
+            ));
+        }
+    }
+    let baseline = Saved::of(st, None, loaded.as_ref());
+    (loaded, baseline)
 }
 
 pub use crate::files::write_atomic;

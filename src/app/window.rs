@@ -13,11 +13,12 @@ use winit::window::{Window, WindowId};
 use super::AppError;
 use super::panels::{self, NativeDialogs};
 use super::render::{QuadResources, WgpuQuads};
-use super::state::AppState;
+use super::state::{AppState, Saved};
 use crate::cli::GuiRequest;
 use crate::eval::gpu::GpuContext;
 
 mod capture;
+mod kept;
 
 struct Gfx {
     window: Arc<Window>,
@@ -55,6 +56,8 @@ struct App {
     stale: bool,
     /// Screenshots the UI asked for (a view saved as PNG), answered after the frame.
     shots: Vec<egui::ScreenshotCallback>,
+    /// The settings kept between runs (`None` for `--screenshot`).
+    kept: Option<kept::Kept>,
 }
 
 /// The least time between two frames that show a running search's snapshots (about 30 a
@@ -90,6 +93,7 @@ pub fn run(opts: GuiRequest) -> Result<(), AppError> {
         repaint_at: None,
         stale: false,
         shots: Vec::new(),
+        kept: None,
     };
     event_loop
         .run_app(&mut app)
@@ -97,11 +101,23 @@ pub fn run(opts: GuiRequest) -> Result<(), AppError> {
     app.result
 }
 
-/// The window's first size in logical points: 1280×800, or less where the monitor is
-/// smaller in points (a scale factor of 2 on a 1280×800 screen): at most nine tenths of it
-/// each way, and never below 640×400. `monitor`: its size in pixels and its scale factor.
-fn first_size(monitor: Option<(u32, u32, f64)>) -> winit::dpi::LogicalSize<f64> {
-    let (mut w, mut h) = (1280.0f64, 800.0f64);
+/// The window's first size in logical points: the size kept from the last run, else
+/// 1280×800, or less where the monitor is smaller in points (a scale factor of 2 on a 1280×800
+/// screen): at most nine tenths of it each way, and never below 640×400. `monitor`: its size
+/// in pixels and its scale factor.
+fn first_size(
+    monitor: Option<(u32, u32, f64)>,
+    kept: Option<[f32; 2]>,
+) -> winit::dpi::LogicalSize<f64> {
+    let (mut w, mut h) = kept.filter(|[w, h]| w.is_finite() && h.is_finite()).map_or(
+        (1280.0f64, 800.0f64),
+        |[w, h]| {
+            (
+                f64::from(w).clamp(640.0, 8192.0),
+                f64::from(h).clamp(400.0, 8192.0),
+            )
+        },
+    );
     if let Some((pw, ph, scale)) = monitor
         && pw > 0
         && ph > 0
@@ -120,8 +136,12 @@ impl App {
     }
 
     fn init(&mut self, el: &ActiveEventLoop) -> Result<(), AppError> {
+        // Automation runs (`--screenshot`) neither read nor write the user's settings.
+        let file = self.opts.screenshot.is_none().then(Saved::load);
+        let kept_size = file.as_ref().and_then(|(s, _)| s.as_ref()?.window);
         let attrs = Window::default_attributes()
             .with_title("npuzzle")
+            .with_window_icon(kept::icon())
             .with_inner_size(first_size(
                 // Wayland has no primary monitor: the first one known.
                 el.primary_monitor()
@@ -130,6 +150,7 @@ impl App {
                         let size = m.size();
                         (size.width, size.height, m.scale_factor())
                     }),
+                kept_size,
             ));
         let window = Arc::new(
             el.create_window(attrs)
@@ -186,9 +207,8 @@ impl App {
         let egui_ctx = egui::Context::default();
         // Panels are not filled: the frame's clear colour is their background. On software
         // rasterisers (lavapipe) every filled layer costs a full-window pass.
-        let mut visuals = egui::Visuals::dark();
-        visuals.panel_fill = egui::Color32::TRANSPARENT;
-        egui_ctx.set_visuals(visuals);
+        egui_ctx.all_styles_mut(|s| s.visuals.panel_fill = egui::Color32::TRANSPARENT);
+        egui_ctx.set_theme(egui::Theme::Dark);
         let egui_state = egui_winit::State::new(
             egui_ctx.clone(),
             egui::ViewportId::ROOT,
@@ -211,7 +231,11 @@ impl App {
             None => "no GPU adapter for compute: CPU evaluator".to_string(),
         };
         crate::note!("npuzzle: {gpu_note}");
-        let state = super::initial_state(&self.opts, compute, gpu_note)?;
+        let (state, kept) = super::initial_state(&self.opts, compute, gpu_note, file)?;
+        self.kept = kept.map(|(loaded, mut baseline)| {
+            baseline.window = Some(kept::logical_size(&window));
+            kept::Kept { loaded, baseline }
+        });
         self.title = format!("npuzzle — {}", state.source());
         window.set_title(&self.title);
         self.state = Some(state);
@@ -258,6 +282,20 @@ impl App {
                     _ => None,
                 }),
         );
+        // Edit ▸ Paste board asks for the clipboard: its text comes back as a paste.
+        let paste = full.viewport_output.values().flat_map(|v| &v.commands);
+        if paste
+            .into_iter()
+            .any(|c| matches!(c, egui::ViewportCommand::RequestPaste))
+        {
+            if let Some(text) = g.egui_state.clipboard_text() {
+                g.egui_state
+                    .egui_input_mut()
+                    .events
+                    .push(egui::Event::Paste(text));
+            }
+            g.window.request_redraw();
+        }
         // egui's own animations (tooltips, collapsing headers) ask for a repaint after a delay.
         if let Some(v) = full.viewport_output.get(&egui::ViewportId::ROOT)
             && v.repaint_delay < std::time::Duration::from_secs(1)
@@ -291,13 +329,7 @@ impl App {
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations {
-                        // egui's dark panel colour (27, 27, 27).
-                        load: wgpu::LoadOp::Clear(wgpu::Color {
-                            r: 27.0 / 255.0,
-                            g: 27.0 / 255.0,
-                            b: 27.0 / 255.0,
-                            a: 1.0,
-                        }),
+                        load: wgpu::LoadOp::Clear(kept::clear_colour(g.egui_ctx.theme())),
                         store: wgpu::StoreOp::Store,
                     },
                 })],
@@ -506,9 +538,12 @@ impl ApplicationHandler for App {
 
     fn exiting(&mut self, _el: &ActiveEventLoop) {
         if let Some(st) = &self.state {
-            // Automation runs (`--screenshot`) leave the user's recent list alone.
+            // Automation runs (`--screenshot`) leave the user's recent list and settings alone.
             if self.opts.screenshot.is_none() {
                 st.recent.save();
+            }
+            if let (Some(kept), Some(g)) = (&self.kept, &self.gfx) {
+                kept.save(st, &g.window);
             }
             if let Some(s) = st.run.solution() {
                 crate::note!(

@@ -107,6 +107,22 @@ pub struct GuiRequest {
     pub screenshot: Option<PathBuf>,
     /// Pattern-database cache folder; `None` = `NPUZZLE_CACHE_DIR` or the user's cache folder.
     pub cache_dir: Option<PathBuf>,
+    /// What the command line chose (the app restores the rest from the last run).
+    pub given: Given,
+}
+
+/// What a `npuzzle gui` command line chose itself, rather than leaving it to the settings the
+/// app kept from its last run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Given {
+    /// A puzzle file (or `-`): the board and its goal.
+    pub board: bool,
+    /// `--goal`.
+    pub goal: bool,
+    /// `--algorithm`.
+    pub algorithm: bool,
+    /// `--heuristic`.
+    pub heuristic: bool,
 }
 
 /// Why a [`Launcher`] did not run the app to its end.
@@ -170,6 +186,12 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
                 solve: a.solve,
                 screenshot: a.screenshot.clone(),
                 cache_dir: a.cache_dir.clone(),
+                given: Given {
+                    board: a.file.is_some(),
+                    goal: a.goal.is_some(),
+                    algorithm: a.algorithm.is_some(),
+                    heuristic: a.heuristic.is_some(),
+                },
             };
             match launch(&request) {
                 Ok(()) => return Ok(0),

@@ -4,6 +4,7 @@
 
 mod inspector;
 mod lessons;
+mod menu;
 mod predict;
 mod puzzle;
 mod solution;
@@ -19,7 +20,6 @@ use super::render::QuadPainter;
 use super::state::{AppState, Level, LowerView, RunState};
 use super::views;
 use super::views::help::{self, Topic};
-use crate::puzzle::Move;
 
 pub(crate) use inspector::fate_text;
 
@@ -110,7 +110,8 @@ pub fn ui(
     painter: &mut dyn QuadPainter,
     dialogs: &mut dyn Dialogs,
 ) {
-    shortcuts(ui, st, dialogs);
+    menu::apply_view(ui.ctx(), st);
+    menu::keys(ui, st, dialogs);
     st.check_lesson();
     for r in views::export::take_outcomes(ui.ctx()) {
         match r {
@@ -126,74 +127,85 @@ pub fn ui(
     // The figures on the right need a little more.
     let right = (width * 0.25).clamp(200.0, 320.0);
     scale_side_panels(ui, width, [side, right]);
+    egui::Panel::top("menu").show(ui, |ui| menu::bar(ui, st, dialogs));
     egui::Panel::top("status").show(ui, |ui| status_bar(ui, st));
     if !st.lessons.offered {
         egui::Panel::top("lesson offer").show(ui, |ui| lessons::offer(ui, st));
     }
-    egui::Panel::left(SIDE_PANELS[0])
-        .resizable(true)
-        .default_size(side)
-        .max_size((width * 0.22).max(side))
-        .show(ui, |ui| {
-            ui.add_space(4.0);
-            solver::controls(ui, st);
-            ui.separator();
-            egui::ScrollArea::both().show(ui, |ui| {
-                egui::CollapsingHeader::new("Puzzle")
-                    .default_open(true)
-                    .show(ui, |ui| puzzle::show(ui, st, dialogs));
-                egui::CollapsingHeader::new("Solver")
-                    .default_open(true)
-                    .show(ui, |ui| solver::show(ui, st));
-            });
-        });
-    egui::Panel::right(SIDE_PANELS[1])
-        .resizable(true)
-        .default_size(right)
-        .max_size((width * 0.27).max(right))
-        .show(ui, |ui| {
-            egui::ScrollArea::both().show(ui, |ui| {
-                if st.run.is_stepped() {
-                    help::section(ui, "Inspector", Topic::Inspector, |ui| {
-                        inspector::show(ui, st)
-                    });
-                }
-                help::section(ui, "Solution", Topic::Solution, |ui| {
-                    solution::show(ui, st, dialogs)
-                });
-                help::section(ui, "Stats", Topic::Stats, |ui| stats::show(ui, st));
-                if !st.messages.is_empty() {
-                    egui::CollapsingHeader::new("Messages")
+    let [kept_left, kept_right] = st.view.side_widths;
+    if st.view.show_controls {
+        egui::Panel::left(SIDE_PANELS[0])
+            .resizable(true)
+            .default_size(kept_left.unwrap_or(side))
+            .max_size((width * 0.22).max(side))
+            .show(ui, |ui| {
+                ui.add_space(4.0);
+                solver::controls(ui, st);
+                ui.separator();
+                egui::ScrollArea::both().show(ui, |ui| {
+                    egui::CollapsingHeader::new("Puzzle")
                         .default_open(true)
-                        .show(ui, |ui| {
-                            for m in st.messages.iter().rev().take(6) {
-                                let (col, tag) = match m.level {
-                                    Level::Notice => (ui.visuals().text_color(), ""),
-                                    Level::Warning => {
-                                        (Color32::from_rgb(230, 190, 90), "warning: ")
-                                    }
-                                    Level::Error => (Color32::from_rgb(235, 110, 90), "error: "),
-                                };
-                                // Wrapped: the panel scrolls sideways, and a long
-                                // message would run out of sight.
-                                ui.add(
-                                    egui::Label::new(
-                                        egui::RichText::new(format!("{tag}{}", m.text)).color(col),
-                                    )
-                                    .wrap(),
-                                );
-                            }
-                            if ui
-                                .small_button("Clear")
-                                .on_hover_text("Remove these messages")
-                                .clicked()
-                            {
-                                st.messages.clear();
-                            }
-                        });
-                }
+                        .show(ui, |ui| puzzle::show(ui, st, dialogs));
+                    egui::CollapsingHeader::new("Solver")
+                        .default_open(true)
+                        .show(ui, |ui| solver::show(ui, st));
+                });
             });
-        });
+    }
+    if st.view.show_results {
+        egui::Panel::right(SIDE_PANELS[1])
+            .resizable(true)
+            .default_size(kept_right.unwrap_or(right))
+            .max_size((width * 0.27).max(right))
+            .show(ui, |ui| {
+                egui::ScrollArea::both().show(ui, |ui| {
+                    if st.run.is_stepped() {
+                        help::section(ui, "Inspector", Topic::Inspector, |ui| {
+                            inspector::show(ui, st)
+                        });
+                    }
+                    help::section(ui, "Solution", Topic::Solution, |ui| {
+                        solution::show(ui, st, dialogs)
+                    });
+                    help::section(ui, "Stats", Topic::Stats, |ui| stats::show(ui, st));
+                    if !st.messages.is_empty() {
+                        egui::CollapsingHeader::new("Messages")
+                            .default_open(true)
+                            .show(ui, |ui| {
+                                for m in st.messages.iter().rev().take(6) {
+                                    let (col, tag) = match m.level {
+                                        Level::Notice => (ui.visuals().text_color(), ""),
+                                        Level::Warning => {
+                                            (Color32::from_rgb(230, 190, 90), "warning: ")
+                                        }
+                                        Level::Error => {
+                                            (Color32::from_rgb(235, 110, 90), "error: ")
+                                        }
+                                    };
+                                    // Wrapped: the panel scrolls sideways, and a long
+                                    // message would run out of sight.
+                                    ui.add(
+                                        egui::Label::new(
+                                            egui::RichText::new(format!("{tag}{}", m.text))
+                                                .color(col),
+                                        )
+                                        .wrap(),
+                                    );
+                                }
+                                if ui
+                                    .small_button("Clear")
+                                    .on_hover_text("Remove these messages")
+                                    .clicked()
+                                {
+                                    st.messages.clear();
+                                }
+                            });
+                    }
+                });
+            });
+    }
+    keep_side_widths(ui, st);
+    menu::windows(ui.ctx(), st);
     egui::CentralPanel::default().show(ui, |ui| {
         let avail = ui.available_rect_before_wrap();
         st.view.central_width = avail.width();
@@ -218,14 +230,10 @@ fn lower(
 ) {
     let strip = Rect::from_min_size(rect.min, egui::vec2(rect.width(), 22.0));
     let rest = Rect::from_min_max(rect.min + egui::vec2(0.0, 24.0), rect.max);
+    st.view.lower_rect = rest;
     ui.scope_builder(egui::UiBuilder::new().max_rect(strip), |ui| {
         ui.horizontal(|ui| {
-            for (v, name) in [
-                (LowerView::Heatmap, "Heatmap"),
-                (LowerView::Tree, "Tree"),
-                (LowerView::Iterations, "Iterations"),
-                (LowerView::Compare, "Compare"),
-            ] {
+            for (v, name) in LOWER_VIEWS {
                 ui.selectable_value(&mut st.view.lower, v, name)
                     .on_hover_text(tab_hover(v));
             }
@@ -243,7 +251,9 @@ fn lower(
                 st.view.tree_scene = Rect::ZERO;
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                export_menu(ui, st, rest, dialogs);
+                ui.menu_button("Export", |ui| export_items(ui, st, rest, dialogs))
+                    .response
+                    .on_hover_text("Save the view shown or the board as PNG, or the tree as SVG");
             });
         });
     });
@@ -277,15 +287,24 @@ fn tab_hover(v: LowerView) -> &'static str {
     }
 }
 
-/// The Export menu: the lower view (`rest`, on screen) or the board as PNG, the tree as SVG.
-fn export_menu(ui: &mut egui::Ui, st: &mut AppState, rest: Rect, dialogs: &mut dyn Dialogs) {
+/// The lower views, as their tabs and the View menu name them.
+const LOWER_VIEWS: [(LowerView, &str); 4] = [
+    (LowerView::Heatmap, "Heatmap"),
+    (LowerView::Tree, "Tree"),
+    (LowerView::Iterations, "Iterations"),
+    (LowerView::Compare, "Compare"),
+];
+
+/// The Export menu's items (beside the lower view's tabs, and in File ▸ Export): the lower
+/// view (`rest`, on screen) or the board as PNG, the tree as SVG.
+fn export_items(ui: &mut egui::Ui, st: &mut AppState, rest: Rect, dialogs: &mut dyn Dialogs) {
     let name = match st.view.lower {
         LowerView::Heatmap => "heatmap",
         LowerView::Tree => "tree",
         LowerView::Iterations => "iterations",
         LowerView::Compare => "compare",
     };
-    ui.menu_button("Export", |ui| {
+    {
         if ui.button(format!("The {name} view as PNG…")).clicked() {
             match dialogs.save(&format!("npuzzle-{name}.png")) {
                 Some(path) => {
@@ -313,77 +332,20 @@ fn export_menu(ui: &mut egui::Ui, st: &mut AppState, rest: Rect, dialogs: &mut d
                 (_, None) => st.messages.show("No tree to save: step a search first."),
             }
         }
-    })
-    .response
-    .on_hover_text("Save the view shown or the board as PNG, or the tree as SVG");
+    }
 }
 
-/// The keyboard shortcuts in words, as the Solver panel lists them (kept beside
-/// [`shortcuts`], which acts on them).
-pub(super) const KEYS: &str = "Keys: Space start/pause · N step · B back · R reset · arrows slide a tile \
-     · Ctrl+Z, U or Backspace undo · Ctrl+Shift+Z or Ctrl+Y redo · Ctrl+O open · Ctrl+Q quit";
-
-/// Acts on the keys [`KEYS`] lists (none while a text field has the keyboard).
-fn shortcuts(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
-    if ui.ctx().egui_wants_keyboard_input() {
-        return;
-    }
-    // Shortcuts are matched with the modifiers of their own key event; Ctrl+Shift+Z before
-    // Ctrl+Z, which would match it too (egui ignores an extra Shift).
-    let (cmd, shift) = (egui::Modifiers::COMMAND, egui::Modifiers::SHIFT);
-    let open = ui.input_mut(|i| i.consume_key(cmd, egui::Key::O));
-    let quit = ui.input_mut(|i| i.consume_key(cmd, egui::Key::Q));
-    let redo = ui.input_mut(|i| {
-        i.consume_key(cmd | shift, egui::Key::Z) || i.consume_key(cmd, egui::Key::Y)
-    });
-    let undo = ui.input_mut(|i| i.consume_key(cmd, egui::Key::Z));
-    let (space, n, r, undo_key, arrows) = ui.input(|i| {
-        let cmd = i.modifiers.command;
-        (
-            i.key_pressed(egui::Key::Space),
-            i.key_pressed(egui::Key::N) && !cmd,
-            i.key_pressed(egui::Key::R) && !cmd,
-            (i.key_pressed(egui::Key::U) || i.key_pressed(egui::Key::Backspace)) && !cmd,
-            [
-                (egui::Key::ArrowUp, Move::Down),
-                (egui::Key::ArrowDown, Move::Up),
-                (egui::Key::ArrowLeft, Move::Right),
-                (egui::Key::ArrowRight, Move::Left),
-            ]
-            .into_iter()
-            .filter(|(k, _)| i.key_pressed(*k))
-            .map(|(_, m)| m)
-            .collect::<Vec<_>>(),
-        )
-    });
-    if space {
-        st.toggle_pause();
-    }
-    if n {
-        st.step(1);
-    }
-    if r {
-        st.reset();
-    }
-    // B: back one step in a stepped search's history.
-    if ui.input(|i| i.key_pressed(egui::Key::B) && !i.modifiers.command) {
-        st.step_back();
-    }
-    if open {
-        open_file(st, dialogs);
-    }
-    if quit {
-        st.request_quit();
-    }
-    if undo || undo_key {
-        st.undo();
-    }
-    if redo {
-        st.redo();
-    }
-    // Arrow keys slide the tile in the arrow's direction (the blank goes the other way).
-    for m in arrows {
-        st.move_blank(m);
+/// Keeps the side panels' widths of this frame in `st.view.side_widths` (what the next run
+/// starts with), those of a hidden panel as they were.
+fn keep_side_widths(ui: &egui::Ui, st: &mut AppState) {
+    let shown = [st.view.show_controls, st.view.show_results];
+    for (i, salt) in SIDE_PANELS.into_iter().enumerate() {
+        let id = ui.scope_id().with_salt(egui::IdSalt::new(salt));
+        if shown[i]
+            && let Some(state) = egui::PanelState::load(ui.ctx(), id)
+        {
+            st.view.side_widths[i] = Some(state.outer_rect.width());
+        }
     }
 }
 

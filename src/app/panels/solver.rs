@@ -97,7 +97,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     ) {
         ui.small(st.gpu_note());
     }
-    ui.small(super::KEYS);
+    ui.small(keys_line());
 }
 
 /// The run controls: Start, Pause, Stop, Reset; Step, ×10 and the next layer. Drawn at the top
@@ -373,4 +373,27 @@ fn step_buttons(ui: &mut egui::Ui, st: &mut AppState, running: bool) {
     {
         st.step_layer();
     }
+}
+
+/// The main keys in one line, from the action table (F1 lists them all).
+fn keys_line() -> String {
+    use crate::app::actions::{Action, entry, key_text};
+    let keys: Vec<String> = [
+        Action::Pause,
+        Action::Step,
+        Action::Back,
+        Action::Reset,
+        Action::Shortcuts,
+    ]
+    .into_iter()
+    .filter_map(|a| {
+        let e = entry(a);
+        Some(format!(
+            "{} {}",
+            key_text(e.keys.first()?),
+            e.label.to_lowercase()
+        ))
+    })
+    .collect();
+    format!("Keys: {}", keys.join(" · "))
 }

@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::config::{ConfigFile, Read};
+
 /// How a message reads: a notice (informational: what the app did), a warning (something
 /// worked around), or an error (something failed; what the user asked for did not happen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,15 +124,18 @@ pub struct Recent(Vec<PathBuf>);
 /// Files kept in the list.
 const MAX_RECENT: usize = 8;
 
-/// The largest list file read, in bytes (eight paths take a few hundred).
-const MAX_LIST_BYTES: u64 = 64 << 10;
+/// The recent files list's file: eight paths take a few hundred bytes.
+const RECENT_FILE: ConfigFile = ConfigFile {
+    name: "recent.json",
+    max_bytes: 64 << 10,
+};
 
 impl Recent {
     /// The list saved in the config folder, and a message when a file there could not be
     /// used: an unreadable, corrupt or foreign list (or a FIFO, a device, a file past 64 KiB,
     /// none of which is read) gives an empty one; no file, an empty list and no message.
     pub fn load() -> (Recent, Option<String>) {
-        match recent_path() {
+        match RECENT_FILE.path() {
             Some(p) => Recent::load_from(&p),
             None => (Recent::default(), None),
         }
@@ -147,28 +152,20 @@ impl Recent {
                 )),
             )
         };
-        match crate::files::read_regular(path, MAX_LIST_BYTES) {
-            Ok(bytes) => match serde_json::from_slice::<Vec<PathBuf>>(&bytes) {
-                Ok(mut list) => {
-                    list.truncate(MAX_RECENT);
-                    (Recent(list), None)
-                }
-                Err(e) => ignored(format!("not a list of files ({e})")),
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Recent::default(), None),
-            Err(e) => ignored(e.to_string()),
+        match RECENT_FILE.read_from::<Vec<PathBuf>>(path) {
+            Read::Good(mut list) => {
+                list.truncate(MAX_RECENT);
+                (Recent(list), None)
+            }
+            Read::Missing => (Recent::default(), None),
+            Read::Unreadable(why) => ignored(why),
+            Read::Invalid(why) => ignored(format!("not a list of files ({why})")),
         }
     }
 
     /// Saves the list to the config folder (best effort, atomically).
     pub fn save(&self) {
-        if let Some(p) = recent_path()
-            && let Some(dir) = p.parent()
-            && std::fs::create_dir_all(dir).is_ok()
-            && let Ok(json) = serde_json::to_vec_pretty(&self.0)
-        {
-            let _ = crate::files::write_atomic(&p, &json);
-        }
+        let _ = RECENT_FILE.write(&self.0);
     }
 
     /// Puts `path` first (once).
@@ -182,8 +179,4 @@ impl Recent {
     pub fn paths(&self) -> &[PathBuf] {
         &self.0
     }
-}
-
-fn recent_path() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "npuzzle").map(|d| d.config_dir().join("recent.json"))
 }

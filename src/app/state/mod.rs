@@ -6,13 +6,16 @@
 
 mod clock;
 mod comparison;
+mod config;
 mod editor;
+mod examples;
 mod hand;
 mod lists;
 mod play;
 mod playback;
 mod predict;
 mod run;
+mod saved;
 mod scramble;
 mod settings;
 mod timeline;
@@ -25,6 +28,7 @@ use std::sync::Arc;
 pub use clock::Clock;
 pub use comparison::{Compare, DepthRange};
 pub use editor::{EditClick, Editor};
+pub use examples::{EXAMPLE_SETS, ExampleSet};
 pub use lists::{Level, Message, Messages, Recent};
 pub use play::Play;
 
@@ -35,10 +39,11 @@ pub fn play_max_cells() -> usize {
 pub use playback::{Playback, SLIDE_SECONDS, Slide};
 pub use predict::{Predict, Verdict, judge, shown_order};
 pub use run::{FinishedIteration, Run, RunState, SolutionView};
+pub use saved::{Restore, Saved, SavedBoard, SavedViews};
 pub use scramble::Scramble;
 pub use settings::{EvaluatorChoice, SPEEDS, Settings};
 pub use undo::Chain;
-pub use view::{LowerView, View};
+pub use view::{LowerView, TEXT_SIZES, View};
 
 use super::worker::Job;
 use crate::eval::gpu::GpuContext;
@@ -356,18 +361,7 @@ impl AppState {
     pub fn load_text(&mut self, text: &str, name: &str) -> bool {
         match parse_instance(text, name, None) {
             Ok(inst) => {
-                let named = inst.named_goal().filter(|n| *n.goal != self.goal_spec);
-                if let Some(n) = named {
-                    self.messages.note(format!(
-                        "{name}:{}: {} names the {} goal: goal set to it",
-                        n.line,
-                        n.by(),
-                        n.goal.name()
-                    ));
-                    self.goal_spec = n.goal.clone();
-                }
-                self.set_board(inst.board, name);
-                self.set_stated_length(inst.optimal);
+                self.load_instance(inst, name);
                 true
             }
             Err(e) => {
@@ -376,6 +370,23 @@ impl AppState {
                 false
             }
         }
+    }
+
+    /// Shows a parsed puzzle from `name`, with the goal it names (saying so) and the length it
+    /// states.
+    fn load_instance(&mut self, inst: crate::puzzle::parse::Instance, name: &str) {
+        let named = inst.named_goal().filter(|n| *n.goal != self.goal_spec);
+        if let Some(n) = named {
+            self.messages.note(format!(
+                "{name}:{}: {} names the {} goal: goal set to it",
+                n.line,
+                n.by(),
+                n.goal.name()
+            ));
+            self.goal_spec = n.goal.clone();
+        }
+        self.set_board(inst.board, name);
+        self.set_stated_length(inst.optimal);
     }
 
     /// Loads the paste box's text (named `<pasted>` in messages). Returns whether it loaded.
