@@ -101,34 +101,6 @@ pub fn run(opts: GuiRequest) -> Result<(), AppError> {
     app.result
 }
 
-/// The window's first size in logical points: the size kept from the last run, else
-/// 1280×800, or less where the monitor is smaller in points (a scale factor of 2 on a 1280×800
-/// screen): at most nine tenths of it each way, and never below 640×400. `monitor`: its size
-/// in pixels and its scale factor.
-fn first_size(
-    monitor: Option<(u32, u32, f64)>,
-    kept: Option<[f32; 2]>,
-) -> winit::dpi::LogicalSize<f64> {
-    let (mut w, mut h) = kept.filter(|[w, h]| w.is_finite() && h.is_finite()).map_or(
-        (1280.0f64, 800.0f64),
-        |[w, h]| {
-            (
-                f64::from(w).clamp(640.0, 8192.0),
-                f64::from(h).clamp(400.0, 8192.0),
-            )
-        },
-    );
-    if let Some((pw, ph, scale)) = monitor
-        && pw > 0
-        && ph > 0
-        && scale > 0.0
-    {
-        w = w.min(f64::from(pw) / scale * 0.9).max(640.0);
-        h = h.min(f64::from(ph) / scale * 0.9).max(400.0);
-    }
-    winit::dpi::LogicalSize::new(w, h)
-}
-
 impl App {
     fn fail(&mut self, el: &ActiveEventLoop, e: AppError) {
         self.result = Err(e);
@@ -142,7 +114,7 @@ impl App {
         let attrs = Window::default_attributes()
             .with_title("npuzzle")
             .with_window_icon(kept::icon())
-            .with_inner_size(first_size(
+            .with_inner_size(kept::first_size(
                 // Wayland has no primary monitor: the first one known.
                 el.primary_monitor()
                     .or_else(|| el.available_monitors().next())
