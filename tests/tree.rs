@@ -354,9 +354,12 @@ fn the_tree_exports_as_svg_and_views_as_png_of_their_size() {
             (want.min.x.round() as usize, want.min.y.round() as usize),
             "{item}"
         );
-        assert_eq!(pw, want.width().round() as usize, "{item}");
+        // The pixels under the rect: from its rounded left edge to its rounded right edge
+        // (a rect at a fractional position may be a pixel wider than its rounded width).
+        let span = |a: f32, b: f32| (b.round() - a.round()) as usize;
+        assert_eq!(pw, span(want.min.x, want.max.x), "{item}");
         if file == "board.png" {
-            assert_eq!(ph, want.height().round() as usize);
+            assert_eq!(ph, span(want.min.y, want.max.y));
         } else {
             assert!(ph > 100 && y0 + ph <= hh, "{ph}");
         }
