@@ -37,6 +37,12 @@ fn settings_round_trip_through_the_file() {
         st.view.lower = LowerView::Iterations;
         st.view.show_results = false;
         st.view.side_widths = [Some(210.0), Some(260.0)];
+        // In lesson 3 at its second step, lesson 1 done, the offer answered.
+        st.lessons.open(2);
+        st.lessons.step = 1;
+        st.lessons.passed[0] = 3;
+        st.lessons.passed[2] = 1;
+        st.lessons.offered = true;
     }
     let saved = Saved::of(&h.state().st, Some([1000.0, 700.0]), None);
     saved.save_to(&path).unwrap();
@@ -62,6 +68,9 @@ fn settings_round_trip_through_the_file() {
     assert_eq!(st.view.lower, LowerView::Iterations);
     assert!(st.view.show_controls && !st.view.show_results);
     assert_eq!(st.view.side_widths, [Some(210.0), Some(260.0)]);
+    let l = &st.lessons;
+    assert_eq!((l.lesson, l.step, l.offered), (2, 1, true));
+    assert_eq!((l.passed_in(0), l.passed_in(1), l.passed_in(2)), (3, 0, 1));
     // Nothing changed since: nothing to write.
     assert!(Saved::of(st, Some([1000.0, 700.0]), Some(&back)).same_as(&back));
     st.settings.steps_per_second = 5;
@@ -120,7 +129,7 @@ fn a_newer_versions_file_is_read_and_its_unknown_fields_kept() {
         &path,
         r#"{"kind": "npuzzle settings", "version": "9.1.0", "speed": 5,
             "algorithm": "warp-drive", "heuristic": "pdb78",
-            "lessons": {"done": [1, 2], "at": 3}, "future": true}"#,
+            "badges": {"done": [1, 2], "at": 3}, "future": true}"#,
     )
     .unwrap();
     let (saved, why) = Saved::load_from(&path);
@@ -148,7 +157,7 @@ fn a_newer_versions_file_is_read_and_its_unknown_fields_kept() {
     again.save_to(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["lessons"]["done"], serde_json::json!([1, 2]));
+    assert_eq!(v["badges"]["done"], serde_json::json!([1, 2]));
     assert_eq!(v["future"], serde_json::json!(true));
     assert_eq!(v["kind"], "npuzzle settings");
     assert_eq!(v["speed"], 5);

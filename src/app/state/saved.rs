@@ -62,6 +62,8 @@ pub struct Saved {
     pub panels: Option<[f32; 2]>,
     /// Which views show.
     pub views: Option<SavedViews>,
+    /// Where the student is in the lessons, what they passed, whether lesson 1 was offered.
+    pub lessons: Option<crate::app::lessons::LessonProgress>,
     /// Fields this version does not know, kept as they were and written back.
     #[serde(flatten)]
     pub other: serde_json::Map<String, serde_json::Value>,
@@ -232,6 +234,7 @@ impl Saved {
                 misplaced: v.show_misplaced,
                 tree_children: v.tree_children,
             }),
+            lessons: Some(st.lessons.clone()),
             other: before.map(|b| b.other.clone()).unwrap_or_default(),
         }
     }
@@ -286,6 +289,10 @@ impl Saved {
             None => {}
         }
         self.restore_view(st);
+        if let Some(l) = &self.lessons {
+            // Read as it comes: a lesson or step out of range reads as the first.
+            st.lessons = l.clone();
+        }
         skipped
     }
 
