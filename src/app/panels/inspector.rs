@@ -88,8 +88,8 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState) {
     // A copy: the prediction switch below borrows the state mutably.
     let board = st.board().clone();
     let b = &board;
-    let cell = mini::cell_for(b.cols(), 54.0);
-    let small = mini::cell_for(b.cols(), 40.0);
+    // The small boards grow with the panel (and stay readable in a narrow one).
+    let [cell, small] = mini::cells(b.cols(), ui.available_width());
     let expanded = st.run.progress().map_or(0, |p| p.expanded);
     ui.label(coverage(algorithm, expanded, b.rows(), b.cols()));
     if algorithm == Algorithm::IdaStar {

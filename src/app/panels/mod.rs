@@ -103,6 +103,18 @@ fn scale_side_panels(ui: &egui::Ui, width: f32, default: [f32; 2]) {
     }
 }
 
+/// The side panels' widths, in points, for a window `width` points wide: a fifth of it on
+/// the left (the controls) and a quarter on the right (the inspector's boards, the figures),
+/// at least 160 and 200 points (an 800-point window keeps about 410 for the centre) and at
+/// most 360 and 560 (a 2560-point window keeps about 1620). Each may be widened to 22 % and
+/// 27 % of the window, or narrowed; their contents scroll. Returns `[left, right]`.
+pub(crate) fn side_widths(width: f32) -> [f32; 2] {
+    [
+        (width * 0.2).clamp(160.0, 360.0),
+        (width * 0.25).clamp(200.0, 560.0),
+    ]
+}
+
 /// Draws the whole app for one frame and applies the user's actions to `st`.
 pub fn ui(
     ui: &mut egui::Ui,
@@ -119,13 +131,8 @@ pub fn ui(
             Err(e) => st.messages.error(e),
         }
     }
-    // Side panels take a fifth each of a small window (800 points: 160 each, the centre
-    // keeps about 410) and 300 points on a large one, at most 22 % each when the window
-    // shrinks (they can be widened on a large one, or narrowed); their contents scroll.
     let width = ui.available_width();
-    let side = (width * 0.2).clamp(160.0, 300.0);
-    // The figures on the right need a little more.
-    let right = (width * 0.25).clamp(200.0, 320.0);
+    let [side, right] = side_widths(width);
     scale_side_panels(ui, width, [side, right]);
     egui::Panel::top("menu").show(ui, |ui| menu::bar(ui, st, dialogs));
     egui::Panel::top("status").show(ui, |ui| status_bar(ui, st));
@@ -139,6 +146,9 @@ pub fn ui(
             .default_size(kept_left.unwrap_or(side))
             .max_size((width * 0.22).max(side))
             .show(ui, |ui| {
+                // The contents fill the panel: egui narrows a panel to contents that want
+                // less, and a wide window's panels would stay at their contents' width.
+                ui.set_min_width(ui.available_width());
                 ui.add_space(4.0);
                 solver::controls(ui, st);
                 ui.separator();
@@ -158,6 +168,7 @@ pub fn ui(
             .default_size(kept_right.unwrap_or(right))
             .max_size((width * 0.27).max(right))
             .show(ui, |ui| {
+                ui.set_min_width(ui.available_width());
                 egui::ScrollArea::both().show(ui, |ui| {
                     if st.run.is_stepped() {
                         help::section(ui, "Inspector", Topic::Inspector, |ui| {

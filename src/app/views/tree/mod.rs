@@ -391,7 +391,12 @@ fn node_tip(ui: &egui::Ui, st: &AppState, rect: Rect, c: &Cached, i: usize, thre
     tip.show(ui.ctx(), |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| {
             ui.monospace(format!("{what}  {}", ghf(algorithm, g, h)));
-            mini::board(ui, board, goal.as_ref(), mini::cell_for(board.cols(), 60.0));
+            mini::board(
+                ui,
+                board,
+                goal.as_ref(),
+                mini::cells(board.cols(), 150.0)[0],
+            );
         });
     });
 }
