@@ -88,3 +88,100 @@ fn side_panels_and_small_boards_grow_with_the_window() {
         last = (most, least);
     }
 }
+
+/// Each cell of the board has an AccessKit label with its tile (or the blank), row and column
+/// counted from 1, and says whether its tile is in place: colour is not the only cue.
+#[test]
+fn the_boards_cells_have_labels_a_screen_reader_reads() {
+    let mut h = harness(NEAR);
+    h.step();
+    h.get_by_label("blank, row 2, column 2");
+    let six = h.get_by_label("tile 6, row 2, column 3");
+    assert_eq!(
+        six.accesskit_node().description().as_deref(),
+        Some("in place")
+    );
+    let five = h.get_by_label("tile 5, row 3, column 2");
+    assert_eq!(
+        five.accesskit_node().description().as_deref(),
+        Some("out of place")
+    );
+    // The cells lie where the tiles are drawn: 6 right of the blank, 5 below it.
+    let blank = h.get_by_label("blank, row 2, column 2").rect();
+    assert!(
+        six.rect().min.x > blank.max.x - 1.0
+            && (six.rect().center().y - blank.center().y).abs() < 1.0
+    );
+    assert!(five.rect().min.y > blank.max.y - 1.0);
+    h.get_by_label("board, 3 rows by 3 columns");
+}
+
+/// Tab reaches the board as it reaches the controls; then the arrows move a ring over the
+/// cells (they do not slide tiles) and Enter slides the ringed tile into the blank. Escape
+/// hands the focus back, and the arrows slide tiles again.
+#[test]
+fn tab_reaches_the_board_and_the_arrows_and_enter_play_it() {
+    let mut h = harness(NEAR);
+    h.step();
+    let focused = |h: &egui_kittest::Harness<'_, _>| {
+        h.query_by_label_contains("board, 3 rows by 3 columns")
+            .is_some_and(|n| n.is_focused())
+    };
+    let mut tabs = 0;
+    while !focused(&h) {
+        assert!(tabs < 200, "Tab never reached the board");
+        h.key_press(egui::Key::Tab);
+        h.step();
+        tabs += 1;
+    }
+    // The ring starts on the blank.
+    h.get_by_label("board, 3 rows by 3 columns; the ring is on blank, row 2, column 2");
+    let start: Board = NEAR.parse().unwrap();
+    h.key_press(egui::Key::ArrowDown);
+    h.step();
+    h.step();
+    assert_eq!(
+        h.state().st.board(),
+        &start,
+        "an arrow moved a tile while the board had the focus"
+    );
+    h.get_by_label("board, 3 rows by 3 columns; the ring is on tile 5, row 3, column 2");
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    let slid: Board = "1 2 3/4 5 6/7 0 8".parse().unwrap();
+    assert_eq!(h.state().st.board(), &slid);
+    // The ring stays on its cell, now the blank; Right then Enter slides 8.
+    h.key_press(egui::Key::ArrowRight);
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    let solved: Board = "1 2 3/4 5 6/7 8 0".parse().unwrap();
+    assert_eq!(h.state().st.board(), &solved);
+    // Escape: the focus goes, the arrow keys slide tiles (the tile left of the blank moves
+    // right).
+    h.key_press(egui::Key::Escape);
+    h.step();
+    assert!(!focused(&h));
+    h.key_press(egui::Key::ArrowRight);
+    h.step();
+    h.step();
+    let back: Board = "1 2 3/4 5 6/7 0 8".parse().unwrap();
+    assert_eq!(h.state().st.board(), &back);
+}
+
+/// A button reached with Tab is pressed with Space, which then does not also start or pause
+/// the search (Space's shortcut is for when no control has the focus).
+#[test]
+fn space_presses_the_focused_button_alone() {
+    let mut h = harness(NEAR);
+    h.step();
+    h.get_by_label("Reset").focus();
+    h.step();
+    assert!(h.get_by_label("Reset").is_focused());
+    h.key_press(egui::Key::Space);
+    h.step();
+    h.step();
+    assert!(!h.state().st.is_running(), "Space started a search as well");
+}

@@ -351,13 +351,25 @@ pub fn keys_text(action: Action) -> String {
         .join(", ")
 }
 
+/// Whether `k` is a key a control with the keyboard focus takes for itself: Space (a button
+/// clicks) and the arrows (the focus moves; the board moves its ring), unmodified.
+pub fn focus_key(k: &KeyboardShortcut) -> bool {
+    k.modifiers == Modifiers::NONE
+        && matches!(
+            k.logical_key,
+            Key::Space | Key::ArrowUp | Key::ArrowDown | Key::ArrowLeft | Key::ArrowRight
+        )
+}
+
 /// Takes the actions whose keys were pressed this frame out of `input` (each key press once),
 /// grouped by key: a key with more modifiers is matched first, so that Ctrl+Shift+Z is
-/// Redo, not Undo (egui's matching ignores an extra Shift).
-pub fn take_pressed(input: &mut egui::InputState) -> Vec<Action> {
+/// Redo, not Undo (egui's matching ignores an extra Shift). While a control has the keyboard
+/// focus (`focused`), the [`focus_key`]s are left to it.
+pub fn take_pressed(input: &mut egui::InputState, focused: bool) -> Vec<Action> {
     let mut keys: Vec<(&KeyboardShortcut, Action)> = ACTIONS
         .iter()
         .flat_map(|e| e.keys.iter().map(move |k| (k, e.action)))
+        .filter(|(k, _)| !(focused && focus_key(k)))
         .collect();
     let weight = |m: Modifiers| u8::from(m.command) + u8::from(m.shift) + u8::from(m.alt);
     keys.sort_by_key(|(k, _)| std::cmp::Reverse(weight(k.modifiers)));

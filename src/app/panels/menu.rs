@@ -179,6 +179,10 @@ pub(super) fn keys(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
     if ui.ctx().egui_wants_keyboard_input() {
         return;
     }
+    // A control with the keyboard focus (reached with Tab) takes Space and the arrows: egui
+    // clicks a focused button with Space and moves the focus with the arrows; the board moves
+    // its ring. Escape hands the focus back.
+    let focused = ui.memory(|m| m.focused().is_some());
     let (pressed, pasted) = ui.input_mut(|i| {
         let mut pasted = Vec::new();
         i.events.retain(|e| match e {
@@ -188,7 +192,7 @@ pub(super) fn keys(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
             }
             _ => true,
         });
-        (take_pressed(i), pasted)
+        (take_pressed(i, focused), pasted)
     });
     for text in pasted {
         st.load_text(&text, "<clipboard>");

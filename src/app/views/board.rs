@@ -1,7 +1,7 @@
 //! The board view: tiles (drawn by the quad painter), numbers, the slide animation, edit
 //! picks, and the frontier's out-of-place shares per cell.
 
-use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Vec2, vec2};
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2, vec2};
 
 use crate::app::render::{Quad, QuadPainter};
 use crate::app::state::{AppState, SLIDE_SECONDS};
@@ -204,7 +204,7 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
     let cells = Cells::new(rect, b.rows(), b.cols());
     st.view.board_rect = cells.board.expand(cells.gap + 4.0).intersect(rect);
     let origin = rect.min;
-    let (mut quads, labels) = tile_quads(st, &b, goal.as_ref(), &cells, origin);
+    let (mut quads, tiles) = tile_quads(st, &b, goal.as_ref(), &cells, origin);
     let shares = misplaced(st);
     if let Some(shares) = shares {
         for (i, &s) in shares.iter().enumerate().take(b.len()) {
@@ -221,11 +221,16 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
     painter.paint(ui, rect, 1, std::sync::Arc::new(quads));
     let p = ui.painter();
     let font = FontId::proportional((cells.cell * 0.42).max(6.0));
-    for (c, t) in labels {
+    // Tiles in place are framed in white as well as green: colour is never the only cue.
+    let frame = Stroke::new((cells.cell * 0.035).clamp(1.5, 4.0), IN_PLACE_FRAME);
+    for t in tiles {
+        if t.in_place {
+            p.rect_stroke(t.rect, cells.cell * 0.12, frame, StrokeKind::Inside);
+        }
         p.text(
-            c,
+            t.rect.center(),
             Align2::CENTER_CENTER,
-            t.to_string(),
+            t.tile.to_string(),
             font.clone(),
             Color32::WHITE,
         );
@@ -241,6 +246,110 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, painter: &mut dyn QuadPainter,
         && let Some(i) = resp.interact_pointer_pos().and_then(|pos| cells.at(pos))
     {
         st.click_cell(i);
+    }
+    let ring = keyboard(ui, st, &resp, &b);
+    if let Some(i) = ring {
+        let r = cells.tile(i).expand(cells.gap);
+        p.rect_stroke(
+            r,
+            cells.cell * 0.14,
+            Stroke::new(3.0, RING),
+            StrokeKind::Outside,
+        );
+    }
+    accessible(ui, &resp, &b, goal.as_ref(), &cells, ring);
+}
+
+/// The frame of a tile in place.
+const IN_PLACE_FRAME: Color32 = Color32::from_rgb(235, 255, 235);
+
+/// The keyboard's ring on the focused board.
+const RING: Color32 = Color32::from_rgb(255, 214, 40);
+
+/// The board as a keyboard control. Tab gives it the focus (egui's focus order, as for any
+/// control); then the arrow keys move a ring over the cells (it starts on the blank) and
+/// Enter or Space acts on the ringed cell as a click does: a tile next to the blank slides
+/// into it, and in Edit mode tiles are picked and swapped. Escape hands the focus back (the
+/// arrows slide tiles again). Returns the ringed cell while the board has the focus.
+fn keyboard(ui: &egui::Ui, st: &mut AppState, resp: &egui::Response, b: &Board) -> Option<usize> {
+    let key = resp.id.with("ring");
+    if !resp.has_focus() {
+        ui.data_mut(|d| d.remove::<usize>(key));
+        return None;
+    }
+    // The arrows are the board's while it has the focus (egui would move the focus on).
+    let filter = egui::EventFilter {
+        horizontal_arrows: true,
+        vertical_arrows: true,
+        ..Default::default()
+    };
+    ui.memory_mut(|m| m.set_focus_lock_filter(resp.id, filter));
+    let ring = ui.data(|d| d.get_temp::<usize>(key));
+    let mut at = ring.filter(|&i| i < b.len()).unwrap_or(b.blank());
+    let (rows, cols) = (b.rows(), b.cols());
+    let none = egui::Modifiers::NONE;
+    let (up, down, left, right, act) = ui.input_mut(|i| {
+        (
+            i.consume_key(none, egui::Key::ArrowUp),
+            i.consume_key(none, egui::Key::ArrowDown),
+            i.consume_key(none, egui::Key::ArrowLeft),
+            i.consume_key(none, egui::Key::ArrowRight),
+            i.consume_key(none, egui::Key::Enter) || i.consume_key(none, egui::Key::Space),
+        )
+    });
+    let (r, c) = (at / cols, at % cols);
+    let r = if up { r.saturating_sub(1) } else { r };
+    let r = if down { (r + 1).min(rows - 1) } else { r };
+    let c = if left { c.saturating_sub(1) } else { c };
+    let c = if right { (c + 1).min(cols - 1) } else { c };
+    at = r * cols + c;
+    if act {
+        st.click_cell(at);
+    }
+    ui.data_mut(|d| d.insert_temp(key, at));
+    Some(at)
+}
+
+/// A cell in words, rows and columns counted from 1: "tile 7, row 2, column 3", "blank,
+/// row 1, column 1".
+pub fn cell_name(b: &Board, i: usize) -> String {
+    let (row, col) = (i / b.cols() + 1, i % b.cols() + 1);
+    match b.tiles().get(i) {
+        Some(0) | None => format!("blank, row {row}, column {col}"),
+        Some(t) => format!("tile {t}, row {row}, column {col}"),
+    }
+}
+
+/// The board and each of its cells for AccessKit (screen readers, egui_kittest): the board
+/// labelled with its shape and, while it has the focus, the ringed cell; each cell by
+/// [`cell_name`], described as in place or not when there is a goal.
+fn accessible(
+    ui: &egui::Ui,
+    resp: &egui::Response,
+    b: &Board,
+    goal: Option<&Goal>,
+    cells: &Cells,
+    ring: Option<usize>,
+) {
+    resp.widget_info(|| {
+        let mut label = format!("board, {} rows by {} columns", b.rows(), b.cols());
+        if let Some(i) = ring {
+            label += &format!("; the ring is on {}", cell_name(b, i));
+        }
+        egui::WidgetInfo::labeled(egui::accesskit::Role::Grid, true, label)
+    });
+    for i in 0..b.len() {
+        let cell = ui.interact(cells.tile(i), resp.id.with(("cell", i)), Sense::hover());
+        cell.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::accesskit::Role::Cell, true, cell_name(b, i))
+        });
+        let t = b.tiles()[i];
+        if let Some(g) = goal.filter(|_| t != 0) {
+            let placed = g.board().tiles().get(i) == Some(&t);
+            let words = if placed { "in place" } else { "out of place" };
+            ui.ctx()
+                .accesskit_node_builder(cell.id, |n| n.set_description(words));
+        }
     }
 }
 
@@ -341,16 +450,23 @@ impl Cells {
     }
 }
 
+/// A tile as drawn: where (part-way while it slides), its number, whether it is in place.
+struct Drawn {
+    rect: Rect,
+    tile: u8,
+    in_place: bool,
+}
+
 /// The board's frame and tiles of `b` as quads (`origin`: the painted rect's top left), the
-/// sliding tile part-way, coloured by place, slide, edit pick and hint; and each tile's centre
-/// and number to write on it.
+/// sliding tile part-way, coloured by place, slide, edit pick and hint; and each tile as
+/// drawn, to write its number on it and frame it when in place.
 fn tile_quads(
     st: &AppState,
     b: &Board,
     goal: Option<&Goal>,
     cells: &Cells,
     origin: Pos2,
-) -> (Vec<Quad>, Vec<(Pos2, u8)>) {
+) -> (Vec<Quad>, Vec<Drawn>) {
     let (cell, gap) = (cells.cell, cells.gap);
     let mut quads = vec![Quad::new(
         origin,
@@ -392,7 +508,11 @@ fn tile_quads(
             col = HINT;
         }
         quads.push(Quad::new(origin, r, col, cell * 0.12, 1.0));
-        labels.push((r.center(), t));
+        labels.push(Drawn {
+            rect: r,
+            tile: t,
+            in_place,
+        });
     }
     (quads, labels)
 }
