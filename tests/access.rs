@@ -185,3 +185,57 @@ fn space_presses_the_focused_button_alone() {
     h.step();
     assert!(!h.state().st.is_running(), "Space started a search as well");
 }
+
+/// The heatmap, the tree and the iterations chart each have an AccessKit label with their
+/// read-out in words.
+#[test]
+fn the_custom_views_say_what_they_show() {
+    let mut h = harness(NEAR);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::AStar,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label_contains("Frontier heatmap: start a search");
+    h.state_mut().st.step(1);
+    step_until(&mut h, |s| expanded(s) == 1 && s.run.is_idle());
+    h.step();
+    // One expansion of NEAR: its 4 successors on the open list, h 1 or 3 (f 2 or 4).
+    let heat = h.get_by_label_contains("Frontier heatmap: open list by (g, h)");
+    let words = heat.accesskit_node().label().unwrap_or_default();
+    assert!(
+        words.contains("4 nodes in 2 cells, g 1, h 1 to 3"),
+        "heatmap: {words}"
+    );
+    h.state_mut().st.view.lower = LowerView::Tree;
+    h.step();
+    h.step();
+    h.get_by_role_and_label(
+        egui::accesskit::Role::Tree,
+        "Search tree: 1 expanded nodes, 4 generated children; the path to the last node in \
+         orange.",
+    );
+    // IDA*: the chart of its iterations.
+    let mut h = harness(NEAR);
+    set(
+        &mut h.state_mut().st,
+        Algorithm::IdaStar,
+        HeuristicKind::Manhattan,
+    );
+    h.state_mut().st.view.lower = LowerView::Iterations;
+    h.step();
+    h.get_by_label("Start").click();
+    step_until(&mut h, |s| s.run.solution().is_some());
+    h.step();
+    h.step();
+    // One iteration, threshold h = 2, which found the goal.
+    let its = h.state().st.run.iterations();
+    assert_eq!(its.iter().map(|i| i.threshold).collect::<Vec<_>>(), [2]);
+    let words = format!(
+        "IDA* iterations: threshold 2, {} nodes expanded",
+        its[0].expanded
+    );
+    assert!(its[0].expanded >= 2);
+    h.get_by_label(&words);
+}

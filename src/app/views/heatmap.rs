@@ -63,6 +63,12 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
         None => prog.and_then(|p| p.histogram.as_ref()),
     };
     let (title, caption) = titles(prog, picked, hist);
+    // The view in words for AccessKit: its title and where its cells lie.
+    let view = ui.interact(rect, ui.scope_id().with("heatmap view"), Sense::hover());
+    view.widget_info(|| {
+        let words = format!("{title}{}", hist.map_or(String::new(), spread));
+        egui::WidgetInfo::labeled(egui::accesskit::Role::Image, true, words)
+    });
     let top = header(&p, rect, title, caption);
     let plot = Rect::from_min_max(rect.min + vec2(48.0, top), rect.max - vec2(86.0, 34.0));
     if plot.width() < 20.0 || plot.height() < 20.0 {
@@ -117,6 +123,36 @@ pub fn show(ui: &mut egui::Ui, st: &AppState, painter: &mut dyn QuadPainter, rec
     grid.axes(&p, rect, &small);
     grid.bound_line(&p, bound, &small);
     grid.hover(ui, &p, rect, hist, &small);
+}
+
+/// Where a histogram's nodes lie, in words (the heatmap's read-out without colour): "; 8
+/// nodes in 3 cells, g 1 to 3, h 33 to 35; the most, 4, at g 2, h 34" (empty if it has none).
+fn spread(hist: &GhHistogram) -> String {
+    let cells: Vec<(usize, usize, u64)> = hist.cells().filter(|c| c.2 > 0).collect();
+    let range = |f: fn(&(usize, usize, u64)) -> usize| {
+        let lo = cells.iter().map(f).min().unwrap_or(0);
+        let hi = cells.iter().map(f).max().unwrap_or(0);
+        if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo} to {hi}")
+        }
+    };
+    let Some(&(g, h, most)) = cells
+        .iter()
+        .max_by_key(|c| (c.2, std::cmp::Reverse((c.0, c.1))))
+    else {
+        return String::new();
+    };
+    format!(
+        "; {} nodes in {} cell{}, g {}, h {}; the most, {}, at g {g}, h {h}",
+        group(hist.total()),
+        cells.len(),
+        if cells.len() == 1 { "" } else { "s" },
+        range(|c| c.0),
+        range(|c| c.1),
+        group(most)
+    )
 }
 
 /// The view's title and the caption under it, for the snapshot `prog`, the iteration

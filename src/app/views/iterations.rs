@@ -89,6 +89,19 @@ fn bars(st: &AppState) -> Vec<Bar> {
     bars
 }
 
+/// The chart in words, for AccessKit: "IDA* iterations: threshold 36, 12 nodes expanded;
+/// threshold 38, 1,204 nodes expanded so far".
+fn words(bars: &[Bar]) -> String {
+    let each: Vec<String> = bars
+        .iter()
+        .map(|&(t, n, finished, _)| {
+            let so_far = if finished { "" } else { " so far" };
+            format!("threshold {t}, {} nodes expanded{so_far}", group(n))
+        })
+        .collect();
+    format!("IDA* iterations: {}", each.join("; "))
+}
+
 /// A bar's height for `n` nodes: 1 + log10 `n`, so that one decade below 10^0 is the room a
 /// one-node bar stands in (and an iteration of none has no height).
 fn height(n: u64) -> f64 {
@@ -178,6 +191,9 @@ fn chart(ui: &mut egui::Ui, bars: &[Bar], selected: Option<usize>, width: f32) -
             ));
             pui.bar_chart(BarChart::new("iterations", plotted).allow_hover(false));
         });
+    resp.response.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::accesskit::Role::Figure, true, words(bars))
+    });
     // The bar under the pointer: anywhere in its slot, the easier to hit a short one.
     let hovered = resp
         .response

@@ -68,7 +68,8 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     let picked = src.picked;
     let threshold = src.threshold;
     let cached = cached(ui, st, &src);
-    caption(ui, st, &cached, picked);
+    let words = caption(st, &cached, picked);
+    ui.label(&words);
     controls(ui, st);
     paint::legend(ui);
     // Until the user pans or zooms, the view follows the tree as it grows (re-fitted each
@@ -80,7 +81,7 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
         v.tree_scene = cached.geo.bounds.expand(20.0);
     }
     let mut scene_rect = v.tree_scene;
-    let (hovered, clicked) = scene(ui, &cached, &mut scene_rect);
+    let (hovered, clicked) = scene(ui, &cached, &mut scene_rect, &words);
     let v = &mut st.view;
     v.tree_fit = (follow && scene_rect == v.tree_scene).then_some(scene_rect);
     v.tree_scene = scene_rect;
@@ -225,8 +226,8 @@ fn empty_note(ui: &mut egui::Ui, st: &AppState) {
 }
 
 /// The line over the tree: whose tree it is (its expanded nodes), what was left out, what is
-/// orange.
-fn caption(ui: &mut egui::Ui, st: &AppState, c: &Cached, picked: Option<usize>) {
+/// orange (also the tree's AccessKit label).
+fn caption(st: &AppState, c: &Cached, picked: Option<usize>) -> String {
     let nodes = c.geo.count(Mark::Expanded);
     let generated = c.geo.drawn.len() - nodes;
     let iterations = st.run.inspect().map_or(&[][..], |v| &v.iterations[..]);
@@ -267,7 +268,7 @@ fn caption(ui: &mut egui::Ui, st: &AppState, c: &Cached, picked: Option<usize>) 
         (true, false) => "the solution path in orange",
         (false, _) => "the path to the last node in orange",
     };
-    ui.label(format!("{whose}{children}; {path}."));
+    format!("{whose}{children}; {path}.")
 }
 
 /// The row of controls: which tree (IDA*: the live iteration or a finished one), whether
@@ -330,14 +331,23 @@ fn iteration_picker(ui: &mut egui::Ui, st: &mut AppState, its: &[(u32, u64, bool
 }
 
 /// Draws the cached tree in a pannable, zoomable scene showing `scene_rect` (updated by the
-/// user's pans and zooms). Returns the drawn nodes hovered and clicked, if any.
-fn scene(ui: &mut egui::Ui, c: &Cached, scene_rect: &mut Rect) -> (Option<usize>, Option<usize>) {
+/// user's pans and zooms), labelled `words` for AccessKit. Returns the drawn nodes hovered and
+/// clicked, if any.
+fn scene(
+    ui: &mut egui::Ui,
+    c: &Cached,
+    scene_rect: &mut Rect,
+    words: &str,
+) -> (Option<usize>, Option<usize>) {
     let mut hovered = None;
     let mut clicked = None;
     egui::Scene::new()
         .zoom_range(0.05..=4.0)
         .show(ui, scene_rect, |ui| {
             let resp = ui.allocate_rect(c.geo.bounds.expand(20.0), Sense::click());
+            resp.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::accesskit::Role::Tree, true, words)
+            });
             let p = ui.painter();
             p.extend(c.shapes.iter().cloned());
             let near = resp.hover_pos().and_then(|h| c.geo.nearest(h));
