@@ -56,8 +56,11 @@ pub fn board(ui: &mut egui::Ui, b: &Board, goal: Option<&Board>, cell: f32) -> e
             );
         }
     }
-    let label = label(b, goal.map(|_| in_place));
-    resp.widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::Image, true, &label));
+    // (Only built when AccessKit asks: a frame draws dozens of small boards.)
+    resp.widget_info(|| {
+        let words = label(b, goal.map(|_| in_place));
+        egui::WidgetInfo::labeled(egui::accesskit::Role::Image, true, words)
+    });
     resp.on_hover_cursor(egui::CursorIcon::PointingHand)
 }
 

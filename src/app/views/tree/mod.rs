@@ -68,8 +68,7 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
     let picked = src.picked;
     let threshold = src.threshold;
     let cached = cached(ui, st, &src);
-    let words = caption(st, &cached, picked);
-    ui.label(&words);
+    let words = ui.label(caption(st, &cached, picked)).id;
     controls(ui, st);
     paint::legend(ui);
     // Until the user pans or zooms, the view follows the tree as it grows (re-fitted each
@@ -81,7 +80,7 @@ pub fn show(ui: &mut egui::Ui, st: &mut AppState, rect: Rect) {
         v.tree_scene = cached.geo.bounds.expand(20.0);
     }
     let mut scene_rect = v.tree_scene;
-    let (hovered, clicked) = scene(ui, &cached, &mut scene_rect, &words);
+    let (hovered, clicked) = scene(ui, &cached, &mut scene_rect, words);
     let v = &mut st.view;
     v.tree_fit = (follow && scene_rect == v.tree_scene).then_some(scene_rect);
     v.tree_scene = scene_rect;
@@ -331,23 +330,24 @@ fn iteration_picker(ui: &mut egui::Ui, st: &mut AppState, its: &[(u32, u64, bool
 }
 
 /// Draws the cached tree in a pannable, zoomable scene showing `scene_rect` (updated by the
-/// user's pans and zooms), labelled `words` for AccessKit. Returns the drawn nodes hovered and
+/// user's pans and zooms), labelled for AccessKit by the caption `words` (a label's id: a
+/// screen reader reads the caption as the tree's name). Returns the drawn nodes hovered and
 /// clicked, if any.
 fn scene(
     ui: &mut egui::Ui,
     c: &Cached,
     scene_rect: &mut Rect,
-    words: &str,
+    words: egui::Id,
 ) -> (Option<usize>, Option<usize>) {
     let mut hovered = None;
     let mut clicked = None;
     egui::Scene::new()
         .zoom_range(0.05..=4.0)
         .show(ui, scene_rect, |ui| {
-            let resp = ui.allocate_rect(c.geo.bounds.expand(20.0), Sense::click());
-            resp.widget_info(|| {
-                egui::WidgetInfo::labeled(egui::accesskit::Role::Tree, true, words)
-            });
+            let resp = ui
+                .allocate_rect(c.geo.bounds.expand(20.0), Sense::click())
+                .labelled_by(words);
+            resp.widget_info(|| egui::WidgetInfo::new(egui::accesskit::Role::Tree));
             let p = ui.painter();
             p.extend(c.shapes.iter().cloned());
             let near = resp.hover_pos().and_then(|h| c.geo.nearest(h));
