@@ -95,6 +95,13 @@ fn predictions_in_astar_are_judged_scored_and_explained() {
         assert_eq!(open, direct.open_top(open.len()));
         let wrong_pick = (1..open.len()).find(|&i| !seen[astar_reason(&open, i).0]);
         let pick = wrong_pick.unwrap_or(0);
+        // The open list's boards grow with the panel: the pick may lie below the fold. (A
+        // click sent at once after a step was lost; a few frames first make it land.)
+        h.get_by_label(&button(&open, pick)).scroll_to_me();
+        h.get_by_label(&button(&open, pick)).hover();
+        for _ in 0..5 {
+            h.step();
+        }
         h.get_by_label(&button(&open, pick)).click();
         step_until(&mut h, |s| expanded(s) == n && s.run.is_idle());
         h.step();
