@@ -27,9 +27,41 @@ pub fn short_count(n: u64) -> String {
     }
 }
 
+/// `text` with each line broken at spaces into lines of at most `width` characters (a word
+/// longer than `width` keeps a line of its own), for paragraphs printed on a terminal.
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut len = 0;
+        for word in line.split(' ').filter(|w| !w.is_empty()) {
+            let n = word.chars().count();
+            if len > 0 && len + 1 + n > width {
+                out.push('\n');
+                len = 0;
+            } else if len > 0 {
+                out.push(' ');
+                len += 1;
+            }
+            out.push_str(word);
+            len += n;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{group_digits, short_count};
+    use super::{group_digits, short_count, wrap};
+
+    #[test]
+    fn paragraphs_wrap_at_spaces() {
+        assert_eq!(wrap("ab cd ef", 5), "ab cd\nef");
+        assert_eq!(wrap("abcdefgh ij\n\nk", 4), "abcdefgh\nij\n\nk");
+        assert_eq!(wrap("", 10), "");
+    }
 
     #[test]
     fn large_counts_are_short() {

@@ -115,6 +115,48 @@ fn solve_unsolvable_board() {
     assert!(out.stderr.contains("unsolvable"), "{}", out.stderr);
 }
 
+/// `--why` explains the verdict on stderr (rows counted from the top, from 1), with the
+/// other goal's answer and the board's inverted pairs; without it the note points to it.
+#[test]
+fn solve_why_explains_the_parity() {
+    let board = "1 2 3 4/5 6 7 8/9 10 11 12/13 15 14 0";
+    let out = npuzzle(&["solve", "-", "--why"], Some(board));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.trim(), "No solution possible");
+    let err = out.stderr.replace('\n', " ");
+    for said in [
+        "An inversion is a pair of tiles in the wrong order",
+        "This board has 1 inversion, an odd number",
+        "This board: 1 inversion + the blank in row 4 = 5, odd.",
+        "The blank-last goal: 0 + row 4 = 4, even.",
+        "The blank-first goal has 0 inversions + the blank in row 1 = 1, odd: this board can reach it.",
+        "This board's inverted pairs: (15, 14).",
+    ] {
+        assert!(err.contains(said), "{said:?} not in {}", out.stderr);
+    }
+    assert!(!out.stderr.contains("--why` explains"), "{}", out.stderr);
+    let out = npuzzle(&["solve", "-"], Some(board));
+    assert!(
+        out.stderr.contains("`npuzzle solve --why` explains"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("An inversion is"), "{}", out.stderr);
+    // On a solvable board too, before the answer.
+    let out = npuzzle(&["solve", "-", "--why"], Some("1 2 3/4 5 6/7 0 8"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let err = out.stderr.replace('\n', " ");
+    assert!(
+        err.contains("Both are even, so the goal can be reached: solvable."),
+        "{err}"
+    );
+    assert!(
+        out.stdout.starts_with("Minimum number of moves = 1"),
+        "{}",
+        out.stdout
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // solve, JSON output and notation
 // ---------------------------------------------------------------------------------------------

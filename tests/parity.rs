@@ -152,3 +152,156 @@ fn custom_goal_and_size_mismatch() {
         }
     }
 }
+
+/// The number written right after `prefix` in `text`.
+fn number_after(text: &str, prefix: &str) -> usize {
+    let at = text
+        .find(prefix)
+        .unwrap_or_else(|| panic!("{prefix:?} is not in {text:?}"))
+        + prefix.len();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no number after {prefix:?} in {text:?}"))
+}
+
+/// The inverted pairs counted directly: cells i < j both holding tiles, the first larger.
+fn brute_pairs(b: &Board) -> Vec<(u8, u8)> {
+    let t = b.tiles();
+    let mut out = Vec::new();
+    for i in 0..t.len() {
+        for j in i + 1..t.len() {
+            if t[i] != 0 && t[j] != 0 && t[i] > t[j] {
+                out.push((t[i], t[j]));
+            }
+        }
+    }
+    out
+}
+
+/// The pairs `(a, b)` listed in `text` after "inverted pairs: ".
+fn listed_pairs(text: &str) -> Vec<(u8, u8)> {
+    let Some(at) = text.find("inverted pairs: ") else {
+        return Vec::new();
+    };
+    let list = text[at + 16..].trim_end_matches('.');
+    list.split("), ")
+        .map(|p| {
+            let (a, b) = p.trim_matches(['(', ')']).split_once(", ").unwrap();
+            (a.parse().unwrap(), b.parse().unwrap())
+        })
+        .collect()
+}
+
+/// Checks the explanation of `b` towards `g` (`reach`: the boards that reach it; `other`: the
+/// boards that reach the other standard goal) against brute force and BFS.
+fn check_words(b: &Board, g: &npuzzle::puzzle::Goal, reach: bool, other: bool) {
+    let (c, name) = (b.cols(), g.name());
+    let pairs = brute_pairs(b);
+    assert_eq!(npuzzle::puzzle::parity::inverted_pairs(b), pairs, "{b}");
+    let v = Solvability::of(b, g);
+    let p = v.paragraphs();
+    assert_eq!(number_after(&p[0], "This board has "), pairs.len(), "{b}");
+    let goal_count = brute_pairs(g.board()).len();
+    assert_eq!(
+        number_after(&p[0], &format!("the {name} goal has ")),
+        goal_count
+    );
+    let (mine, theirs) = if c % 2 == 0 {
+        // Rows counted from the top, starting at 1, as the sentence says.
+        let row = b.blank() / c + 1;
+        assert_eq!(number_after(&p[2], "the blank in row "), row, "{b}");
+        let goal_row = g.board().blank() / c + 1;
+        assert_eq!(number_after(&p[2], " goal: "), goal_count);
+        assert_eq!(number_after(&p[2], " + row "), goal_row);
+        assert!(p[1].contains("The width is even"));
+        (pairs.len() + row, goal_count + goal_row)
+    } else {
+        assert!(p[1].contains("The width is odd"));
+        (pairs.len(), goal_count)
+    };
+    assert_eq!(mine % 2 == theirs % 2, reach, "{b} towards {name}");
+    assert!(p[2].ends_with("so exactly half of all boards can."));
+    let verdict = if reach {
+        "goal can be reached: solvable."
+    } else {
+        "goal: unsolvable."
+    };
+    assert!(p[2].contains(verdict), "{b} towards {name}: {}", p[2]);
+    assert_eq!(v.solvable, reach);
+    let o = Solvability::towards_other_goal(b, g).expect("a standard goal");
+    let s = v.other_goal_sentence(&o);
+    assert_eq!(s.contains(": this board can reach it"), other, "{b}: {s}");
+    assert_eq!(s.contains("cannot reach it"), !other, "{b}: {s}");
+    let all = Solvability::explain(b, g, usize::MAX);
+    assert_eq!(listed_pairs(&all), pairs, "{b}");
+}
+
+/// The words' numbers against a direct count and their verdicts against BFS, for both goals
+/// and the other one: every board of 2×2 and 2×3, and one 3×3 board in 7.
+#[test]
+fn the_explanation_matches_direct_counts_and_bfs() {
+    for (r, c) in [(2, 2), (2, 3), (3, 2), (3, 3)] {
+        let goals = [
+            goal(&GoalSpec::BlankLast, r, c),
+            goal(&GoalSpec::BlankFirst, r, c),
+        ];
+        let reach = [
+            exact_distances(goals[0].board()),
+            exact_distances(goals[1].board()),
+        ];
+        for (k, p) in all_permutations(r * c).into_iter().enumerate() {
+            if r * c == 9 && k % 7 != 0 {
+                continue;
+            }
+            let b = board(r, c, &p);
+            let (last, first) = (reach[0].contains_key(&p), reach[1].contains_key(&p));
+            check_words(&b, &goals[0], last, first);
+            check_words(&b, &goals[1], first, last);
+        }
+    }
+}
+
+/// Even widths of other heights (4×4, 3×4, 2×4) and an odd width above 3×3: the words on
+/// random walks (solvable) and on them with two tiles swapped (unsolvable).
+#[test]
+fn the_explanation_on_larger_shapes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for (r, c) in [(4, 4), (3, 4), (2, 4), (4, 3), (5, 5)] {
+        let last = goal(&GoalSpec::BlankLast, r, c);
+        let first = goal(&GoalSpec::BlankFirst, r, c);
+        for _ in 0..200 {
+            let b = random_walk(&last, rng.random_range(0..60), &mut rng);
+            let to_first = Solvability::of(&b, &first).solvable;
+            check_words(&b, &last, true, to_first);
+            let mut t = b.tiles().to_vec();
+            let nz: Vec<usize> = (0..t.len()).filter(|&i| t[i] != 0).collect();
+            t.swap(nz[0], nz[1 + rng.random_range(0..nz.len() - 1)]);
+            let s = board(r, c, &t);
+            check_words(&s, &last, false, !to_first);
+        }
+    }
+}
+
+#[test]
+fn a_long_list_of_pairs_is_cut_and_says_how_many_more() {
+    use npuzzle::puzzle::parity::{inverted_pairs, pairs_text};
+    let b: Board = "8 7 6/5 4 3/2 1 0".parse().unwrap();
+    let pairs = inverted_pairs(&b);
+    assert_eq!(pairs.len(), 28);
+    assert_eq!(&pairs[..3], &[(8, 7), (8, 6), (8, 5)]);
+    let t = pairs_text(&pairs, 2);
+    assert_eq!(t, "(8, 7), (8, 6), … and 26 more");
+    assert_eq!(pairs_text(&[], 5), "none");
+    let solved: Board = "1 2 3/4 5 6/7 8 0".parse().unwrap();
+    let g = goal(&GoalSpec::BlankLast, 3, 3);
+    // No pairs: no list.
+    assert!(!Solvability::explain(&solved, &g, 10).contains("inverted pairs"));
+    // A custom goal has no other goal to compare with.
+    let custom = GoalSpec::Board(b.clone()).resolve(3, 3).unwrap();
+    assert!(Solvability::towards_other_goal(&b, &custom).is_none());
+    assert!(Solvability::other_goal_hint(&b, &custom).is_empty());
+}

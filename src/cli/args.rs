@@ -171,6 +171,11 @@ pub(super) struct SolveArgs {
     /// before the boards (text output).
     #[arg(long)]
     pub(super) steps: bool,
+    /// Explain the solvability verdict on stderr before solving: what an inversion is, why a
+    /// move keeps the parity that decides, the board's numbers against the goal's (and the
+    /// other standard goal's), and the board's inverted pairs.
+    #[arg(long)]
+    pub(super) why: bool,
     /// Threads for IDA* (default: all cores); the answer is optimal with any number. Small
     /// trees run on one thread (the first iteration on boards of up to 9 cells, and any after
     /// one of under 10,000 expansions), so their counts equal the one-thread search's.

@@ -239,6 +239,7 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
     let writing = solve::Writing {
         notation: Notation::Blank,
         steps: false,
+        why: false,
         conditions: None,
         choices: None,
     };

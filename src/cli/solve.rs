@@ -52,9 +52,14 @@ pub(super) fn run(a: &SolveArgs) -> Result<u8, CliError> {
     let writing = Writing {
         notation: a.notation.into(),
         steps: a.steps,
+        why: a.why,
         conditions: None,
         choices: None,
     };
+    if a.why {
+        let text = Solvability::explain(&start, &goal, usize::MAX);
+        crate::note!("{}", crate::text::wrap(&text, 96));
+    }
     solve_and_print(start, goal, &opts, writing, all, stated.as_ref())
 }
 
@@ -199,6 +204,9 @@ pub(super) struct Writing {
     pub(super) notation: Notation,
     /// List `1. slide 6 left` … before the boards.
     pub(super) steps: bool,
+    /// `--why` explained the solvability verdict (an unsolvable board's note need not point
+    /// to it).
+    pub(super) why: bool,
     /// The settings, host and date, for the JSON object.
     pub(super) conditions: Option<Conditions>,
     /// What `auto` chose and built, and why, as said on stderr (JSON).
@@ -432,7 +440,16 @@ fn answer(
             if all.is_some() {
                 out.push_str(&all_solutions_text(&AllSolutions::none(), notation));
             }
-            crate::note!("npuzzle: {}{}", v.reason(), other_goal_hint(start, goal));
+            let why = if writing.why {
+                ""
+            } else {
+                "; `npuzzle solve --why` explains"
+            };
+            crate::note!(
+                "npuzzle: {}{}{why}",
+                v.reason(),
+                Solvability::other_goal_hint(start, goal)
+            );
         }
         (Outcome::Solved(sol), Format::Text) => {
             let text = solution_text(start, &sol.moves, Some(notation), writing.steps);
@@ -460,7 +477,10 @@ fn answer(
                 Outcome::Unsolvable(v) => (None, v.reason()),
             };
             if sol.is_none() {
-                crate::note!("npuzzle: {reason}{}", other_goal_hint(start, goal));
+                crate::note!(
+                    "npuzzle: {reason}{}",
+                    Solvability::other_goal_hint(start, goal)
+                );
             }
             let run = RunInfo {
                 algorithm: ran.algorithm(),
@@ -575,23 +595,6 @@ fn not_optimal_why(plan: &Plan) -> String {
         ),
         (Some(w), false) => format!("{a} with w = {w}: at most {w} times the optimum"),
         (None, false) => format!("{a} orders by h alone: no bound on the length"),
-        _ => String::new(),
-    }
-}
-
-/// For a board unsolvable towards a standard goal: a hint when the other standard goal works.
-fn other_goal_hint(start: &Board, goal: &Goal) -> String {
-    let other = match goal.name() {
-        "blank-last" => crate::puzzle::GoalSpec::BlankFirst,
-        "blank-first" => crate::puzzle::GoalSpec::BlankLast,
-        _ => return String::new(),
-    };
-    match other.resolve(start.rows(), start.cols()) {
-        Ok(g) if Solvability::of(start, &g).solvable => format!(
-            " (it is solvable towards the {} goal: --goal {})",
-            g.name(),
-            g.name()
-        ),
         _ => String::new(),
     }
 }

@@ -7,10 +7,13 @@
 //! of Mathematics 2 (1879); Archer, "A modern treatment of the 15 puzzle", Amer. Math. Monthly
 //! 106 (1999)). This one rule covers odd and even widths, any height, and any goal; the textbook
 //! rules (inversions, plus the blank's row when the width is even) are special cases of it and
-//! are what [`Solvability::reason`] reports.
+//! are what [`Solvability::reason`] reports; `explain.rs` says them in words for students
+//! ([`Solvability::paragraphs`], [`Solvability::explain`]).
 
 use super::board::Board;
 use super::goal::Goal;
+
+mod explain;
 
 /// How many boards of `rows × cols` can reach a given goal: half of all placements of the
 /// tiles and the blank, `(rows·cols)! / 2` (the parity invariant above splits them into two
@@ -37,9 +40,9 @@ pub struct Solvability {
     pub goal_inversions: u64,
     /// Inversions of the start board's tiles, row-major, blank skipped, in natural order.
     pub start_inversions: u64,
-    /// Row of the blank on the start board (0-based from the top).
+    /// Row of the blank on the start board (0-based from the top; the texts count from 1).
     pub blank_row: usize,
-    /// Row of the blank on the goal board (0-based from the top).
+    /// Row of the blank on the goal board (0-based from the top; the texts count from 1).
     pub goal_blank_row: usize,
     /// Manhattan distance of the blank between start and goal, in moves.
     pub blank_distance: usize,
@@ -123,12 +126,12 @@ impl Solvability {
             )
         } else {
             format!(
-                "width {} is even, so inversions + blank row count: {} + row {} on the board, {} + row {} on the {} goal ({} parity)",
+                "width {} is even, so inversions + the blank's row (from the top, starting at 1) count: {} + row {} on the board, {} + row {} on the {} goal ({} parity)",
                 self.cols,
                 self.start_inversions,
-                self.blank_row,
+                self.blank_row + 1,
                 self.goal_inversions,
-                self.goal_blank_row,
+                self.goal_blank_row + 1,
                 self.goal,
                 if self.solvable { "same" } else { "different" }
             )
@@ -150,6 +153,37 @@ pub fn count_inversions(v: &[usize]) -> u64 {
         }
     }
     n
+}
+
+/// The pairs of tiles in the wrong order on `board` read row by row, the blank skipped:
+/// `(a, b)` with `a` read before `b` and `a > b`, ordered by where `a` is read, then `b`.
+/// Their number is the board's own count ([`Solvability::start_inversions`]); at most
+/// n(n − 1)/2 pairs for n tiles (32 385 on 16×16).
+pub fn inverted_pairs(board: &Board) -> Vec<(u8, u8)> {
+    let tiles: Vec<u8> = board.tiles().iter().copied().filter(|&t| t != 0).collect();
+    let mut out = Vec::new();
+    for (i, &a) in tiles.iter().enumerate() {
+        out.extend(tiles[i + 1..].iter().filter(|&&b| a > b).map(|&b| (a, b)));
+    }
+    out
+}
+
+/// `pairs` as `(7, 3), (7, 5), (8, 5)`: the first `max` of them, then `… and N more` when
+/// there are more; `none` when there are none.
+pub fn pairs_text(pairs: &[(u8, u8)], max: usize) -> String {
+    if pairs.is_empty() {
+        return "none".into();
+    }
+    let shown: Vec<String> = pairs
+        .iter()
+        .take(max)
+        .map(|(a, b)| format!("({a}, {b})"))
+        .collect();
+    let mut s = shown.join(", ");
+    if pairs.len() > max {
+        s.push_str(&format!(", … and {} more", pairs.len() - max));
+    }
+    s
 }
 
 /// Parity (0 even, 1 odd) of a permutation of `0..n`, by counting cycles: `(n − cycles) mod 2`.
