@@ -157,6 +157,36 @@ fn solve_why_explains_the_parity() {
     );
 }
 
+/// `pdb about` explains a partition from its real patterns, building nothing: pdb78's two
+/// tables have P(16, 7) and P(16, 8) entries; a 2×4 board has no reflection.
+#[test]
+fn pdb_about_sizes_the_real_tables() {
+    let out = npuzzle(&["pdb", "about", "pdb78"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = out.stdout.replace('\n', " ");
+    for said in [
+        "pdb78 splits the tiles into 2 patterns: 7 tiles",
+        "16 × 15 × 14 × 13 × 12 × 11 × 10 = 57 657 600 entries, 55.0 MiB",
+        "16 × 15 × 14 × 13 × 12 × 11 × 10 × 9 = 518 918 400 entries, 494.9 MiB",
+        "no move is counted twice",
+        "h is the larger of the two sums",
+        "breadth-first search backwards from the goal",
+    ] {
+        assert!(text.contains(said), "{said:?} not in {text}");
+    }
+    let out = npuzzle(&["pdb", "about", "pdb:3,4", "--size", "2x4"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .replace('\n', " ")
+            .contains("on that diagonal: not this one.")
+    );
+    assert_eq!(
+        npuzzle(&["pdb", "about", "pdb78", "--size", "3x3"], None).code,
+        2
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // solve, JSON output and notation
 // ---------------------------------------------------------------------------------------------

@@ -38,6 +38,18 @@ enum PdbCommand {
         #[arg(long, value_name = "SIZE", default_value_t = bytesize::ByteSize(crate::search::default_max_memory()), value_parser = super::parse_memory)]
         max_memory: bytesize::ByteSize,
     },
+    /// Explain a partition's pattern databases without building them: what a pattern is, why
+    /// the tables add up, the reflection, each table's entries and bytes, why it is built once.
+    About {
+        /// pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES (pdb:4,4) or pdb:TILES (pdb:1 2/3 4 5).
+        name: String,
+        /// Board size RxC (default: the size the name is for).
+        #[arg(long, value_name = "RxC", value_parser = parse_size)]
+        size: Option<(usize, usize)>,
+        /// Goal: blank-last, blank-first or a goal board file.
+        #[arg(long, default_value = "blank-last")]
+        goal: String,
+    },
     /// List the cached tables.
     List,
     /// Check every cached table's header and checksum.
@@ -56,6 +68,7 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             goal,
             max_memory,
         } => build(&cache, a.cache_dir.clone(), name, *size, goal, *max_memory),
+        PdbCommand::About { name, size, goal } => about(name, *size, goal),
         PdbCommand::List | PdbCommand::Verify | PdbCommand::Clear
             if cache.dir().exists() && std::fs::read_dir(cache.dir()).is_err() =>
         {
@@ -90,20 +103,7 @@ fn build(
     goal: &str,
     max_memory: bytesize::ByteSize,
 ) -> Result<u8, CliError> {
-    let spec = PartitionSpec::parse(name).map_err(|e| CliError::from_pdb(&e, e.to_string()))?;
-    let (r, c) = match (size, &spec) {
-        (Some(s), _) => s,
-        (None, PartitionSpec::Named(n)) => NAMED
-            .iter()
-            .find(|x| x.0 == n)
-            .map(|x| (x.1, x.2))
-            .unwrap_or((4, 4)),
-        (None, _) => {
-            return Err(CliError::Usage(
-                "give the board size (--size RxC) for a custom partition".into(),
-            ));
-        }
-    };
+    let (spec, (r, c)) = spec_and_size(name, size)?;
     let g = flag_goal(goal, r, c)?;
     let t = std::time::Instant::now();
     let choice = HeuristicChoice::Pdb(spec.clone());
@@ -181,6 +181,47 @@ fn build(
             format!("the tables could not be saved in {dir}")
         }));
     }
+    Ok(0)
+}
+
+/// The partition `name` names and its board size: `size`, else the one a named partition is
+/// for.
+///
+/// # Errors
+/// A name that does not parse, or a custom partition without a size ([`CliError::Usage`]).
+fn spec_and_size(
+    name: &str,
+    size: Option<(usize, usize)>,
+) -> Result<(PartitionSpec, (usize, usize)), CliError> {
+    let spec = PartitionSpec::parse(name).map_err(|e| CliError::from_pdb(&e, e.to_string()))?;
+    let size = match (size, &spec) {
+        (Some(s), _) => s,
+        (None, PartitionSpec::Named(n)) => NAMED
+            .iter()
+            .find(|x| x.0 == n)
+            .map(|x| (x.1, x.2))
+            .unwrap_or((4, 4)),
+        (None, _) => {
+            return Err(CliError::Usage(
+                "give the board size (--size RxC) for a custom partition".into(),
+            ));
+        }
+    };
+    Ok((spec, size))
+}
+
+/// `npuzzle pdb about NAME`: the partition in words, paragraphs apart, on stdout (nothing is
+/// built).
+///
+/// # Errors
+/// As [`spec_and_size`]; a partition that does not fit the board ([`CliError::Usage`]).
+fn about(name: &str, size: Option<(usize, usize)>, goal: &str) -> Result<u8, CliError> {
+    let (spec, (r, c)) = spec_and_size(name, size)?;
+    let g = flag_goal(goal, r, c)?;
+    let words = spec
+        .about(&g, Default::default())
+        .map_err(|e| CliError::from_pdb(&e, e.to_string()))?;
+    super::emit(&crate::text::wrap(&words.join("\n\n"), 96))?;
     Ok(0)
 }
 

@@ -16,9 +16,11 @@
 //!
 //! The rooms: `table.rs` (a table's memory and ranking), `additive.rs` (the heuristic over a
 //! partition, with its incremental form and the reflection), `partition.rs` (which tiles go
-//! together), `error.rs` ([`PdbError`]), [`builder`] (building a table), [`cache`] (tables on
+//! together), `about.rs` (the partition in words for students: [`PartitionSpec::about`]),
+//! `error.rs` ([`PdbError`]), [`builder`] (building a table), [`cache`] (tables on
 //! disk).
 
+mod about;
 mod additive;
 pub mod builder;
 pub mod cache;
@@ -29,6 +31,7 @@ mod partition;
 pub mod regions;
 mod table;
 
+pub use about::TableSize;
 pub use additive::{AdditivePdb, PdbPrepared, PdbState, PdbUndo};
 pub use error::PdbError;
 pub use lookup::PdbLookup;
