@@ -25,7 +25,7 @@ mod worker;
 use std::sync::Arc;
 
 pub use crate::heuristic::HeuristicChoice;
-pub use panels::{Dialogs, ui};
+pub use panels::{Dialogs, narration, ui};
 pub use render::{EguiQuads, Quad, QuadPainter};
 pub use state::{
     AppState, Chain, Clock, Compare, DepthRange, EXAMPLE_SETS, EditClick, Editor, EvaluatorChoice,

@@ -45,6 +45,85 @@ pub fn fate_text(s: &Successor, algorithm: Algorithm, threshold: u32) -> String 
     }
 }
 
+/// The step in one plain sentence, from the expansion's own data alone (its numbers and each
+/// successor's [`Fate`], as [`fate_text`] words them one by one): "Expanded #12, g 5 + h 9 =
+/// f 14: 2 successors pushed on the open list, 1 dropped (already closed with g 3), the
+/// parent skipped." IDA* names its threshold and what it pruned; BFS, which has no h, the
+/// depth.
+pub fn narration(e: &Expansion, algorithm: Algorithm) -> String {
+    let (n, g, h) = (group(e.number), e.g, e.h);
+    let head = match algorithm {
+        Algorithm::Bfs => format!("Expanded #{n} at depth {g}"),
+        Algorithm::IdaStar => format!(
+            "Expanded #{n}, g {g} + h {h} = f {} (threshold {})",
+            g + h,
+            e.bound
+        ),
+        Algorithm::Greedy | Algorithm::WeightedAStar(_) => format!(
+            "Expanded #{n}, g {g}, h {h}, f {}",
+            crate::app::views::f_sum(algorithm, g, h)
+        ),
+        _ => format!("Expanded #{n}, g {g} + h {h} = f {}", g + h),
+    };
+    let count =
+        |keep: &dyn Fn(&Fate) -> bool| e.successors.iter().filter(|s| keep(&s.fate)).count();
+    let mut parts: Vec<(usize, String)> = Vec::new();
+    let pushed = count(&|f| *f == Fate::Pushed);
+    let kept = match algorithm {
+        Algorithm::Bfs => "queued".to_string(),
+        Algorithm::IdaStar => "within the threshold (searched below)".to_string(),
+        _ => "pushed on the open list".to_string(),
+    };
+    parts.push((pushed, kept));
+    for s in &e.successors {
+        if let Fate::BetterPath { old_g, reopened } = s.fate {
+            let what = if reopened { "reopened" } else { "updated" };
+            parts.push((
+                1,
+                format!("reached by a shorter path (g {old_g} to {}): {what}", s.g),
+            ));
+        }
+    }
+    let dropped: Vec<String> = e
+        .successors
+        .iter()
+        .filter_map(|s| match s.fate {
+            Fate::Known { best_g, closed } => Some(format!(
+                "already {} with g {best_g}",
+                if closed { "closed" } else { "on open" }
+            )),
+            _ => None,
+        })
+        .collect();
+    parts.push((dropped.len(), format!("dropped ({})", dropped.join("; "))));
+    let pruned: Vec<String> = e
+        .successors
+        .iter()
+        .filter(|s| s.fate == Fate::OverThreshold)
+        .map(|s| (s.g + s.h).to_string())
+        .collect();
+    let over = format!(
+        "pruned: f {} over the threshold {}",
+        pruned.join(", "),
+        e.bound
+    );
+    parts.push((pruned.len(), over));
+    parts.push((count(&|f| *f == Fate::Goal), "the goal: BFS stops".into()));
+    let mut said: Vec<String> = parts
+        .into_iter()
+        .filter(|(k, _)| *k > 0)
+        .enumerate()
+        .map(|(i, (k, what))| match i {
+            0 => format!("{k} successor{} {what}", if k == 1 { "" } else { "s" }),
+            _ => format!("{k} {what}"),
+        })
+        .collect();
+    if count(&|f| *f == Fate::Parent) > 0 {
+        said.push("the parent skipped (no move undoes the last one)".into());
+    }
+    format!("{head}: {}.", said.join(", "))
+}
+
 /// "N states expanded out of R reachable (share)"; for IDA*, which keeps no closed set and
 /// expands a board again in each iteration (and by each path), a count of expansions.
 pub fn coverage(algorithm: Algorithm, expanded: u64, rows: usize, cols: usize) -> String {
@@ -307,6 +386,7 @@ fn expansion(
     picked: &mut Option<Board>,
 ) {
     ui.label(RichText::new(format!("Expansion #{}", group(e.number))).strong());
+    ui.add(egui::Label::new(narration(e, algorithm)).wrap());
     ui.horizontal(|ui| {
         if mini::board(ui, &e.board, goal, cell).clicked() {
             *picked = Some(e.board.clone());

@@ -2,6 +2,7 @@
 //! the messages — and the frame's layout around the two views (`super::views`). Pure UI: no
 //! window or GPU code here, so egui_kittest can drive it.
 
+mod explain;
 mod inspector;
 mod lessons;
 mod menu;
@@ -22,6 +23,7 @@ use super::views;
 use super::views::help::{self, Topic};
 
 pub(crate) use inspector::fate_text;
+pub use inspector::narration;
 
 /// File dialogs, so tests can replace the native ones.
 pub trait Dialogs {

@@ -1,12 +1,11 @@
 //! The Puzzle panel: where the board comes from (files, paste, scramble, edits) and the goal.
 
-use egui::Color32;
-
 use super::Dialogs;
 use crate::app::state::AppState;
 use crate::puzzle::GoalSpec;
 
-/// The Puzzle panel: open, recent files, edit mode, paste, scramble, goal, solvability.
+/// The Puzzle panel: open, recent files, edit mode, paste, scramble, goal, solvability (and
+/// why, on demand).
 pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialogs) {
     ui.horizontal_wrapped(|ui| {
         if ui.button("Open…").on_hover_text("Ctrl+O: open a puzzle file (any format npuzzle reads)").clicked() {
@@ -27,14 +26,7 @@ pub(super) fn show(ui: &mut egui::Ui, st: &mut AppState, dialogs: &mut dyn Dialo
     scramble_controls(ui, st);
     ui.separator();
     goal_choice(ui, st);
-    if let Some(v) = st.solvability() {
-        let col = if v.solvable {
-            Color32::LIGHT_GREEN
-        } else {
-            Color32::LIGHT_RED
-        };
-        ui.colored_label(col, v.reason());
-    }
+    super::explain::parity(ui, st);
 }
 
 /// The recent files, one button each (a click loads it); nothing when there are none.

@@ -204,6 +204,7 @@ fn heuristic_menu(ui: &mut egui::Ui, st: &mut AppState) {
             "Warning: this heuristic overestimates (2 × Manhattan): A* and IDA* with it are not optimal and may return a longer path.",
         );
     }
+    super::explain::pattern_database(ui, st);
 }
 
 /// The pattern database being built, if any: its pattern, depth and time left, and a bar of
