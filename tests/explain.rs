@@ -107,6 +107,17 @@ fn the_inspector_narrates_astar_and_idastar_steps() {
     let mut h = harness(NEAR);
     set(
         &mut h.state_mut().st,
+        Algorithm::Bfs,
+        HeuristicKind::Manhattan,
+    );
+    h.step();
+    h.get_by_label("Step").click();
+    step_until(&mut h, |s| expanded(s) == 1 && s.run.is_idle());
+    h.step();
+    h.get_by_label("Expanded #1, g 0 (its depth): 4 successors queued.");
+    let mut h = harness(NEAR);
+    set(
+        &mut h.state_mut().st,
         Algorithm::IdaStar,
         HeuristicKind::Manhattan,
     );
@@ -188,7 +199,7 @@ fn narrated(algorithm: Algorithm, steps: usize) -> Vec<String> {
             count(&|f| *f == Fate::Parent) > 0
         );
         let head = match algorithm {
-            Algorithm::Bfs => format!("Expanded #{} at depth {}: ", e.number, e.g),
+            Algorithm::Bfs => format!("Expanded #{}, g {} (its depth): ", e.number, e.g),
             Algorithm::IdaStar => format!(
                 "Expanded #{}, g {} + h {} = f {} (threshold {}): ",
                 e.number,
