@@ -58,7 +58,7 @@ fn side_panels_and_small_boards_grow_with_the_window() {
         step_until(&mut h, |s| expanded(s) == 3 && s.run.is_idle());
         h.step();
         h.step();
-        let got = h.state().st.view.side_widths;
+        let got = h.state().st.view.side_widths.map(|w| w.unwrap_or(0.0));
         for (got, want, side) in [(got[0], panels[0], "left"), (got[1], panels[1], "right")] {
             assert!(
                 (got - want).abs() <= 6.0,

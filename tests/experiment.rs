@@ -192,7 +192,7 @@ fn the_compare_table_is_saved_as_the_clis_csv() {
     let header = lines.next().unwrap();
     assert!(
         header.starts_with(
-            "id,line,start,goal,solvable,optimal,algorithm,heuristic,initial_h,nodes_expanded"
+            "id,line,start,goal,solvable,optimal,algorithm,weight,heuristic,initial_h,nodes_expanded"
         ),
         "{header}"
     );
@@ -201,7 +201,7 @@ fn the_compare_table_is_saved_as_the_clis_csv() {
     assert_eq!(rows.len(), st.compare.rows().len());
     // BFS on the depth-2 board: 3 expanded, 6 generated (tests/conventions.rs counts them).
     assert!(
-        rows[0].starts_with("1,1,1 2 3/4 5 6/0 7 8,blank-last,true,,bfs,none,0,3,6,"),
+        rows[0].starts_with("1,1,1 2 3/4 5 6/0 7 8,blank-last,true,,bfs,,none,0,3,6,"),
         "{}",
         rows[0]
     );
