@@ -5,9 +5,9 @@
 
 mod common;
 
-use common::harness::{harness, harness_sized, set, step_until};
+use common::harness::{expanded, harness, harness_sized, set, step_until};
 use egui_kittest::kittest::{NodeT, Queryable};
-use npuzzle::app::{AppState, LowerView};
+use npuzzle::app::LowerView;
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::puzzle::Board;
 use npuzzle::search::Algorithm;
@@ -16,14 +16,6 @@ use npuzzle::search::Algorithm;
 const NEAR: &str = "1 2 3/4 0 6/7 5 8";
 /// A 4×4 board some moves from the goal: A* keeps a few boards on its open list.
 const FOUR: &str = "5 1 2 4/9 6 3 8/13 10 7 11/0 14 15 12";
-
-/// Nodes the inspector's snapshot has expanded (0 before any).
-fn expanded(st: &AppState) -> u64 {
-    st.run
-        .inspect()
-        .and_then(|v| v.last.as_ref())
-        .map_or(0, |e| e.number)
-}
 
 /// The widths of the small boards drawn (the inspector's, the open list's), in points.
 fn small_boards(h: &egui_kittest::Harness<'_, common::harness::TestApp>) -> Vec<f32> {

@@ -7,9 +7,9 @@
 mod common;
 
 use common::goal;
-use common::harness::{harness, harness_sized, set, step_until};
+use common::harness::{expanded, harness, harness_sized, set, step_until};
 use egui_kittest::kittest::Queryable;
-use npuzzle::app::{AppState, HeuristicChoice, narration};
+use npuzzle::app::{HeuristicChoice, narration};
 use npuzzle::heuristic::pdb::PartitionSpec;
 use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
 use npuzzle::puzzle::GoalSpec;
@@ -20,14 +20,6 @@ use npuzzle::search::{Algorithm, Problem};
 const NEAR: &str = "1 2 3/4 0 6/7 5 8";
 /// The 31-move 8-puzzle.
 const HARD8: &str = "8 6 7/2 5 4/3 0 1";
-
-/// Nodes the inspector's snapshot has expanded (0 before any).
-fn expanded(st: &AppState) -> u64 {
-    st.run
-        .inspect()
-        .and_then(|v| v.last.as_ref())
-        .map_or(0, |e| e.number)
-}
 
 #[test]
 fn the_puzzle_panel_explains_an_unsolvable_3x3_and_lists_its_pairs_on_demand() {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::harness::{harness, harness_sized, painted_texts, set, step_until};
+use common::harness::{expanded, harness, harness_sized, painted_texts, set, step_until};
 use common::{goal, replay};
 use egui_kittest::kittest::Queryable;
 use npuzzle::app::{AppState, HeuristicChoice, Level, LowerView, RunState};
@@ -18,14 +18,6 @@ use npuzzle::search::{Algorithm, Limits, Outcome, Problem, Pruning, solve};
 const NEAR: &str = "1 2 3/4 0 6/7 5 8";
 /// The 31-move 8-puzzle.
 const HARD8: &str = "8 6 7/2 5 4/3 0 1";
-
-/// Nodes the inspector's snapshot has expanded (0 before any).
-fn expanded(st: &AppState) -> u64 {
-    st.run
-        .inspect()
-        .and_then(|v| v.last.as_ref())
-        .map_or(0, |e| e.number)
-}
 
 /// BFS has no heuristic: the inspector shows its nodes' depth g alone, not a g/h/f with h 0,
 /// and the Stats panel its depth.

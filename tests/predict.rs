@@ -8,21 +8,13 @@ mod common;
 
 use common::bin::HARD8;
 use common::goal;
-use common::harness::{harness, set, step_until};
+use common::harness::{expanded, harness, set, step_until};
 use egui_kittest::kittest::Queryable;
-use npuzzle::app::{AppState, judge, shown_order};
+use npuzzle::app::{judge, shown_order};
 use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
 use npuzzle::puzzle::GoalSpec;
 use npuzzle::search::stepper::{OpenEntry, Stepper};
 use npuzzle::search::{Algorithm, Problem};
-
-/// Nodes the inspector's snapshot has expanded (0 before any).
-fn expanded(st: &AppState) -> u64 {
-    st.run
-        .inspect()
-        .and_then(|v| v.last.as_ref())
-        .map_or(0, |e| e.number)
-}
 
 /// A stepper of `board` with `algorithm` and Manhattan distance, stepped `n` times.
 fn stepper(board: &str, algorithm: Algorithm, n: usize) -> Stepper {

@@ -109,6 +109,14 @@ pub fn step_by(h: &mut Harness<'_, TestApp>, n: u64) {
     });
 }
 
+/// Nodes the inspector's snapshot has expanded (0 before any).
+pub fn expanded(st: &AppState) -> u64 {
+    st.run
+        .inspect()
+        .and_then(|v| v.last.as_ref())
+        .map_or(0, |e| e.number)
+}
+
 /// Picks the algorithm and heuristic in the Solver panel's settings.
 pub fn set(st: &mut AppState, algorithm: Algorithm, h: HeuristicKind) {
     st.settings.algorithm = algorithm;
