@@ -46,7 +46,7 @@ pub fn fate_text(s: &Successor, algorithm: Algorithm, threshold: u32) -> String 
 }
 
 /// The step in one plain sentence, from the expansion's own data alone (its numbers and each
-/// successor's [`Fate`], as [`fate_text`] words them one by one): "Expanded #12, g 5 + h 9 =
+/// successor's [`Fate`], as `fate_text` words them one by one): "Expanded #12, g 5 + h 9 =
 /// f 14: 2 successors pushed on the open list, 1 dropped (already closed with g 3), the
 /// parent skipped." IDA* names its threshold and what it pruned; BFS, which has no h, says
 /// g as its depth.

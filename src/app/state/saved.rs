@@ -38,7 +38,7 @@ pub const KIND: &str = "npuzzle settings";
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Saved {
-    /// Always [`KIND`].
+    /// Always `"npuzzle settings"`.
     pub kind: String,
     /// The version of npuzzle that wrote it (`Cargo.toml`'s).
     pub version: String,

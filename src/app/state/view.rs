@@ -51,7 +51,7 @@ pub struct View {
 }
 
 /// The text sizes (zoom factors) the View menu and Ctrl+plus / Ctrl+minus step through, from
-/// the smallest to the largest, in steps of [`TEXT_SIZE_STEP`].
+/// the smallest to the largest, in steps of `TEXT_SIZE_STEP` (a tenth).
 pub const TEXT_SIZES: std::ops::RangeInclusive<f32> = 0.6..=2.5;
 
 /// One step of Ctrl+plus or Ctrl+minus (a tenth of the normal size).
