@@ -7,7 +7,7 @@ use std::time::Instant;
 use egui_wgpu::wgpu;
 use winit::application::ApplicationHandler;
 use winit::event::WindowEvent;
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::{Window, WindowId};
 
 use super::AppError;
@@ -58,7 +58,13 @@ struct App {
     shots: Vec<egui::ScreenshotCallback>,
     /// The settings kept between runs (`None` for `--screenshot`).
     kept: Option<kept::Kept>,
+    /// Where the screen reader's requests come from (AccessKit's adapter sends them as the
+    /// event loop's user events).
+    proxy: EventLoopProxy<AccessKitEvent>,
 }
+
+/// What the screen reader (through AccessKit) asks of the window.
+type AccessKitEvent = egui_winit::accesskit_winit::Event;
 
 /// The least time between two frames that show a running search's snapshots (about 30 a
 /// second): on a software renderer each frame costs the renderer's threads tens of
@@ -76,9 +82,12 @@ const SMOOTH_FRAME_GAP: std::time::Duration = std::time::Duration::from_millis(1
 /// # Errors
 /// [`AppError`] when no window or graphics adapter can be had, or the screenshot fails.
 pub fn run(opts: GuiRequest) -> Result<(), AppError> {
-    let event_loop = EventLoop::new().map_err(|e| AppError::Window(e.into()))?;
+    let event_loop = EventLoop::<AccessKitEvent>::with_user_event()
+        .build()
+        .map_err(|e| AppError::Window(e.into()))?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut app = App {
+        proxy: event_loop.create_proxy(),
         opts,
         state: None,
         gfx: None,
@@ -111,7 +120,9 @@ impl App {
         // Automation runs (`--screenshot`) neither read nor write the user's settings.
         let file = self.opts.screenshot.is_none().then(Saved::load);
         let kept_size = file.as_ref().and_then(|(s, _)| s.as_ref()?.window);
+        // Invisible until AccessKit's adapter is set up on it (as AccessKit requires).
         let attrs = Window::default_attributes()
+            .with_visible(false)
             .with_title("npuzzle")
             .with_window_icon(kept::icon())
             .with_inner_size(kept::first_size(
@@ -181,7 +192,7 @@ impl App {
         // rasterisers (lavapipe) every filled layer costs a full-window pass.
         egui_ctx.all_styles_mut(|s| s.visuals.panel_fill = egui::Color32::TRANSPARENT);
         egui_ctx.set_theme(egui::Theme::Dark);
-        let egui_state = egui_winit::State::new(
+        let mut egui_state = egui_winit::State::new(
             egui_ctx.clone(),
             egui::ViewportId::ROOT,
             &window,
@@ -189,6 +200,8 @@ impl App {
             None,
             Some(ctx.device.limits().max_texture_dimension_2d as usize),
         );
+        egui_state.init_accesskit(el, &window, self.proxy.clone());
+        window.set_visible(true);
         // The evaluator gets a device of its own: waiting for a compute batch must not wait
         // for the window's frames (and the other way round).
         let compute = match GpuContext::new() {
@@ -395,7 +408,20 @@ impl App {
     }
 }
 
-impl ApplicationHandler for App {
+impl ApplicationHandler<AccessKitEvent> for App {
+    /// A screen reader's request: its first look (egui then builds its AccessKit tree each
+    /// frame), an action on a widget (a click, focus), or its leaving.
+    fn user_event(&mut self, _el: &ActiveEventLoop, event: AccessKitEvent) {
+        use egui_winit::accesskit_winit::WindowEvent as Ak;
+        let Some(g) = &mut self.gfx else { return };
+        match event.window_event {
+            Ak::InitialTreeRequested => g.egui_ctx.enable_accesskit(),
+            Ak::ActionRequested(request) => g.egui_state.on_accesskit_action_request(request),
+            Ak::AccessibilityDeactivated => g.egui_ctx.disable_accesskit(),
+        }
+        g.window.request_redraw();
+    }
+
     fn resumed(&mut self, el: &ActiveEventLoop) {
         if self.gfx.is_none()
             && let Err(e) = self.init(el)
