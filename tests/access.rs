@@ -3,6 +3,8 @@
 //! and played with the arrows and Enter, AccessKit labels on the board's cells and on the
 //! custom views (egui_kittest finds widgets by those labels).
 
+#![cfg(feature = "gui")]
+
 mod common;
 
 use common::harness::{expanded, harness, harness_sized, set, step_until};

@@ -2,6 +2,8 @@
 //! its "?", which opens its help (what it shows, a legend, what to look for) and closes with
 //! Escape; the Algorithm and Heuristic menus tell what each entry is on hover.
 
+#![cfg(feature = "gui")]
+
 mod common;
 
 use common::harness::{TestApp, harness, harness_sized, painted_texts, step_until};
