@@ -275,9 +275,10 @@ pub(super) static ADMISSIBLE: Lesson = Lesson {
         },
         Step {
             text: "Greedy best-first search goes further: f = h alone. It ignores the moves \
-                   made and always expands the board that looks closest to the goal. It \
-                   expands few boards, but its path can be much longer. Weighted A*, f = g + \
-                   w·h, lies between: its path is at most w times the shortest.",
+                   made and always expands the board that looks closest to the goal. It often \
+                   expands few boards (not here: compare its count with A*'s), and its path \
+                   can be much longer, with no bound. Weighted A*, f = g + w·h, lies between: \
+                   its path is at most w times the shortest.",
             task: "Press Set up (it picks greedy best-first), then Start.",
             setup: Some(setup(
                 OVERESTIMATE,

@@ -49,7 +49,7 @@ pub(super) static IDASTAR: Lesson = Lesson {
                     h_of(st, IDA_BOARD, HeuristicKind::Manhattan)
                 },
                 hint: "It is h of the start board: the first expansion in the inspector shows \
-                       it, and so does the caption under the board.",
+                       it, and so does the caption above the board.",
             },
         },
         Step {
@@ -115,12 +115,12 @@ pub(super) static BETTER_H: Lesson = Lesson {
                    wrong order, must pass each other: one must leave the row and come back, 2 \
                    moves Manhattan does not count. Linear conflict adds them, for rows and \
                    columns. The board draws the tiles in conflict joined by a line.",
-            task: "Press Set up and read the caption under the board.",
+            task: "Press Set up and read the caption above the board.",
             setup: Some(setup(FARTHEST, Algorithm::AStar, "linear-conflict")),
             check: Check::Answer {
                 question: "What is h of this board with linear conflict?",
                 answer: |st| h_of(st, FARTHEST, HeuristicKind::LinearConflict),
-                hint: "The caption under the board begins \"linear conflict h = …\".",
+                hint: "The caption above the board begins \"linear conflict h = …\".",
             },
         },
         Step {
@@ -197,7 +197,7 @@ pub(super) static PDB: Lesson = Lesson {
                    sum still never overestimates. The board mirrored about its main diagonal \
                    (tiles renamed to match) needs exactly as many moves. So the tables are \
                    read for the mirrored board too, and the larger sum is used.",
-            task: "Read the caption under the board: each pattern's value, and the mirrored \
+            task: "Read the caption above the board: each pattern's value, and the mirrored \
                    board's.",
             setup: None,
             check: Check::Answer {
@@ -206,7 +206,7 @@ pub(super) static PDB: Lesson = Lesson {
                     solved(st, FARTHEST, Algorithm::AStar, "pdb:4,4")
                         .map(|s| u64::from(s.stats.initial_h))
                 },
-                hint: "The caption under the board begins \"pdb:4,4 h = …\": the larger of the \
+                hint: "The caption above the board begins \"pdb:4,4 h = …\": the larger of the \
                        two sums.",
             },
         },

@@ -185,7 +185,15 @@ fn navigation(ui: &mut egui::Ui, p: &mut LessonProgress) {
             p.go_next();
         }
         if !p.has_next() && p.step_passed() {
-            ui.colored_label(PASSED, "All lessons done.");
+            let all = (0..LESSON_COUNT).all(|l| p.is_done(l));
+            ui.colored_label(
+                PASSED,
+                if all {
+                    "All lessons done."
+                } else {
+                    "Last lesson done: the menu above shows the lessons not yet done."
+                },
+            );
         }
     });
 }
