@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+pub mod published;
+
 use crate::puzzle::{Board, Goal, Move, Notation, Solvability, format_moves};
 use crate::search::{Algorithm, AllSolutions, Iteration, SearchStats};
 pub use crate::text::group_digits;
@@ -114,11 +116,11 @@ pub fn listed_line(all: &AllSolutions) -> Option<String> {
 }
 
 /// The settings a result was made with, and where and when: what a paper that cites it needs
-/// beside the version. Written into `solve`'s JSON object and `bench`'s summary.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// beside the version. Written into `solve`'s JSON object and `bench`'s rows and summary.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Conditions {
     /// IDA*'s move pruning: `fsm` or `undo`.
-    pub pruning: &'static str,
+    pub pruning: String,
     /// IDA*'s move order: `nearer-first`, or the blank's four moves in the order tried
     /// (`ULRD` for `--move-order korf`).
     pub move_order: String,
@@ -148,7 +150,7 @@ impl Conditions {
     /// The conditions of a run with `limits`, on this host, now.
     pub fn of(limits: &crate::search::Limits) -> Conditions {
         Conditions {
-            pruning: limits.pruning.name(),
+            pruning: limits.pruning.name().to_string(),
             move_order: limits.move_order.name(),
             generated_counts_root: false,
             pdb_reflect: true,
