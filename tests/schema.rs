@@ -72,7 +72,7 @@ const ITERATION: Schema = &[
 ];
 
 /// The run's settings, host and date (`report::Conditions`), in `solve`'s object and
-/// `bench`'s summary.
+/// `bench`'s rows and summary.
 const CONDITIONS: Schema = &[
     ("pruning", STR),
     ("move_order", STR),
@@ -91,6 +91,8 @@ const CONDITIONS: Schema = &[
 const BENCH_ROW: Schema = &[
     ("id", STR),
     ("line", INT),
+    ("start", STR),
+    ("goal", STR),
     ("algorithm", STR),
     ("heuristic", STR),
     ("solvable", BOOL),
@@ -105,6 +107,9 @@ const BENCH_ROW: Schema = &[
     ("effective_branching_factor", NUM | NULL),
     ("iterations", LIST),
     ("error", STR | NULL),
+    ("published", INT | NULL),
+    ("published_share", NUM | NULL),
+    ("published_field", STR | NULL),
 ];
 
 /// `bench`'s summary, before its [`CONDITIONS`].
@@ -125,6 +130,9 @@ const BENCH_SUMMARY: Schema = &[
     ("nodes_expanded", INT),
     ("nodes_generated", INT),
     ("nodes_per_second", NUM),
+    ("published", INT | NULL),
+    ("published_share", NUM | NULL),
+    ("published_field", STR | NULL),
     ("goal", STR),
     ("choices", LIST),
 ];
@@ -304,7 +312,7 @@ fn every_command_prints_its_schema() {
     let (summary, rows) = v.split_last().unwrap();
     assert_eq!(rows.len(), 4);
     for r in rows {
-        check("bench row", r, &[BENCH_ROW]);
+        check("bench row", r, &[BENCH_ROW, CONDITIONS]);
     }
     check("bench summary", summary, &[BENCH_SUMMARY, CONDITIONS]);
 

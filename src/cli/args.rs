@@ -194,8 +194,35 @@ pub(super) struct SolveArgs {
 
 #[derive(Args, Debug)]
 pub(super) struct BenchArgs {
-    /// Bench file: lines `id t0 t1 … tN-1 [optimal]`, `#` comments.
-    pub(super) file: std::path::PathBuf,
+    /// Bench file: lines `id t0 t1 … tN-1 [optimal]`, `#` comments. With --merge: the JSON
+    /// lines of earlier runs (`--format json`), one or more files.
+    #[arg(required = true, value_name = "FILE")]
+    pub(super) files: Vec<std::path::PathBuf>,
+    /// Run only the instances with these ids, in the file's order: ids and inclusive ranges
+    /// separated by commas, e.g. 1,5,9-12. An id is the line's first column; a line without
+    /// one (a bare board) has its line number in the file as id, as the output's id column
+    /// shows. Every id named must be in the file.
+    #[arg(long, value_name = "LIST")]
+    pub(super) ids: Option<String>,
+    /// Run only the K-th of N parts of the (selected) instances, 1 ≤ K ≤ N, for a cluster's
+    /// job array: the parts interleave (the i-th instance, from 0, goes to part i mod N + 1),
+    /// so each gets easy and hard instances alike; the N parts together are all of them. Their
+    /// JSON lines concatenated are one result: see --merge.
+    #[arg(long, value_name = "K/N")]
+    pub(super) shard: Option<String>,
+    /// Published node counts to compare with (e.g. assets/bench/korf-felner2002.txt, Korf &
+    /// Felner 2002's expanded nodes): each instance's count and our share of it (ours ÷
+    /// theirs, nodes expanded or generated as the file's `# Format:` line says), and the total
+    /// share in the summary.
+    #[arg(long, value_name = "FILE")]
+    pub(super) published: Option<std::path::PathBuf>,
+    /// Read the FILEs as the JSON lines of earlier bench runs (e.g. the shards of --shard,
+    /// concatenated or not) and print them as one run: the table in the bench file's order
+    /// and the summary of them all. Refuses a line that is not a bench JSON line, an id whose
+    /// results differ between lines, and runs whose goal, search, heuristic or counting
+    /// options differ. Searches nothing.
+    #[arg(long, conflicts_with_all = ["ids", "shard"])]
+    pub(super) merge: bool,
     #[command(flatten)]
     pub(super) opts: SearchOpts,
     /// Instances solved in parallel (default: all cores).

@@ -1,9 +1,12 @@
 //! `npuzzle bench`: many instances, checked against their known optimal lengths; what it
-//! prints is in [`output`].
+//! prints is in [`output`], which instances run in [`select`] (`--ids`, `--shard`), and
+//! [`merge`] reads the JSON lines of several runs back as one (`--merge`).
 
+mod merge;
 mod output;
+mod select;
 
-use output::{Printer, Row, start_table, summarize};
+use output::{Printer, Row, RowContext, RunFacts, start_table, summarize};
 
 use std::sync::Mutex;
 use std::time::Instant;
@@ -16,10 +19,16 @@ use crate::heuristic::HeuristicChoice;
 use crate::plan::{Chosen, Hardware, Plan, RunError};
 use crate::puzzle::Goal;
 use crate::puzzle::parse::{Instance, parse_puzzles};
+use crate::report::published::PublishedCounts;
 use crate::search::{Algorithm, Followed, Outcome, Problem};
 pub(super) fn run(a: &BenchArgs) -> Result<u8, CliError> {
     let printed = std::sync::atomic::AtomicBool::new(false);
-    match bench(a, &printed) {
+    let result = if a.merge {
+        merge::run(a)
+    } else {
+        bench(a, &printed)
+    };
+    match result {
         // When the bench could not run (bad input, a heuristic or evaluator that cannot be
         // had): `summary: true` with the error, where the summary would be. After rows, the
         // error is theirs.
@@ -38,7 +47,7 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     // bench checks optimal lengths: the searches to contrast belong to solve and compare.
     a.opts.weighted()?;
     super::args::refuse_not_optimal("bench", a.opts.algorithm, &a.opts.heuristic)?;
-    let (instances, goals) = read_instances(a)?;
+    let (instances, goals, published) = read_instances(a)?;
     let mut limits = a.opts.limits()?;
     if let Some(t) = a.threads {
         limits.threads = super::jobs(Some(t));
@@ -77,14 +86,21 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
         .num_threads(jobs)
         .build()
         .map_err(|e| CliError::Other(format!("thread pool: {e}")))?;
-    let bar = start_table(instances.len(), a.opts.format)?;
+    let bar = start_table(instances.len(), a.opts.format, published.is_some())?;
     let printer = Mutex::new(Printer {
         rows: vec![None; instances.len()],
         next: 0,
         format: a.opts.format,
         csv: super::CsvLines::default(),
         failed: None,
+        published: published.is_some(),
     });
+    let conditions =
+        crate::report::Conditions::of(&limits).with_pdb_lookup(a.opts.counting.pdb_lookup());
+    let context = RowContext {
+        conditions: &conditions,
+        published: published.as_ref(),
+    };
     let engines = Engines {
         hardware: &hardware,
         batch_size: a.opts.batch_size,
@@ -111,7 +127,7 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
                 let mut followed = Followed::default();
                 let mut keep = |p: &crate::search::Progress| followed.see(p);
                 let r = engines.search(&problem, chosen, devices.get(at), &mut keep);
-                let row = Row::of(inst, chosen, &problem.goal, r, &followed);
+                let row = Row::of(inst, chosen, &problem.goal, r, &followed, &context);
                 bar.inc(1);
                 let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
                 p.put(i, row, &bar);
@@ -126,26 +142,52 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     let rows: Vec<Row> = printer.rows.into_iter().flatten().collect();
     // The goal of the first line (the file's `# goal:`, else --goal, else blank-last).
     let goal_name = goals.first().map_or("blank-last", |g| g.name());
-    let conditions =
-        crate::report::Conditions::of(&limits).with_pdb_lookup(a.opts.counting.pdb_lookup());
-    summarize(
-        &rows,
-        &instances,
-        goal_name,
+    let facts = RunFacts {
+        goal_name: goal_name.to_string(),
         jobs,
-        wall,
-        a.opts.format,
-        (conditions, choices),
-    )
+        wall_seconds: wall.elapsed().as_secs_f64(),
+        // The date when the summary is written.
+        conditions: crate::report::Conditions::of(&limits)
+            .with_pdb_lookup(a.opts.counting.pdb_lookup()),
+        choices,
+    };
+    summarize(&rows, facts, a.opts.format)
 }
 
-/// The instances of `a`'s file and the goal of each (its line's or header's, else `--goal`,
-/// else blank-last; a contradiction is an error). The file is read within the time limit too
-/// (a pipe that never ends).
-fn read_instances(a: &BenchArgs) -> Result<(Vec<Instance>, Vec<Goal>), CliError> {
+/// The instances of `a`'s file that `--ids` and `--shard` select, in file order; the goal of
+/// each (its line's or header's, else `--goal`, else blank-last; a contradiction is an
+/// error); and `--published`'s counts. The file is read within the time limit too (a pipe
+/// that never ends).
+///
+/// # Errors
+/// Usage errors (exit 2): more than one file, a bad `--ids` or `--shard`, a counts file that
+/// does not parse or gives another length than the bench file; the file's parse errors.
+fn read_instances(
+    a: &BenchArgs,
+) -> Result<(Vec<Instance>, Vec<Goal>, Option<PublishedCounts>), CliError> {
+    let [file] = a.files.as_slice() else {
+        return Err(CliError::Usage(format!(
+            "bench runs one bench file ({} given); --merge reads several runs' JSON lines",
+            a.files.len()
+        )));
+    };
+    let shard = a.shard.as_deref().map(select::Shard::parse).transpose()?;
     let limit = a.opts.limits().ok().and_then(|l| l.time_limit);
-    let (name, text) = super::read_input_within(&a.file, limit)?;
-    let instances = parse_puzzles(&text, &name, a.opts.size)?;
+    let (name, text) = super::read_input_within(file, limit)?;
+    let all = parse_puzzles(&text, &name, a.opts.size)?;
+    let keep = select::select(&all, &name, a.ids.as_deref(), shard)?;
+    let instances: Vec<Instance> = keep.into_iter().map(|i| all[i].clone()).collect();
+    if instances.is_empty() {
+        crate::note!(
+            "npuzzle: no instances in this part ({name}, --shard {:?})",
+            a.shard.as_deref().unwrap_or("")
+        );
+    }
+    let published = a
+        .published
+        .as_deref()
+        .map(|p| read_published(p, &instances))
+        .transpose()?;
     let flag = goal_flag(a.opts.goal.as_deref())?;
     let goals: Vec<Goal> = instances
         .iter()
@@ -154,7 +196,45 @@ fn read_instances(a: &BenchArgs) -> Result<(Vec<Instance>, Vec<Goal>), CliError>
             resolve_goal(flag.as_ref(), line, i.board.rows(), i.board.cols())
         })
         .collect::<Result<_, _>>()?;
-    Ok((instances, goals))
+    Ok((instances, goals, published))
+}
+
+/// `--published`'s counts file at `path`, checked against `instances`: where it gives a
+/// length and the bench file too, they must agree (else it is the table of other instances).
+/// Instances it has no count for are said on stderr.
+///
+/// # Errors
+/// [`CliError::Usage`]: the file cannot be read or parsed, or a length disagrees.
+fn read_published(
+    path: &std::path::Path,
+    instances: &[Instance],
+) -> Result<PublishedCounts, CliError> {
+    let (name, text) = super::read_input(path, false)?;
+    let counts = PublishedCounts::parse(&text, &name)
+        .map_err(|e| CliError::Usage(format!("--published: {e}")))?;
+    let mut without = Vec::new();
+    for inst in instances {
+        if counts.count_of(&inst.id).is_none() {
+            without.push(inst.id.as_str());
+        }
+        let length = counts.value(&inst.id, "length");
+        if let (Some(theirs), Some(ours)) = (length, inst.optimal)
+            && theirs != u64::from(ours)
+        {
+            return Err(CliError::Usage(format!(
+                "--published: {name} gives id {} the length {theirs}, the bench file (line {}) {ours}: are they the same instances?",
+                inst.id, inst.line
+            )));
+        }
+    }
+    if !without.is_empty() {
+        crate::note!(
+            "npuzzle: {name} has no count for {} of the instances: {}",
+            without.len(),
+            without.join(", ")
+        );
+    }
+    Ok(counts)
 }
 
 /// What is said once per search of the bench (`by_goal`'s), not per instance: a move order it
