@@ -888,9 +888,10 @@ fn the_second_trial_s_command_line_findings_are_mended() {
     // A missing argument is named in the object; a command without --format prints none.
     let o = npuzzle(&["bench", "--format", "json"], None);
     let j: Value = serde_json::from_str(&o.stdout).expect("a JSON failure object");
+    // (`<FILE>...`: bench --merge reads several.)
     assert_eq!(
         j["error"],
-        "the following required arguments were not provided: <FILE>"
+        "the following required arguments were not provided: <FILE>..."
     );
     let o = npuzzle(&["pdb", "list", "--format", "json"], None);
     assert_eq!((o.code, o.stdout.as_str()), (2, ""), "{}", o.stderr);
