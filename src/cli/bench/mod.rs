@@ -47,7 +47,11 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     // bench checks optimal lengths: the searches to contrast belong to solve and compare.
     a.opts.weighted()?;
     super::args::refuse_not_optimal("bench", a.opts.algorithm, &a.opts.heuristic)?;
-    let (instances, goals, published) = read_instances(a)?;
+    let Selected {
+        instances,
+        goals,
+        published,
+    } = read_instances(a)?;
     let mut limits = a.opts.limits()?;
     if let Some(t) = a.threads {
         limits.threads = super::jobs(Some(t));
@@ -162,9 +166,7 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
 /// # Errors
 /// Usage errors (exit 2): more than one file, a bad `--ids` or `--shard`, a counts file that
 /// does not parse or gives another length than the bench file; the file's parse errors.
-fn read_instances(
-    a: &BenchArgs,
-) -> Result<(Vec<Instance>, Vec<Goal>, Option<PublishedCounts>), CliError> {
+fn read_instances(a: &BenchArgs) -> Result<Selected, CliError> {
     let [file] = a.files.as_slice() else {
         return Err(CliError::Usage(format!(
             "bench runs one bench file ({} given); --merge reads several runs' JSON lines",
@@ -196,7 +198,21 @@ fn read_instances(
             resolve_goal(flag.as_ref(), line, i.board.rows(), i.board.cols())
         })
         .collect::<Result<_, _>>()?;
-    Ok((instances, goals, published))
+    Ok(Selected {
+        instances,
+        goals,
+        published,
+    })
+}
+
+/// The instances a bench runs ([`read_instances`]).
+struct Selected {
+    /// The instances `--ids` and `--shard` select, in file order.
+    instances: Vec<Instance>,
+    /// The goal of each.
+    goals: Vec<Goal>,
+    /// `--published`'s counts.
+    published: Option<PublishedCounts>,
 }
 
 /// `--published`'s counts file at `path`, checked against `instances`: where it gives a

@@ -327,7 +327,7 @@ fn summary_text(s: &Summary) -> Vec<String> {
     ];
     if let (Some(p), Some(f)) = (s.published, &s.published_field) {
         lines.push(format!(
-            "published: {p} {}, of the solved instances that have a count; ours {} of that",
+            "published: {p} {} for the solved instances that have a count; ours ÷ published: {}",
             f.replace('_', " "),
             s.published_share
                 .map_or("-".to_string(), |x| format!("{x:.4}"))
