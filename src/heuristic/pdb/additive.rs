@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::error::bad_partition;
-use super::lookup::reflection;
+use super::lookup::{ByU8, TileInfo, index_delta, reflection};
 use super::regions::{Flood, VALUE_BITS};
 use super::{PatternTable, PdbError, PdbLookup};
 use crate::heuristic::{Heuristic, Incremental};
@@ -35,35 +35,6 @@ pub struct AdditivePdb {
 /// The most patterns a partition may have: the incremental state keeps fixed arrays of this
 /// length, indexed without bounds checks (by masking).
 pub(crate) const MAX_PATTERNS: usize = 32;
-
-/// A table indexed by a tile or a cell (both below 256: tiles are bytes), with no bounds
-/// check: the index is taken modulo 256.
-#[derive(Clone, Debug)]
-struct ByU8<T>([T; 256]);
-
-impl<T> std::ops::Index<usize> for ByU8<T> {
-    type Output = T;
-    #[inline(always)]
-    fn index(&self, i: usize) -> &T {
-        &self.0[i & 0xFF]
-    }
-}
-
-impl<T> std::ops::IndexMut<usize> for ByU8<T> {
-    #[inline(always)]
-    fn index_mut(&mut self, i: usize) -> &mut T {
-        &mut self.0[i & 0xFF]
-    }
-}
-
-impl<T: Copy + Default> ByU8<T> {
-    /// `values` (at most 256) from index 0, the default after them.
-    fn from_slice(values: &[T]) -> Self {
-        let mut a = [T::default(); 256];
-        a[..values.len()].copy_from_slice(values);
-        ByU8(a)
-    }
-}
 
 /// One value per pattern, with no bounds check: the pattern is taken modulo
 /// [`MAX_PATTERNS`] ([`AdditivePdb::new`] takes boards of at most 32 cells, so at most 31
@@ -268,31 +239,6 @@ impl AdditivePdb {
         (idx, vals, occ, sum)
     }
 
-    /// The change of its pattern's index when the tile `moving` moves from cell `from` to
-    /// cell `to` (one move apart), where `info_at(x)` gives the [`TileInfo`] of the tile on
-    /// cell `x` (cells strictly between the two, i.e. for a vertical move). The rank digit of
-    /// the moving tile changes by the distance less the earlier tiles of its pattern in
-    /// between; the digit of every later tile in between by one.
-    #[inline(always)]
-    fn index_delta(
-        moving: TileInfo,
-        from: usize,
-        to: usize,
-        info_at: impl Fn(usize) -> TileInfo,
-    ) -> i64 {
-        let (lo, hi) = (from.min(to), from.max(to));
-        let ws = moving.weight();
-        let mut delta = (hi - lo) as i64 * ws;
-        for x in lo + 1..hi {
-            // Selects, not branches: which tiles lie in between is as good as random.
-            let other = info_at(x);
-            let term =
-                std::hint::select_unpredictable(other.slot() < moving.slot(), -ws, other.weight());
-            delta += std::hint::select_unpredictable(other.pattern() == moving.pattern(), term, 0);
-        }
-        if to > from { delta } else { -delta }
-    }
-
     fn positions(&self, tiles: &[u8]) -> (Vec<u8>, Vec<u8>) {
         let mut pos = vec![0u8; self.cells];
         for (c, &t) in tiles.iter().enumerate() {
@@ -309,40 +255,6 @@ impl AdditivePdb {
             None => Vec::new(),
         };
         (pos, rpos)
-    }
-}
-
-/// A tile's pattern, slot (index order within the pattern) and index weight as one word:
-/// `weight | pattern << 32 | slot << 40` (weight < 2³²: [`AdditivePdb::new`] takes no table
-/// of more than 2³² entries).
-#[derive(Clone, Copy, Debug)]
-struct TileInfo(u64);
-
-impl Default for TileInfo {
-    /// No pattern's tile, like the blank's.
-    fn default() -> Self {
-        TileInfo::new(u8::MAX, 0, 0)
-    }
-}
-
-impl TileInfo {
-    fn new(pattern: u8, slot: u8, weight: u64) -> TileInfo {
-        TileInfo(weight | u64::from(pattern) << 32 | u64::from(slot) << 40)
-    }
-
-    #[inline(always)]
-    fn pattern(self) -> usize {
-        (self.0 >> 32 & 0xFF) as usize
-    }
-
-    #[inline(always)]
-    fn slot(self) -> u64 {
-        self.0 >> 40
-    }
-
-    #[inline(always)]
-    fn weight(self) -> i64 {
-        (self.0 & 0xFFFF_FFFF) as i64
     }
 }
 
@@ -402,7 +314,7 @@ impl Incremental for AdditivePdb {
         let moving = self.info[t];
         let p = moving.pattern();
         let info_at = |x: usize| self.info[tiles[x] as usize];
-        let i = (i64::from(st.idx[p]) + Self::index_delta(moving, from, to, info_at)) as u32;
+        let i = (i64::from(st.idx[p]) + index_delta(moving, from, to, info_at)) as u32;
         self.tables[p].table.prefetch(i as usize);
         let mut out = PdbPrepared { i, ri: 0 };
         if let Some((_, tmap)) = &self.reflect {
@@ -411,8 +323,7 @@ impl Incremental for AdditivePdb {
             // The reflected board holds φ(tiles[T(x)]) on cell x (T is its own inverse).
             let rinfo_at = |x: usize| self.rinfo[usize::from(tiles[usize::from(tmap[x])])];
             let (rfrom, rto) = (tmap[from] as usize, tmap[to] as usize);
-            out.ri =
-                (i64::from(st.ridx[rp]) + Self::index_delta(rmoving, rfrom, rto, rinfo_at)) as u32;
+            out.ri = (i64::from(st.ridx[rp]) + index_delta(rmoving, rfrom, rto, rinfo_at)) as u32;
             self.tables[rp].table.prefetch(out.ri as usize);
         }
         out
