@@ -427,6 +427,18 @@ pub fn load_heuristic(
         let pdb = p.as_ref().clone().with_lookup(request.pdb_lookup);
         resolved.heuristic = HeuristicSpec::Pdb(std::sync::Arc::new(pdb));
     }
+    if let HeuristicSpec::PdbMax(p) = &resolved.heuristic
+        && request.pdb_lookup != crate::heuristic::pdb::PdbLookup::default()
+    {
+        if !request.pdb_lookup.reflect && p.reflects() {
+            watch.note(Note::Warning(format!(
+                "{} always reads the reflection (its partitions share tables through it)",
+                p.name()
+            )));
+        }
+        let pdb = p.as_ref().clone().with_regions(request.pdb_lookup.regions);
+        resolved.heuristic = HeuristicSpec::PdbMax(std::sync::Arc::new(pdb));
+    }
     if let Some(n) = &resolved.note {
         watch.note(Note::Chose(n.clone()));
     }

@@ -169,6 +169,11 @@ pub(super) fn run(a: &GuiArgs, launcher: Option<&Launcher>) -> Result<u8, CliErr
                 .map_err(|e| CliError::Usage(format!("--heuristic {}: {e}", p.name())))?;
             HeuristicChoice::Pdb(p.clone())
         }
+        Some(HeuristicChoice::PdbMax(c)) => {
+            c.layout(&goal)
+                .map_err(|e| CliError::Usage(format!("--heuristic {}: {e}", c.name())))?;
+            HeuristicChoice::PdbMax(c.clone())
+        }
         Some(h) => h.clone(),
     };
     match launcher {

@@ -6,8 +6,8 @@ use clap::{Args, Subcommand};
 
 use super::{CliError, flag_goal, parse_size};
 use crate::heuristic::pdb::cache::{PdbCache, header_for, verify_file};
-use crate::heuristic::pdb::{NAMED, PartitionSpec};
-use crate::heuristic::{HeuristicChoice, HeuristicSpec, is_cached};
+use crate::heuristic::pdb::{CatalogueSpec, NAMED, PartitionSpec};
+use crate::heuristic::{HeuristicChoice, HeuristicSpec, is_cached, is_catalogue_cached};
 use crate::puzzle::{Goal, GoalSpec};
 use crate::search::Algorithm;
 
@@ -25,7 +25,8 @@ pub(super) struct PdbArgs {
 enum PdbCommand {
     /// Build (or check the cached copy of) a partition's tables.
     Build {
-        /// pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES (pdb:4,4) or pdb:TILES (pdb:1 2/3 4 5).
+        /// pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES (pdb:4,4), pdb:TILES (pdb:1 2/3 4 5),
+        /// or a catalogue: pdbmax24, pdbmax:P1|P2|… (pdbmax:1 2/3 4 5|1 3/2 4 5).
         name: String,
         /// Board size RxC (default: the size the name is for).
         #[arg(long, value_name = "RxC", value_parser = parse_size)]
@@ -41,7 +42,8 @@ enum PdbCommand {
     /// Explain a partition's pattern databases without building them: what a pattern is, why
     /// the tables add up, the reflection, each table's entries and bytes, why it is built once.
     About {
-        /// pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES (pdb:4,4) or pdb:TILES (pdb:1 2/3 4 5).
+        /// pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES (pdb:4,4), pdb:TILES (pdb:1 2/3 4 5),
+        /// or a catalogue: pdbmax24, pdbmax:P1|P2|… (pdbmax:1 2/3 4 5|1 3/2 4 5).
         name: String,
         /// Board size RxC (default: the size the name is for).
         #[arg(long, value_name = "RxC", value_parser = parse_size)]
@@ -67,7 +69,18 @@ pub(super) fn run(a: &PdbArgs) -> Result<u8, CliError> {
             size,
             goal,
             max_memory,
+        } if is_catalogue(name) => {
+            build_catalogue(&cache, a.cache_dir.clone(), name, *size, goal, *max_memory)
+        }
+        PdbCommand::Build {
+            name,
+            size,
+            goal,
+            max_memory,
         } => build(&cache, a.cache_dir.clone(), name, *size, goal, *max_memory),
+        PdbCommand::About { name, size, goal } if is_catalogue(name) => {
+            about_catalogue(name, *size, goal)
+        }
         PdbCommand::About { name, size, goal } => about(name, *size, goal),
         PdbCommand::List | PdbCommand::Verify | PdbCommand::Clear
             if cache.dir().exists() && std::fs::read_dir(cache.dir()).is_err() =>
@@ -143,25 +156,7 @@ fn build(
             ""
         }
     );
-    // IDA*'s pruning automaton for this shape goes with the tables, so that a search
-    // after `pdb build` builds nothing (it is small; a failed save is not an error).
-    let t = std::time::Instant::now();
-    let limits = crate::search::Limits {
-        pruning: crate::search::Pruning::Fsm,
-        cache_dir: Some(cache.dir().to_path_buf()),
-        ..crate::search::Limits::default()
-    };
-    let terminal = super::terminal::Terminal::quiet();
-    crate::plan::load_pruning(Algorithm::IdaStar, r, c, &limits, &terminal);
-    let depth = crate::search::Pruning::Fsm.depth(r * c);
-    let fsm = crate::search::MoveFsm::shared(r, c, depth, Some(cache.dir()));
-    crate::note!(
-        "npuzzle: pruning automaton for {r}×{c}: strings of up to {} moves, {} states, {:.1} s",
-        fsm.depth(),
-        fsm.states(),
-        t.elapsed().as_secs_f64()
-    );
-    crate::note!("npuzzle: cache {}", cache.dir().display());
+    build_pruning(cache, r, c);
     // Building is for the cache: a table that could not be saved is a failure.
     if !is_cached(cache, &g, &spec) {
         // A file-system failure (the warning above said which), or tables saved and
@@ -181,6 +176,123 @@ fn build(
             format!("the tables could not be saved in {dir}")
         }));
     }
+    Ok(0)
+}
+
+/// IDA*'s pruning automaton for `r × c` boards, built with the tables so that a search after
+/// `pdb build` builds nothing (it is small; a failed save is not an error).
+fn build_pruning(cache: &PdbCache, r: usize, c: usize) {
+    let t = std::time::Instant::now();
+    let limits = crate::search::Limits {
+        pruning: crate::search::Pruning::Fsm,
+        cache_dir: Some(cache.dir().to_path_buf()),
+        ..crate::search::Limits::default()
+    };
+    let terminal = super::terminal::Terminal::quiet();
+    crate::plan::load_pruning(Algorithm::IdaStar, r, c, &limits, &terminal);
+    let depth = crate::search::Pruning::Fsm.depth(r * c);
+    let fsm = crate::search::MoveFsm::shared(r, c, depth, Some(cache.dir()));
+    crate::note!(
+        "npuzzle: pruning automaton for {r}×{c}: strings of up to {} moves, {} states, {:.1} s",
+        fsm.depth(),
+        fsm.states(),
+        t.elapsed().as_secs_f64()
+    );
+    crate::note!("npuzzle: cache {}", cache.dir().display());
+}
+
+/// Whether `name` names a catalogue (`pdbmax24`, `pdbmax:…`) rather than a partition.
+fn is_catalogue(name: &str) -> bool {
+    name.trim().to_ascii_lowercase().starts_with("pdbmax")
+}
+
+/// The catalogue `name` names and its board size: `size`, else the named one's.
+///
+/// # Errors
+/// A name that does not parse, or a custom catalogue without a size ([`CliError::Usage`]).
+fn catalogue_and_size(
+    name: &str,
+    size: Option<(usize, usize)>,
+) -> Result<(CatalogueSpec, (usize, usize)), CliError> {
+    let spec = CatalogueSpec::parse(name).map_err(|e| CliError::from_pdb(&e, e.to_string()))?;
+    match size.or(spec.named_size()) {
+        Some(s) => Ok((spec, s)),
+        None => Err(CliError::Usage(
+            "give the board size (--size RxC) for a custom catalogue".into(),
+        )),
+    }
+}
+
+/// `npuzzle pdb build pdbmax…`: the catalogue's distinct tables built (at most `max_memory`
+/// each) or found in `cache`, and IDA*'s pruning automaton; a table that could not be saved
+/// is a failure.
+///
+/// # Errors
+/// A catalogue that does not parse or fit ([`CliError::Usage`]), a build that fails, tables
+/// not on disk at the end ([`CliError::Other`]).
+fn build_catalogue(
+    cache: &PdbCache,
+    cache_dir: Option<PathBuf>,
+    name: &str,
+    size: Option<(usize, usize)>,
+    goal: &str,
+    max_memory: bytesize::ByteSize,
+) -> Result<u8, CliError> {
+    let (spec, (r, c)) = catalogue_and_size(name, size)?;
+    let g = flag_goal(goal, r, c)?;
+    let t = std::time::Instant::now();
+    let resolved = super::terminal::load_heuristic(
+        HeuristicChoice::PdbMax(spec.clone()),
+        Algorithm::IdaStar,
+        &g,
+        cache_dir,
+        max_memory.as_u64(),
+        Default::default(),
+        "",
+    )?;
+    let HeuristicSpec::PdbMax(pdb) = resolved.heuristic else {
+        return Err(CliError::Other(format!(
+            "{} gave no catalogue",
+            spec.name()
+        )));
+    };
+    let bytes: usize = pdb.tables().iter().map(|t| t.bytes().len()).sum();
+    crate::note!(
+        "npuzzle: {} for {r}×{c} ({} goal): {} partitions over {} tables ({} built now), {} entries, {:.1} s{}",
+        spec.name(),
+        g.name(),
+        pdb.partitions().len(),
+        pdb.tables().len(),
+        resolved.built.len(),
+        bytes,
+        t.elapsed().as_secs_f64(),
+        if pdb.reflects() {
+            ", looked up on the reflection too"
+        } else {
+            ""
+        }
+    );
+    build_pruning(cache, r, c);
+    if !is_catalogue_cached(cache, &g, &spec) {
+        return Err(CliError::Other(format!(
+            "the tables could not all be saved in {} (or another command removed them since)",
+            cache.dir().display()
+        )));
+    }
+    Ok(0)
+}
+
+/// `npuzzle pdb about pdbmax…`: the catalogue in words on stdout (nothing is built).
+///
+/// # Errors
+/// As [`catalogue_and_size`]; a catalogue that does not fit the board ([`CliError::Usage`]).
+fn about_catalogue(name: &str, size: Option<(usize, usize)>, goal: &str) -> Result<u8, CliError> {
+    let (spec, (r, c)) = catalogue_and_size(name, size)?;
+    let g = flag_goal(goal, r, c)?;
+    let words = spec
+        .about(&g)
+        .map_err(|e| CliError::from_pdb(&e, e.to_string()))?;
+    super::emit(&crate::text::wrap(&words.join("\n\n"), 96))?;
     Ok(0)
 }
 

@@ -102,6 +102,13 @@ impl GpuEvaluator {
         let pdb = match spec {
             HeuristicSpec::Kind(k) => return Self::new(ctx, *k, goal),
             HeuristicSpec::Pdb(p) => p,
+            // No shader reads a maximum over partitions yet: the next step.
+            HeuristicSpec::PdbMax(p) => {
+                return Err(GpuError::Unsupported(format!(
+                    "{} (a maximum over partitions) on the GPU evaluator (use --evaluator cpu)",
+                    p.name()
+                )));
+            }
         };
         let PdbLayout {
             parts,

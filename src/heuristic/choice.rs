@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use super::pdb::builder::BuildProgress;
 use super::pdb::cache::{PdbCache, header_for, older_format, read_header};
-use super::pdb::{PartitionSpec, PdbError, placements};
+use super::pdb::{CatalogueSpec, PartitionSpec, PdbError, load_catalogue, placements};
 use super::{HeuristicKind, HeuristicSpec, UnknownHeuristic};
 use crate::puzzle::Goal;
 
@@ -25,6 +25,9 @@ pub enum HeuristicChoice {
     Kind(HeuristicKind),
     /// An additive pattern database, loaded from the cache or built first.
     Pdb(PartitionSpec),
+    /// The maximum over a catalogue of additive partitions (`pdbmax24`, `pdbmax:…`), its
+    /// tables loaded from the cache or built first.
+    PdbMax(CatalogueSpec),
 }
 
 impl HeuristicChoice {
@@ -34,7 +37,7 @@ impl HeuristicChoice {
     pub fn is_admissible(&self) -> bool {
         match self {
             HeuristicChoice::Kind(k) => k.is_admissible(),
-            HeuristicChoice::Auto | HeuristicChoice::Pdb(_) => true,
+            HeuristicChoice::Auto | HeuristicChoice::Pdb(_) | HeuristicChoice::PdbMax(_) => true,
         }
     }
 
@@ -46,7 +49,7 @@ impl HeuristicChoice {
     pub fn is_consistent(&self) -> bool {
         match self {
             HeuristicChoice::Kind(k) => k.is_consistent(),
-            HeuristicChoice::Auto | HeuristicChoice::Pdb(_) => false,
+            HeuristicChoice::Auto | HeuristicChoice::Pdb(_) | HeuristicChoice::PdbMax(_) => false,
         }
     }
 
@@ -60,6 +63,9 @@ impl HeuristicChoice {
             HeuristicChoice::Pdb(_) => {
                 "Pattern database: the tiles are split into groups (patterns). A table, built once and kept on disk, holds for every placement of one group's tiles the fewest moves of those tiles that bring them home, other tiles' moves not counted. Each group counts only its own tiles' moves, so the groups' values may be added."
             }
+            HeuristicChoice::PdbMax(_) => {
+                "Several pattern-database splits of the tiles: each split's sum is a lower bound on the moves left, so the largest of them is one too, and often larger than any one split's."
+            }
         }
     }
 }
@@ -69,7 +75,7 @@ impl HeuristicChoice {
 pub enum HeuristicNameError {
     /// Not a plain heuristic and not `pdb…`.
     #[error(
-        "{0}, auto, or a pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, pdb:TILES like pdb:1 2 3 4/5 6 7 8)"
+        "{0}, auto, a pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, pdb:TILES like pdb:1 2 3 4/5 6 7 8), or a maximum over several (pdbmax24, pdbmax:1 2 3/4 5 6|1 2 4/3 5 6)"
     )]
     Unknown(UnknownHeuristic),
     /// A `pdb…` name that does not parse (the message says why).
@@ -83,6 +89,11 @@ impl FromStr for HeuristicChoice {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         if s.trim().eq_ignore_ascii_case("auto") {
             return Ok(HeuristicChoice::Auto);
+        }
+        if s.trim().to_ascii_lowercase().starts_with("pdbmax") {
+            return CatalogueSpec::parse(s)
+                .map(HeuristicChoice::PdbMax)
+                .map_err(|e| HeuristicNameError::Partition(e.to_string()));
         }
         if s.trim().to_ascii_lowercase().starts_with("pdb") {
             return PartitionSpec::parse(s)
@@ -101,6 +112,7 @@ impl fmt::Display for HeuristicChoice {
             HeuristicChoice::Auto => f.write_str("auto"),
             HeuristicChoice::Kind(k) => f.write_str(k.name()),
             HeuristicChoice::Pdb(p) => f.write_str(&p.name()),
+            HeuristicChoice::PdbMax(c) => f.write_str(&c.name()),
         }
     }
 }
@@ -209,6 +221,26 @@ pub fn is_cached(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> bool {
     })
 }
 
+/// The bytes of a catalogue's distinct tables for `goal` (each once, however many partitions
+/// read it), or `None` if it does not fit the board.
+pub fn catalogue_bytes(spec: &CatalogueSpec, goal: &Goal) -> Option<u64> {
+    let n = goal.board().len();
+    let layout = spec.layout(goal).ok()?;
+    Some(layout.tables.iter().map(|p| placements(n, p.len())).sum())
+}
+
+/// Whether every distinct table of the catalogue `spec` for `goal` is in `cache` (as
+/// [`is_cached`] for a partition).
+pub fn is_catalogue_cached(cache: &PdbCache, goal: &Goal, spec: &CatalogueSpec) -> bool {
+    spec.layout(goal).is_ok_and(|l| {
+        l.tables.iter().all(|p| {
+            let path = cache.path_for(goal, p);
+            read_header(&path).is_ok_and(|h| h.same_table(&header_for(goal, p)))
+                || older_format(&path)
+        })
+    })
+}
+
 /// The pattern databases `auto` considers for a board, strongest first, and whether each must
 /// be cached already to be picked (the others build in about a second or less).
 fn auto_candidates(goal: &Goal) -> &'static [(&'static str, bool)] {
@@ -245,7 +277,7 @@ pub fn comparable(goal: &Goal, cache_dir: Option<std::path::PathBuf>) -> Vec<Heu
 /// database from the cache, or built (reporting through `opts.progress`) and cached.
 ///
 /// `auto` picks the strongest available: the exact table `pdb8` on 3×3; on 4×4 `pdb78` or
-/// `pdb663` when cached, else `pdb555` (built in about half a second); on 5×5 `pdb6666` when
+/// `pdb663` when cached, else `pdb555` (built in about half a second); on 5×5 `pdbmax24` when all its tables are cached, else `pdb6666` when
 /// cached; always within `opts.max_table_bytes`; linear conflict otherwise. Without a search
 /// that uses h (`opts.uses_heuristic` false), nothing is built: linear conflict stands in.
 ///
@@ -295,6 +327,28 @@ pub fn resolve(
             let cache = open_cache(spec, opts)?;
             load(&cache, spec, goal, opts, None)
         }
+        HeuristicChoice::PdbMax(spec) => {
+            let bad = |why| ResolveError::BadPartition {
+                name: spec.name(),
+                why,
+            };
+            spec.layout(goal).map_err(bad)?;
+            if !opts.uses_heuristic {
+                return Ok(plain(
+                    lc,
+                    Some(format!(
+                        "bfs uses no heuristic; {} ignored (no tables built)",
+                        spec.name()
+                    )),
+                ));
+            }
+            let cache =
+                PdbCache::new(opts.cache_dir.clone()).map_err(|why| ResolveError::Unavailable {
+                    name: spec.name(),
+                    why,
+                })?;
+            load_max(&cache, spec, goal, opts, None)
+        }
         HeuristicChoice::Auto => {
             if !opts.uses_heuristic {
                 return Ok(plain(lc, None));
@@ -305,6 +359,9 @@ pub fn resolve(
                     Some("auto picked linear-conflict (no cache folder)".into()),
                 ));
             };
+            if let Some(r) = auto_catalogue(&cache, goal, opts) {
+                return r;
+            }
             let mut too_big = String::new();
             for &(name, must_be_cached) in auto_candidates(goal) {
                 let spec = PartitionSpec::Named(name.to_string());
@@ -341,6 +398,56 @@ pub fn resolve(
             Ok(plain(lc, Some(note)))
         }
     }
+}
+
+/// `auto`'s pick of a named catalogue: `pdbmax24` on 5×5 when all its tables are cached and
+/// the search runs on the CPU (no limit on table bytes).
+fn auto_catalogue(
+    cache: &PdbCache,
+    goal: &Goal,
+    opts: &ResolveOptions<'_>,
+) -> Option<Result<Resolved, ResolveError>> {
+    let b = goal.board();
+    if (b.rows(), b.cols()) != (5, 5) {
+        return None;
+    }
+    // A limit on table bytes is a GPU evaluator's, and none reads a maximum yet.
+    if opts.max_table_bytes.is_some() {
+        return None;
+    }
+    let spec = CatalogueSpec::Named("pdbmax24".into());
+    if !is_catalogue_cached(cache, goal, &spec) {
+        return None;
+    }
+    let note = "auto picked the pdbmax24 pattern databases (all its tables cached): the largest \
+                of several additive partitions";
+    Some(load_max(cache, &spec, goal, opts, Some(note.into())))
+}
+
+fn load_max(
+    cache: &PdbCache,
+    spec: &CatalogueSpec,
+    goal: &Goal,
+    opts: &ResolveOptions<'_>,
+    note: Option<String>,
+) -> Result<Resolved, ResolveError> {
+    let (pdb, built) = load_catalogue(cache, goal, spec, opts.max_memory, opts.progress, opts.warn)
+        .map_err(|why| match why {
+            PdbError::Cancelled => ResolveError::Cancelled,
+            PdbError::BadPartition(_) => ResolveError::BadPartition {
+                name: spec.name(),
+                why,
+            },
+            why => ResolveError::Unavailable {
+                name: spec.name(),
+                why,
+            },
+        })?;
+    Ok(Resolved {
+        heuristic: HeuristicSpec::PdbMax(pdb),
+        note,
+        built,
+    })
 }
 
 fn open_cache(spec: &PartitionSpec, opts: &ResolveOptions<'_>) -> Result<PdbCache, ResolveError> {

@@ -21,8 +21,8 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use choice::{
-    HeuristicChoice, HeuristicNameError, ResolveError, ResolveOptions, Resolved, comparable,
-    is_cached, resolve, table_bytes,
+    HeuristicChoice, HeuristicNameError, ResolveError, ResolveOptions, Resolved, catalogue_bytes,
+    comparable, is_cached, is_catalogue_cached, resolve, table_bytes,
 };
 pub use hamming::Hamming;
 pub use linear_conflict::LinearConflict;
@@ -271,11 +271,20 @@ pub enum HeuristicSpec {
     Kind(HeuristicKind),
     /// An additive pattern database (built or loaded beforehand).
     Pdb(std::sync::Arc<pdb::AdditivePdb>),
+    /// The maximum over several additive partitions sharing their tables (built or loaded
+    /// beforehand).
+    PdbMax(std::sync::Arc<pdb::PdbMax>),
 }
 
 impl From<HeuristicKind> for HeuristicSpec {
     fn from(k: HeuristicKind) -> Self {
         HeuristicSpec::Kind(k)
+    }
+}
+
+impl From<std::sync::Arc<pdb::PdbMax>> for HeuristicSpec {
+    fn from(p: std::sync::Arc<pdb::PdbMax>) -> Self {
+        HeuristicSpec::PdbMax(p)
     }
 }
 
@@ -291,7 +300,7 @@ impl HeuristicSpec {
     pub fn is_admissible(&self) -> bool {
         match self {
             HeuristicSpec::Kind(k) => k.is_admissible(),
-            HeuristicSpec::Pdb(_) => true,
+            HeuristicSpec::Pdb(_) | HeuristicSpec::PdbMax(_) => true,
         }
     }
 
@@ -300,6 +309,7 @@ impl HeuristicSpec {
         match self {
             HeuristicSpec::Kind(k) => k.name(),
             HeuristicSpec::Pdb(p) => p.name(),
+            HeuristicSpec::PdbMax(p) => p.name(),
         }
     }
 
@@ -308,6 +318,7 @@ impl HeuristicSpec {
         match self {
             HeuristicSpec::Kind(k) => k.build(goal),
             HeuristicSpec::Pdb(p) => Box::new(p.as_ref().clone()),
+            HeuristicSpec::PdbMax(p) => Box::new(p.as_ref().clone()),
         }
     }
 }

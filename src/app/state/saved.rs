@@ -349,6 +349,7 @@ fn fits(st: &AppState, h: &HeuristicChoice) -> bool {
     let Some(goal) = st.goal() else { return false };
     match h {
         HeuristicChoice::Pdb(p) => p.patterns(&goal).is_ok(),
+        HeuristicChoice::PdbMax(c) => c.layout(&goal).is_ok(),
         HeuristicChoice::Kind(k) => k.supports(st.board().rows(), st.board().cols()).is_ok(),
         HeuristicChoice::Auto => true,
     }

@@ -88,6 +88,11 @@ pub fn caption(
             ),
             (None, Err(_)) => return None,
         },
+        HeuristicChoice::PdbMax(spec) => format!(
+            "{}: the largest of several pattern-database sums (drawn as Manhattan h = {}, which it never falls below on these tables' boards)",
+            spec.name(),
+            e.manhattan()
+        ),
     })
 }
 

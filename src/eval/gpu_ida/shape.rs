@@ -170,6 +170,12 @@ pub(super) fn heuristic(
         HeuristicSpec::Kind(k) => Err(GpuError::Unsupported(format!(
             "{k} in GPU IDA* (it takes manhattan, linear-conflict and pattern databases)"
         ))),
+        // No shader reads a maximum over partitions yet: the next step.
+        HeuristicSpec::PdbMax(p) => Err(GpuError::Unsupported(format!(
+            "{} (a maximum over partitions) in GPU IDA* (it takes manhattan, \
+             linear-conflict and single-partition pattern databases)",
+            p.name()
+        ))),
         HeuristicSpec::Pdb(p) => {
             let PdbLayout {
                 parts,

@@ -175,3 +175,68 @@ mod tests {
         assert!(w[0].contains("2 patterns: 3 tiles"), "{}", w[0]);
     }
 }
+
+impl super::CatalogueSpec {
+    /// The catalogue on `goal`'s board in words, one paragraph each: what a maximum over
+    /// partitions is and why it stays admissible (Holte, Felner, Newton, Meshulam & Furcy,
+    /// Artificial Intelligence 170 (2006)), its partitions and which tables they share (also
+    /// through the reflection), and the tables' bytes.
+    ///
+    /// # Errors
+    /// As [`super::CatalogueSpec::layout`].
+    pub fn about(&self, goal: &Goal) -> Result<Vec<String>, PdbError> {
+        let layout = self.layout(goal)?;
+        let partitions = self.partitions(goal)?;
+        let name = self.name();
+        let cells = goal.board().len();
+        let max = format!(
+            "{name} is the largest of {} additive pattern-database estimates. Each one splits \
+             the tiles into disjoint patterns and adds their tables' values, which never \
+             exceeds the moves left, because every move moves one tile, counted by one pattern \
+             only. Each sum is a lower bound, so the largest of them is one too: the maximum \
+             stays admissible, and on each board it takes whichever split sees that board best. \
+             The sums are kept move by move: a move changes only the tables holding the moved \
+             tile, and the search stops evaluating once one partition alone prunes the board.",
+            partitions.len()
+        );
+        let mut paras = vec![max];
+        let reflect = reflection(goal).is_some();
+        for (q, (patterns, parts)) in partitions.iter().zip(&layout.partitions).enumerate() {
+            let list: Vec<String> = patterns
+                .iter()
+                .zip(parts)
+                .map(|(p, part)| {
+                    let how = if part.flipped {
+                        format!(", read as the mirror image of table {}", part.table + 1)
+                    } else {
+                        format!(" (table {})", part.table + 1)
+                    };
+                    format!("{}{how}", tiles_text(p))
+                })
+                .collect();
+            paras.push(format!("Partition {}: {}.", q + 1, list.join("; ")));
+        }
+        if reflect {
+            paras.push(
+                "Every partition is also looked up on the board reflected about its main \
+                 diagonal, and the larger sum counts. A pattern's value on the board is the \
+                 value of its mirror image on the reflected board, so a pattern and its mirror \
+                 image share one table."
+                    .to_string(),
+            );
+        }
+        let bytes: u64 = layout
+            .tables
+            .iter()
+            .map(|t| placements(cells, t.len()))
+            .sum();
+        paras.push(format!(
+            "{} distinct tables, each built once and kept on disk (a table another name uses, \
+             such as pdb6666's, is the same file): {} bytes in memory and on disk, one byte per \
+             placement.",
+            layout.tables.len(),
+            group_digits(bytes)
+        ));
+        Ok(paras)
+    }
+}

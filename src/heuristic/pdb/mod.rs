@@ -18,25 +18,32 @@
 //! partition, with its incremental form and the reflection), `partition.rs` (which tiles go
 //! together), `about.rs` (the partition in words for students: [`PartitionSpec::about`]),
 //! `error.rs` ([`PdbError`]), [`builder`] (building a table), [`cache`] (tables on
-//! disk).
+//! disk), `pdbmax.rs` ([`PdbMax`]: the maximum over several partitions sharing their tables)
+//! and `catalogue.rs` ([`CatalogueSpec`]: which partitions, `pdbmax24`).
 
 mod about;
 mod additive;
 pub mod builder;
 pub mod cache;
+mod catalogue;
 mod check;
 mod error;
 mod lookup;
 mod partition;
+mod pdbmax;
 pub mod regions;
 mod table;
 
 pub use about::TableSize;
 pub use additive::{AdditivePdb, PdbPrepared, PdbState, PdbUndo};
+pub use catalogue::{CatalogueSpec, Layout, NAMED_CATALOGUES, PDBMAX24, load_catalogue};
 pub use error::PdbError;
 pub use lookup::PdbLookup;
 pub use partition::{
     KORF_FELNER_24, NAMED, PartitionSpec, contiguous_partition, tiles_in_goal_order,
+};
+pub use pdbmax::{
+    MAX_PARTITIONS, MAX_TABLES, Part, PdbMax, PdbMaxPrepared, PdbMaxState, PdbMaxUndo,
 };
 pub(crate) use table::prefetch;
 pub use table::{PatternTable, TableBytes, placements};

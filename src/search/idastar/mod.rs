@@ -148,6 +148,7 @@ pub(super) fn search_on<O: Offload>(
             run_on(problem, &h, device, ctl, progress)
         }
         HeuristicSpec::Pdb(p) => run_on(problem, p.as_ref(), device, ctl, progress),
+        HeuristicSpec::PdbMax(p) => run_on(problem, p.as_ref(), device, ctl, progress),
     }
 }
 
