@@ -219,9 +219,9 @@ impl super::CatalogueSpec {
         if reflect {
             paras.push(
                 "Every partition is also looked up on the board reflected about its main \
-                 diagonal, and the larger sum counts. A pattern's value on the board is the \
-                 value of its mirror image on the reflected board, so a pattern and its mirror \
-                 image share one table."
+                 diagonal, and the larger sum counts. A pattern's value on the board is (up to \
+                 the blank-region flags) the value of its mirror image on the reflected board, \
+                 so a pattern and its mirror image share one table."
                     .to_string(),
             );
         }

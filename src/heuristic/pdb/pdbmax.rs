@@ -6,8 +6,10 @@
 //! Every distinct table is looked up once per board on the board itself and once on its
 //! reflection about the main diagonal; a partition's element is a table read directly or, when
 //! its pattern is the reflection of a table's (`flipped`), read through the reflection: the
-//! value of pattern `S` on a board is the value of the table of `φ(S)` on the reflected board.
-//! So a catalogue needs one table for a pattern and its mirror image.
+//! value of pattern `S` on a board is the value of the table of `φ(S)` on the reflected board
+//! (exactly for the entries' least values; the blank-region flags, which name the region of the
+//! lowest free cell, may add 2 on one side and not the other, both admissible). So a catalogue
+//! needs one table for a pattern and its mirror image.
 
 use std::sync::Arc;
 
