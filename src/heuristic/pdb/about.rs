@@ -148,34 +148,6 @@ fn size_text(sizes: &[TableSize]) -> String {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::puzzle::GoalSpec;
-
-    #[test]
-    fn sizes_come_from_the_partition() {
-        let g = GoalSpec::BlankLast.resolve(4, 4).unwrap();
-        let spec = PartitionSpec::Named("pdb555".into());
-        let s = spec.table_sizes(&g).unwrap();
-        assert_eq!(s.len(), 3);
-        assert!(s.iter().all(|t| t.entries == 16 * 15 * 14 * 13 * 12));
-        let words = spec.about(&g, PdbLookup::default()).unwrap();
-        assert!(
-            words[3].contains("16 × 15 × 14 × 13 × 12 = 524 160 entries"),
-            "{}",
-            words[3]
-        );
-        assert!(words[2].contains("h is the larger of the two sums"));
-        let rect = GoalSpec::BlankLast.resolve(2, 4).unwrap();
-        let w = PartitionSpec::Sizes(vec![3, 4])
-            .about(&rect, PdbLookup::default())
-            .unwrap();
-        assert!(w[2].ends_with("not this one."), "{}", w[2]);
-        assert!(w[0].contains("2 patterns: 3 tiles"), "{}", w[0]);
-    }
-}
-
 impl super::CatalogueSpec {
     /// The catalogue on `goal`'s board in words, one paragraph each: what a maximum over
     /// partitions is and why it stays admissible (Holte, Felner, Newton, Meshulam & Furcy,
@@ -238,5 +210,33 @@ impl super::CatalogueSpec {
             group_digits(bytes)
         ));
         Ok(paras)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::GoalSpec;
+
+    #[test]
+    fn sizes_come_from_the_partition() {
+        let g = GoalSpec::BlankLast.resolve(4, 4).unwrap();
+        let spec = PartitionSpec::Named("pdb555".into());
+        let s = spec.table_sizes(&g).unwrap();
+        assert_eq!(s.len(), 3);
+        assert!(s.iter().all(|t| t.entries == 16 * 15 * 14 * 13 * 12));
+        let words = spec.about(&g, PdbLookup::default()).unwrap();
+        assert!(
+            words[3].contains("16 × 15 × 14 × 13 × 12 = 524 160 entries"),
+            "{}",
+            words[3]
+        );
+        assert!(words[2].contains("h is the larger of the two sums"));
+        let rect = GoalSpec::BlankLast.resolve(2, 4).unwrap();
+        let w = PartitionSpec::Sizes(vec![3, 4])
+            .about(&rect, PdbLookup::default())
+            .unwrap();
+        assert!(w[2].ends_with("not this one."), "{}", w[2]);
+        assert!(w[0].contains("2 patterns: 3 tiles"), "{}", w[0]);
     }
 }
