@@ -119,15 +119,11 @@ fn build(
     let (spec, (r, c)) = spec_and_size(name, size)?;
     let g = flag_goal(goal, r, c)?;
     let t = std::time::Instant::now();
-    let choice = HeuristicChoice::Pdb(spec.clone());
-    let resolved = super::terminal::load_heuristic(
-        choice,
-        Algorithm::IdaStar,
+    let resolved = load_for_build(
+        HeuristicChoice::Pdb(spec.clone()),
         &g,
         cache_dir,
-        max_memory.as_u64(),
-        Default::default(),
-        "",
+        max_memory,
     )?;
     let HeuristicSpec::Pdb(pdb) = resolved.heuristic else {
         return Err(CliError::Other(format!(
@@ -223,6 +219,28 @@ fn catalogue_and_size(
     }
 }
 
+/// The tables of `choice` for `goal`, loaded from the cache or built (at most `max_memory`) as
+/// an IDA* search would have them, with the build's progress on stderr.
+///
+/// # Errors
+/// As [`super::terminal::load_heuristic`].
+fn load_for_build(
+    choice: HeuristicChoice,
+    goal: &Goal,
+    cache_dir: Option<PathBuf>,
+    max_memory: bytesize::ByteSize,
+) -> Result<crate::heuristic::Resolved, CliError> {
+    super::terminal::load_heuristic(
+        choice,
+        Algorithm::IdaStar,
+        goal,
+        cache_dir,
+        max_memory.as_u64(),
+        Default::default(),
+        "",
+    )
+}
+
 /// `npuzzle pdb build pdbmax…`: the catalogue's distinct tables built (at most `max_memory`
 /// each) or found in `cache`, and IDA*'s pruning automaton; a table that could not be saved
 /// is a failure.
@@ -241,14 +259,11 @@ fn build_catalogue(
     let (spec, (r, c)) = catalogue_and_size(name, size)?;
     let g = flag_goal(goal, r, c)?;
     let t = std::time::Instant::now();
-    let resolved = super::terminal::load_heuristic(
+    let resolved = load_for_build(
         HeuristicChoice::PdbMax(spec.clone()),
-        Algorithm::IdaStar,
         &g,
         cache_dir,
-        max_memory.as_u64(),
-        Default::default(),
-        "",
+        max_memory,
     )?;
     let HeuristicSpec::PdbMax(pdb) = resolved.heuristic else {
         return Err(CliError::Other(format!(

@@ -212,13 +212,15 @@ pub fn table_bytes(spec: &PartitionSpec, goal: &Goal) -> Option<u64> {
 /// is checked when it is loaded; a bad one is then rebuilt), or as a file of an earlier format
 /// version, which its next use rebuilds (with a warning), so that `auto` keeps choosing it.
 pub fn is_cached(cache: &PdbCache, goal: &Goal, spec: &PartitionSpec) -> bool {
-    spec.patterns(goal).is_ok_and(|ps| {
-        ps.iter().all(|p| {
-            let path = cache.path_for(goal, p);
-            read_header(&path).is_ok_and(|h| h.same_table(&header_for(goal, p)))
-                || older_format(&path)
-        })
-    })
+    spec.patterns(goal)
+        .is_ok_and(|ps| ps.iter().all(|p| table_cached(cache, goal, p)))
+}
+
+/// Whether the table of pattern `tiles` for `goal` is in `cache` (current format and the same
+/// table, or an older format that loading will rebuild).
+fn table_cached(cache: &PdbCache, goal: &Goal, tiles: &[u8]) -> bool {
+    let path = cache.path_for(goal, tiles);
+    read_header(&path).is_ok_and(|h| h.same_table(&header_for(goal, tiles))) || older_format(&path)
 }
 
 /// The bytes of a catalogue's distinct tables for `goal` (each once, however many partitions
@@ -232,13 +234,8 @@ pub fn catalogue_bytes(spec: &CatalogueSpec, goal: &Goal) -> Option<u64> {
 /// Whether every distinct table of the catalogue `spec` for `goal` is in `cache` (as
 /// [`is_cached`] for a partition).
 pub fn is_catalogue_cached(cache: &PdbCache, goal: &Goal, spec: &CatalogueSpec) -> bool {
-    spec.layout(goal).is_ok_and(|l| {
-        l.tables.iter().all(|p| {
-            let path = cache.path_for(goal, p);
-            read_header(&path).is_ok_and(|h| h.same_table(&header_for(goal, p)))
-                || older_format(&path)
-        })
-    })
+    spec.layout(goal)
+        .is_ok_and(|l| l.tables.iter().all(|p| table_cached(cache, goal, p)))
 }
 
 /// The pattern databases `auto` considers for a board, strongest first, and whether each must
@@ -316,15 +313,9 @@ pub fn resolve(
                     why,
                 })?;
             if !opts.uses_heuristic {
-                return Ok(plain(
-                    lc,
-                    Some(format!(
-                        "bfs uses no heuristic; {} ignored (no tables built)",
-                        spec.name()
-                    )),
-                ));
+                return Ok(no_tables(&spec.name()));
             }
-            let cache = open_cache(spec, opts)?;
+            let cache = open_cache(&spec.name(), opts)?;
             load(&cache, spec, goal, opts, None)
         }
         HeuristicChoice::PdbMax(spec) => {
@@ -334,19 +325,9 @@ pub fn resolve(
             };
             spec.layout(goal).map_err(bad)?;
             if !opts.uses_heuristic {
-                return Ok(plain(
-                    lc,
-                    Some(format!(
-                        "bfs uses no heuristic; {} ignored (no tables built)",
-                        spec.name()
-                    )),
-                ));
+                return Ok(no_tables(&spec.name()));
             }
-            let cache =
-                PdbCache::new(opts.cache_dir.clone()).map_err(|why| ResolveError::Unavailable {
-                    name: spec.name(),
-                    why,
-                })?;
+            let cache = open_cache(&spec.name(), opts)?;
             load_max(&cache, spec, goal, opts, None)
         }
         HeuristicChoice::Auto => {
@@ -450,11 +431,24 @@ fn load_max(
     })
 }
 
-fn open_cache(spec: &PartitionSpec, opts: &ResolveOptions<'_>) -> Result<PdbCache, ResolveError> {
+/// The cache folder for the tables of `name`.
+fn open_cache(name: &str, opts: &ResolveOptions<'_>) -> Result<PdbCache, ResolveError> {
     PdbCache::new(opts.cache_dir.clone()).map_err(|why| ResolveError::Unavailable {
-        name: spec.name(),
+        name: name.to_string(),
         why,
     })
+}
+
+/// Linear conflict standing in for the pattern databases `name` of a search that uses no
+/// heuristic (BFS), with the note that nothing was built.
+fn no_tables(name: &str) -> Resolved {
+    Resolved {
+        heuristic: HeuristicSpec::Kind(HeuristicKind::LinearConflict),
+        note: Some(format!(
+            "bfs uses no heuristic; {name} ignored (no tables built)"
+        )),
+        built: Vec::new(),
+    }
 }
 
 fn load(
