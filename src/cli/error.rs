@@ -17,7 +17,7 @@ pub enum CliError {
     #[error("{}", limit_message(.0))]
     Limit(SearchError),
     /// A limit stopped a search that had proven the optimum at least `bound` moves long
-    /// (exit 3): `no answer within the time limit of 10 s; the optimum is at least 52 moves`.
+    /// (exit 3): `time limit of 10 s reached before an answer; the optimum is at least 52 moves`.
     #[error("{}; the optimum is at least {bound} moves", no_answer(.search))]
     Bounded {
         /// The limit.
@@ -61,11 +61,12 @@ pub(super) fn limit_message(e: &SearchError) -> String {
     }
 }
 
-/// A limit that stopped a search before its answer: `no answer within the time limit of
-/// 10 s` for the time limit, else the limit's message.
+/// A limit that stopped a search before its answer: `time limit of 10 s reached before an
+/// answer` for the time limit (the same words as [`CliError::Limit`]'s, so a script can match
+/// either), else the limit's message.
 fn no_answer(e: &SearchError) -> String {
     match e {
-        SearchError::TimeLimit(secs) => format!("no answer within the time limit of {secs} s"),
+        SearchError::TimeLimit(_) => format!("{e} before an answer"),
         e => limit_message(e),
     }
 }
