@@ -266,9 +266,74 @@ fn pdbmax24_shares_pdb6666s_tables_within_its_budget() {
 }
 
 #[test]
+fn pdbmax24x_adds_a_7_7_5_5_partition_to_pdbmax24s_tables_within_6_gb() {
+    for spec in [GoalSpec::BlankFirst, GoalSpec::BlankLast] {
+        let g = goal(&spec, 5, 5);
+        let x = CatalogueSpec::parse("pdbmax24x")
+            .unwrap()
+            .layout(&g)
+            .unwrap();
+        let small = CatalogueSpec::parse("pdbmax24")
+            .unwrap()
+            .layout(&g)
+            .unwrap();
+        let sizes: Vec<usize> = x.tables.iter().map(Vec::len).collect();
+        assert_eq!(sizes, [7, 7, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6]);
+        // pdbmax24's eight tables, the same files, after the 7-7-5-5 partition's four.
+        assert_eq!(x.tables[4..], small.tables[..]);
+        assert_eq!(x.partitions.len(), 4);
+        let bytes =
+            npuzzle::heuristic::catalogue_bytes(&CatalogueSpec::parse("pdbmax24x").unwrap(), &g)
+                .unwrap();
+        // 25!/18! twice, 25!/20! twice, 25!/19! eight times.
+        assert_eq!(bytes, 2 * 2_422_728_000 + 2 * 6_375_600 + 8 * 127_512_000);
+        assert!(bytes <= 6_000_000_000);
+    }
+}
+
+#[test]
+fn building_pdbmax24x_under_the_default_memory_cap_says_what_to_raise() {
+    // Its 7-tile tables need 13.2 GiB while building, past the default cap (at most
+    // 4 GiB): refused before anything is built, with the option and the size to give.
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().to_str().unwrap();
+    let o = npuzzle(
+        &[
+            "pdb",
+            "build",
+            "pdbmax24x",
+            "--goal",
+            "blank-first",
+            "--cache-dir",
+            dir,
+        ],
+        None,
+    );
+    assert_eq!(o.code, 3, "{}", o.stderr);
+    assert!(o.stderr.contains("7-tile pattern database"), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("raise --max-memory to at least 13.2 GiB"),
+        "{}",
+        o.stderr
+    );
+    let pdbs = std::fs::read_dir(cache.path())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "pdb")
+        })
+        .count();
+    assert_eq!(pdbs, 0);
+}
+
+#[test]
 fn catalogue_names_round_trip_and_errors_name_the_fault() {
     for s in [
         "pdbmax24",
+        "pdbmax24x",
         "pdbmax:1 2 3/4 5 6 7 8|4,4",
         "pdbmax:pdb8|1 2/3 4 5 6 7 8",
     ] {

@@ -68,7 +68,9 @@ pub(super) struct SearchOpts {
     /// linear conflict), hamming, manhattan, linear-conflict, walking-distance, wd-lc (the larger
     /// of walking distance and linear conflict), or a pattern database: pdb8 (3×3,
     /// exact), pdb555, pdb663, pdb78 (4×4), pdb6666 (5×5), pdb:SIZES (pdb:4,4), pdb:TILES
-    /// (pdb:1 2 3 4/5 6 7 8). Pattern databases are built on first use and cached. For
+    /// (pdb:1 2 3 4/5 6 7 8); or the largest of several partitions' sums: pdbmax24 (5×5, 1.0
+    /// GB of tables), pdbmax24x (5×5, 5.9 GB; build it first with `npuzzle pdb build`),
+    /// pdbmax:P1|P2|… Pattern databases are built on first use and cached. For
     /// teaching, overestimating-manhattan: twice the Manhattan distance, which overestimates
     /// (not admissible: answers may be longer than the optimum; solve and compare only).
     #[arg(long, default_value = "auto")]

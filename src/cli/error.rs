@@ -131,7 +131,11 @@ impl CliError {
             | PdbError::TooManyPlacements { .. }
             | PdbError::WrongSize { .. }
             | PdbError::BadPartition(_) => CliError::Usage(msg),
-            PdbError::TooBig { .. } | PdbError::Memory(_) => CliError::Unavailable(msg),
+            PdbError::TooBig { need, .. } => CliError::Unavailable(format!(
+                "{msg}: raise --max-memory to at least {}",
+                bytesize::ByteSize(*need).display().iec()
+            )),
+            PdbError::Memory(_) => CliError::Unavailable(msg),
             PdbError::Cancelled
             | PdbError::NoCacheDir
             | PdbError::Missing { .. }

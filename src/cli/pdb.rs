@@ -26,7 +26,7 @@ enum PdbCommand {
     /// Build (or check the cached copy of) a partition's tables.
     Build {
         /// pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES (pdb:4,4), pdb:TILES (pdb:1 2/3 4 5),
-        /// or a catalogue: pdbmax24, pdbmax:P1|P2|… (pdbmax:1 2/3 4 5|1 3/2 4 5).
+        /// or a catalogue: pdbmax24, pdbmax24x, pdbmax:P1|P2|… (pdbmax:1 2/3 4 5|1 3/2 4 5).
         name: String,
         /// Board size RxC (default: the size the name is for).
         #[arg(long, value_name = "RxC", value_parser = parse_size)]
@@ -43,7 +43,7 @@ enum PdbCommand {
     /// the tables add up, the reflection, each table's entries and bytes, why it is built once.
     About {
         /// pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES (pdb:4,4), pdb:TILES (pdb:1 2/3 4 5),
-        /// or a catalogue: pdbmax24, pdbmax:P1|P2|… (pdbmax:1 2/3 4 5|1 3/2 4 5).
+        /// or a catalogue: pdbmax24, pdbmax24x, pdbmax:P1|P2|… (pdbmax:1 2/3 4 5|1 3/2 4 5).
         name: String,
         /// Board size RxC (default: the size the name is for).
         #[arg(long, value_name = "RxC", value_parser = parse_size)]
@@ -197,7 +197,8 @@ fn build_pruning(cache: &PdbCache, r: usize, c: usize) {
     crate::note!("npuzzle: cache {}", cache.dir().display());
 }
 
-/// Whether `name` names a catalogue (`pdbmax24`, `pdbmax:…`) rather than a partition.
+/// Whether `name` names a catalogue (`pdbmax24`, `pdbmax24x`, `pdbmax:…`) rather than a
+/// partition.
 fn is_catalogue(name: &str) -> bool {
     name.trim().to_ascii_lowercase().starts_with("pdbmax")
 }

@@ -25,8 +25,8 @@ pub enum HeuristicChoice {
     Kind(HeuristicKind),
     /// An additive pattern database, loaded from the cache or built first.
     Pdb(PartitionSpec),
-    /// The maximum over a catalogue of additive partitions (`pdbmax24`, `pdbmax:…`), its
-    /// tables loaded from the cache or built first.
+    /// The maximum over a catalogue of additive partitions (`pdbmax24`, `pdbmax24x`,
+    /// `pdbmax:…`), its tables loaded from the cache or built first.
     PdbMax(CatalogueSpec),
 }
 
@@ -75,7 +75,7 @@ impl HeuristicChoice {
 pub enum HeuristicNameError {
     /// Not a plain heuristic and not `pdb…`.
     #[error(
-        "{0}, auto, a pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, pdb:TILES like pdb:1 2 3 4/5 6 7 8), or a maximum over several (pdbmax24, pdbmax:1 2 3/4 5 6|1 2 4/3 5 6)"
+        "{0}, auto, a pattern database (pdb8, pdb555, pdb663, pdb78, pdb6666, pdb:SIZES like pdb:4,4, pdb:TILES like pdb:1 2 3 4/5 6 7 8), or a maximum over several (pdbmax24, pdbmax24x, pdbmax:1 2 3/4 5 6|1 2 4/3 5 6)"
     )]
     Unknown(UnknownHeuristic),
     /// A `pdb…` name that does not parse (the message says why).
@@ -274,9 +274,10 @@ pub fn comparable(goal: &Goal, cache_dir: Option<std::path::PathBuf>) -> Vec<Heu
 /// database from the cache, or built (reporting through `opts.progress`) and cached.
 ///
 /// `auto` picks the strongest available: the exact table `pdb8` on 3×3; on 4×4 `pdb78` or
-/// `pdb663` when cached, else `pdb555` (built in about half a second); on 5×5 `pdbmax24` when all its tables are cached, else `pdb6666` when
-/// cached; always within `opts.max_table_bytes`; linear conflict otherwise. Without a search
-/// that uses h (`opts.uses_heuristic` false), nothing is built: linear conflict stands in.
+/// `pdb663` when cached, else `pdb555` (built in about half a second); on 5×5 `pdbmax24x` or
+/// `pdbmax24` when all its tables are cached, else `pdb6666` when cached; always within
+/// `opts.max_table_bytes`; linear conflict otherwise. Without a search that uses h
+/// (`opts.uses_heuristic` false), nothing is built: linear conflict stands in.
 ///
 /// # Errors
 /// [`ResolveError::BadPartition`] for a partition that does not fit the board,
@@ -381,8 +382,8 @@ pub fn resolve(
     }
 }
 
-/// `auto`'s pick of a named catalogue: `pdbmax24` on 5×5 when all its tables are cached and
-/// the search runs on the CPU (no limit on table bytes).
+/// `auto`'s pick of a named catalogue on 5×5 when the search runs on the CPU (no limit on
+/// table bytes): the strongest whose tables are all cached, `pdbmax24x` before `pdbmax24`.
 fn auto_catalogue(
     cache: &PdbCache,
     goal: &Goal,
@@ -396,13 +397,20 @@ fn auto_catalogue(
     if opts.max_table_bytes.is_some() {
         return None;
     }
-    let spec = CatalogueSpec::Named("pdbmax24".into());
-    if !is_catalogue_cached(cache, goal, &spec) {
-        return None;
-    }
-    let note = "auto picked the pdbmax24 pattern databases (all its tables cached): the largest \
-                of several additive partitions";
-    Some(load_max(cache, &spec, goal, opts, Some(note.into())))
+    let name = ["pdbmax24x", "pdbmax24"]
+        .into_iter()
+        .find(|n| is_catalogue_cached(cache, goal, &CatalogueSpec::Named(n.to_string())))?;
+    let note = format!(
+        "auto picked the {name} pattern databases (all its tables cached): the largest of \
+         several additive partitions"
+    );
+    Some(load_max(
+        cache,
+        &CatalogueSpec::Named(name.into()),
+        goal,
+        opts,
+        Some(note),
+    ))
 }
 
 fn load_max(

@@ -13,31 +13,82 @@ use super::pdbmax::{MAX_PARTITIONS, Part, PdbMax};
 use super::{PartitionSpec, PdbError};
 use crate::puzzle::Goal;
 
-/// The named catalogues: name, rows, columns.
-pub const NAMED_CATALOGUES: [(&str, usize, usize); 1] = [("pdbmax24", 5, 5)];
+/// A named catalogue: its name, the board it is for, its partitions as goal cells with the
+/// blank's goal at the top left (cell 0; turned by 180° for the blank's goal at the bottom
+/// right, as `pdb6666`), and how it was chosen.
+#[derive(Clone, Copy, Debug)]
+pub struct NamedCatalogue {
+    /// The name (`pdbmax24`).
+    pub name: &'static str,
+    /// Rows and columns of the board it is for.
+    pub shape: (usize, usize),
+    /// The partitions, each a list of patterns, each a list of goal cells.
+    pub partitions: &'static [&'static [&'static [u8]]],
+}
 
-/// `pdbmax24`'s partitions of the 24-puzzle, as goal cells with the blank's goal at the top
-/// left (cell 0; turned by 180° for the blank's goal at the bottom right, as `pdb6666`): Korf &
-/// Felner's ([`KORF_FELNER_24`]) first, then the two that a greedy selection by IDA*'s nodes
-/// added (see `docs/benchmarks.md`) from the compact 6-6-6-6 partitions of R. Clausecker's
-/// catalogue `small-t.cat` (github.com/clausecker/24puzzle). Each is also read on the
-/// reflection, so a partition and its mirror image are one; a pattern whose mirror image is
-/// another partition's shares that table: 8 distinct 6-tile tables, 1,020,096,000 bytes.
-pub const PDBMAX24: [[[u8; 6]; 4]; 3] = [
-    KORF_FELNER_24,
-    [
-        [1, 5, 6, 10, 15, 20],
-        [2, 3, 4, 7, 8, 9],
-        [11, 12, 16, 17, 21, 22],
-        [13, 14, 18, 19, 23, 24],
-    ],
-    [
-        [1, 2, 5, 6, 10, 11],
-        [3, 4, 7, 8, 9, 12],
-        [13, 14, 18, 19, 23, 24],
-        [15, 16, 17, 20, 21, 22],
-    ],
+/// Korf & Felner's partition ([`KORF_FELNER_24`]) as a partition of [`NamedCatalogue`].
+const KF: &[&[u8]] = &[
+    &KORF_FELNER_24[0],
+    &KORF_FELNER_24[1],
+    &KORF_FELNER_24[2],
+    &KORF_FELNER_24[3],
 ];
+/// Two compact 6-6-6-6 partitions of R. Clausecker's catalogue `small-t.cat`
+/// (github.com/clausecker/24puzzle), C4 and C1 in `docs/benchmarks.md`.
+const C4: &[&[u8]] = &[
+    &[1, 5, 6, 10, 15, 20],
+    &[2, 3, 4, 7, 8, 9],
+    &[11, 12, 16, 17, 21, 22],
+    &[13, 14, 18, 19, 23, 24],
+];
+const C1: &[&[u8]] = &[
+    &[1, 2, 5, 6, 10, 11],
+    &[3, 4, 7, 8, 9, 12],
+    &[13, 14, 18, 19, 23, 24],
+    &[15, 16, 17, 20, 21, 22],
+];
+/// A 7-7-5-5 partition: the top-left block of seven (its own mirror image), seven along the top
+/// right, and two fives at the bottom.
+const P7755: &[&[u8]] = &[
+    &[1, 2, 5, 6, 7, 10, 11],
+    &[3, 4, 8, 9, 13, 14, 19],
+    &[15, 16, 20, 21, 22],
+    &[12, 17, 18, 23, 24],
+];
+
+/// `pdbmax24`'s partitions of the 24-puzzle: Korf & Felner's first, then the two that a greedy
+/// selection by IDA*'s nodes added (see `docs/benchmarks.md`) from the compact 6-6-6-6
+/// partitions of R. Clausecker's catalogue. Each is also read on the reflection, so a partition
+/// and its mirror image are one; a pattern whose mirror image is another partition's shares
+/// that table: 8 distinct 6-tile tables, 1,020,096,000 bytes.
+pub const PDBMAX24: &[&[&[u8]]] = &[KF, C4, C1];
+
+/// `pdbmax24x`'s partitions: a 7-7-5-5 one, then `pdbmax24`'s (the order changes no count, and
+/// on Korf & Felner's #38 and #40 not the time: 11.76 s against 11.77 s last). 12 distinct tables:
+/// two of 7 tiles (2,422,728,000 bytes each), two of 5 and `pdbmax24`'s eight, 5,878,303,200
+/// bytes; see `docs/benchmarks.md` for how it compares.
+pub const PDBMAX24X: &[&[&[u8]]] = &[P7755, KF, C4, C1];
+
+/// The named catalogues.
+pub const NAMED_CATALOGUES: [NamedCatalogue; 2] = [
+    NamedCatalogue {
+        name: "pdbmax24",
+        shape: (5, 5),
+        partitions: PDBMAX24,
+    },
+    NamedCatalogue {
+        name: "pdbmax24x",
+        shape: (5, 5),
+        partitions: PDBMAX24X,
+    },
+];
+
+impl NamedCatalogue {
+    /// The named catalogue called `name`, if any.
+    pub fn find(name: &str) -> Option<&'static NamedCatalogue> {
+        NAMED_CATALOGUES.iter().find(|c| c.name == name)
+    }
+}
 
 /// A catalogue to search with: a named one or a list of partitions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,19 +109,20 @@ pub struct Layout {
 }
 
 impl CatalogueSpec {
-    /// Parses `pdbmax24` or `pdbmax:P1|P2|…`, each `P` a partition as after `pdb:` (tiles
-    /// `1 2 3/4 5 6` or sizes `4,4`) or a named one (`pdb6666`).
+    /// Parses a named catalogue (`pdbmax24`, `pdbmax24x`) or `pdbmax:P1|P2|…`, each `P` a
+    /// partition as after `pdb:` (tiles `1 2 3/4 5 6` or sizes `4,4`) or a named one
+    /// (`pdb6666`).
     ///
     /// # Errors
     /// [`PdbError::BadPartition`] naming the partition and what is wrong.
     pub fn parse(s: &str) -> Result<CatalogueSpec, PdbError> {
         let s = s.trim().to_ascii_lowercase();
-        if NAMED_CATALOGUES.iter().any(|n| n.0 == s) {
+        if NamedCatalogue::find(&s).is_some() {
             return Ok(CatalogueSpec::Named(s));
         }
         let Some(rest) = s.strip_prefix("pdbmax:") else {
             return Err(bad_partition!(
-                "unknown catalogue {s:?} (pdbmax24, or pdbmax:P1|P2|… with each P a partition like 1 2 3/4 5 6)"
+                "unknown catalogue {s:?} (pdbmax24, pdbmax24x, or pdbmax:P1|P2|… with each P a partition like 1 2 3/4 5 6)"
             ));
         };
         let parts = rest
@@ -120,10 +172,7 @@ impl CatalogueSpec {
     /// The board size a named catalogue is for.
     pub fn named_size(&self) -> Option<(usize, usize)> {
         match self {
-            CatalogueSpec::Named(n) => NAMED_CATALOGUES
-                .iter()
-                .find(|c| c.0 == n)
-                .map(|c| (c.1, c.2)),
+            CatalogueSpec::Named(n) => NamedCatalogue::find(n).map(|c| c.shape),
             CatalogueSpec::Custom(_) => None,
         }
     }
@@ -137,7 +186,9 @@ impl CatalogueSpec {
         let b = goal.board();
         match self {
             CatalogueSpec::Named(n) => {
-                let (r, c) = self.named_size().unwrap_or((5, 5));
+                let named = NamedCatalogue::find(n)
+                    .ok_or_else(|| bad_partition!("unknown catalogue {n:?}"))?;
+                let (r, c) = named.shape;
                 if (b.rows(), b.cols()) != (r, c) {
                     return Err(bad_partition!(
                         "{n} is for {r}×{c} boards; this one is {}×{}",
@@ -152,7 +203,8 @@ impl CatalogueSpec {
                     ));
                 }
                 let turn = |c: u8| if b.blank() == 0 { c } else { last as u8 - c };
-                Ok(PDBMAX24
+                Ok(named
+                    .partitions
                     .iter()
                     .map(|p| {
                         p.iter()

@@ -36,7 +36,9 @@ mod table;
 
 pub use about::TableSize;
 pub use additive::{AdditivePdb, PdbPrepared, PdbState, PdbUndo};
-pub use catalogue::{CatalogueSpec, Layout, NAMED_CATALOGUES, PDBMAX24, load_catalogue};
+pub use catalogue::{
+    CatalogueSpec, Layout, NAMED_CATALOGUES, NamedCatalogue, PDBMAX24, PDBMAX24X, load_catalogue,
+};
 pub use error::PdbError;
 pub use lookup::PdbLookup;
 pub use partition::{
