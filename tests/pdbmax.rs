@@ -287,7 +287,6 @@ fn pdbmax24x_adds_a_7_7_5_5_partition_to_pdbmax24s_tables_within_6_gb() {
                 .unwrap();
         // 25!/18! twice, 25!/20! twice, 25!/19! eight times.
         assert_eq!(bytes, 2 * 2_422_728_000 + 2 * 6_375_600 + 8 * 127_512_000);
-        assert!(bytes <= 6_000_000_000);
     }
 }
 
@@ -312,7 +311,7 @@ fn building_pdbmax24x_under_the_default_memory_cap_says_what_to_raise() {
     assert_eq!(o.code, 3, "{}", o.stderr);
     assert!(o.stderr.contains("7-tile pattern database"), "{}", o.stderr);
     assert!(
-        o.stderr.contains("raise --max-memory to at least 13.2 GiB"),
+        o.stderr.contains("raise --max-memory to at least 13.2GiB"),
         "{}",
         o.stderr
     );

@@ -133,7 +133,7 @@ impl CliError {
             | PdbError::BadPartition(_) => CliError::Usage(msg),
             PdbError::TooBig { need, .. } => CliError::Unavailable(format!(
                 "{msg}: raise --max-memory to at least {}",
-                bytesize::ByteSize(*need).display().iec()
+                memory_rounded_up(*need)
             )),
             PdbError::Memory(_) => CliError::Unavailable(msg),
             PdbError::Cancelled
@@ -142,6 +142,18 @@ impl CliError {
             | PdbError::Io { .. }
             | PdbError::Corrupt { .. } => CliError::Other(msg),
         }
+    }
+}
+
+/// `bytes` as a `--max-memory` value that is never less: tenths of a GiB from 1 GiB up, else
+/// whole MiB, rounded up (`13.2GiB` for 14,172,958,800 bytes).
+fn memory_rounded_up(bytes: u64) -> String {
+    if bytes >= 1 << 30 {
+        // The least tenths t with t · 2³⁰ / 10 ≥ bytes.
+        let tenths = (u128::from(bytes) * 10).div_ceil(1 << 30);
+        format!("{}.{}GiB", tenths / 10, tenths % 10)
+    } else {
+        format!("{}MiB", bytes.div_ceil(1 << 20))
     }
 }
 
@@ -155,5 +167,39 @@ impl From<SearchError> for CliError {
         } else {
             CliError::Other(e.to_string())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_hints_round_up_and_parse_back_to_enough() {
+        for (bytes, text) in [
+            (14_172_958_800, "13.2GiB"),
+            (2_500_980_300, "2.4GiB"),
+            (1 << 30, "1.0GiB"),
+            (746_000_000, "712MiB"),
+        ] {
+            let s = memory_rounded_up(bytes);
+            assert_eq!(s, text);
+            let back = super::super::parse_memory(&s).unwrap().as_u64();
+            assert!(back >= bytes, "{s} = {back} < {bytes}");
+        }
+    }
+
+    #[test]
+    fn a_time_limit_says_the_same_words_with_or_without_a_bound() {
+        let plain = CliError::Limit(SearchError::TimeLimit(10.0)).to_string();
+        assert_eq!(plain, "time limit of 10 s reached");
+        let bounded = CliError::with_bound(SearchError::TimeLimit(10.0), Some(52)).to_string();
+        assert_eq!(
+            bounded,
+            "time limit of 10 s reached before an answer; the optimum is at least 52 moves"
+        );
+        // No bound proven: the plain message.
+        let none = CliError::with_bound(SearchError::TimeLimit(10.0), Some(0)).to_string();
+        assert_eq!(none, plain);
     }
 }
