@@ -383,7 +383,10 @@ pub fn resolve(
 }
 
 /// `auto`'s pick of a named catalogue on 5×5 when the search runs on the CPU (no limit on
-/// table bytes): the strongest whose tables are all cached, `pdbmax24x` before `pdbmax24`.
+/// table bytes): the strongest (fewest nodes) whose tables are all cached and fit the memory
+/// the system leaves, `pdbmax24x` before `pdbmax24`. One that cannot be loaded (e.g. a table of
+/// an older format that would need rebuilding past `--max-memory`) is passed over with a
+/// warning.
 fn auto_catalogue(
     cache: &PdbCache,
     goal: &Goal,
@@ -397,20 +400,30 @@ fn auto_catalogue(
     if opts.max_table_bytes.is_some() {
         return None;
     }
-    let name = ["pdbmax24x", "pdbmax24"]
-        .into_iter()
-        .find(|n| is_catalogue_cached(cache, goal, &CatalogueSpec::Named(n.to_string())))?;
-    let note = format!(
-        "auto picked the {name} pattern databases (all its tables cached): the largest of \
-         several additive partitions"
-    );
-    Some(load_max(
-        cache,
-        &CatalogueSpec::Named(name.into()),
-        goal,
-        opts,
-        Some(note),
-    ))
+    for name in ["pdbmax24x", "pdbmax24"] {
+        let spec = CatalogueSpec::Named(name.into());
+        if !is_catalogue_cached(cache, goal, &spec) {
+            continue;
+        }
+        let bytes = catalogue_bytes(&spec, goal).unwrap_or(0);
+        if crate::memory::available().is_some_and(|free| bytes > free) {
+            (opts.warn)(format!(
+                "auto passed over {name}: its tables ({}) are more than the memory available",
+                bytesize::ByteSize(bytes).display().iec()
+            ));
+            continue;
+        }
+        let note = format!(
+            "auto picked the {name} pattern databases (all its tables cached): the largest of \
+             several additive partitions"
+        );
+        match load_max(cache, &spec, goal, opts, Some(note)) {
+            Err(ResolveError::Cancelled) => return Some(Err(ResolveError::Cancelled)),
+            Err(e) => (opts.warn)(format!("auto passed over {name}: {e}")),
+            ok => return Some(ok),
+        }
+    }
+    None
 }
 
 fn load_max(

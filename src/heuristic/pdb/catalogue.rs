@@ -13,9 +13,9 @@ use super::pdbmax::{MAX_PARTITIONS, Part, PdbMax};
 use super::{PartitionSpec, PdbError};
 use crate::puzzle::Goal;
 
-/// A named catalogue: its name, the board it is for, its partitions as goal cells with the
+/// A named catalogue: its name, the board it is for, and its partitions as goal cells with the
 /// blank's goal at the top left (cell 0; turned by 180° for the blank's goal at the bottom
-/// right, as `pdb6666`), and how it was chosen.
+/// right, as `pdb6666`).
 #[derive(Clone, Copy, Debug)]
 pub struct NamedCatalogue {
     /// The name (`pdbmax24`).
