@@ -12,6 +12,8 @@ const KIND_HAMMING: u32 = 0u;
 const KIND_MANHATTAN: u32 = 1u;
 const KIND_LINEAR_CONFLICT: u32 = 2u;
 const KIND_PDB: u32 = 3u;
+// The maximum over additive partitions of shared tables (GPU IDA* only).
+const KIND_PDBMAX: u32 = 4u;
 
 // Cells (rows × cols), rows, columns.
 override CELLS: u32 = 16u;

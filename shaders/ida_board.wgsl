@@ -140,7 +140,7 @@ const PM_TILES: u32 = 148u;
 // Tiles of the largest pattern (at most MAX_PATTERN): the index loop runs that many times, as
 // every pass of it runs on lavapipe whatever the lane's pattern.
 override PATTERN_K: u32 = 12u;
-@group(0) @binding(12) var<uniform> pm: array<vec4<u32>, 45>;
+@group(0) @binding(12) var<uniform> pm: array<vec4<u32>, 61>;
 // The pattern tables as one texture of u32 texels, TEXTURE_WIDTH a row, where they fit (0:
 // they are in the storage bindings of common.wgsl instead). On lavapipe a texel fetch is one
 // gather; a storage read is a loop over the lanes for each binding it may touch.
@@ -192,6 +192,63 @@ fn table_value(p: u32, idx: u32, seen: u32, blank_cell: u32) -> u32 {
 fn pattern_value(p: u32, reflected: bool) -> u32 {
     let at = pattern_index(p, reflected);
     return table_value(p, at.x, at.y, select(pos(0u), rpos(phi(0u)), reflected));
+}
+
+// A maximum over partitions (KIND_PDBMAX; src/heuristic/pdb/pdbmax.rs): every distinct table
+// is looked up on the board (`pv`, byte p) and on its reflection (`rv`); a partition's sum on
+// the board adds the values of the tables it reads directly on the board and of those it reads
+// through the reflection on the reflected board (the other way round for its sum on the
+// reflection); h is the largest sum, `hmax`. Words from PM_PARTS: per partition, the byte masks
+// of the tables it reads directly and through the reflection (two vectors); each tile's word
+// is the bit set of the tables that hold it. See `ida_max_meta_words` in
+// src/eval/gpu_layout.rs.
+const PM_PARTS: u32 = 180u;
+const MAX_PARTITIONS: u32 = 8u;
+var<private> hmax: u32;
+// The sum of the 16 bytes of `v` (each at most 255).
+fn byte_sum(v: vec4<u32>) -> u32 {
+    let pairs = (v & vec4<u32>(0x00FF00FFu)) + ((v >> vec4<u32>(8u)) & vec4<u32>(0x00FF00FFu));
+    let s = pairs.x + pairs.y + pairs.z + pairs.w;
+    return (s & 0xFFFFu) + (s >> 16u);
+}
+// The largest partition sum, on the board and (with the reflection) on its reflection.
+fn max_sum() -> u32 {
+    var best = 0u;
+    for (var q = 0u; q < MAX_PARTITIONS; q++) {
+        if (q < pmw(2u)) {
+            let direct = pm[(PM_PARTS >> 2u) + 2u * q];
+            let flipped = pm[(PM_PARTS >> 2u) + 2u * q + 1u];
+            let on_board = byte_sum(pvw & direct) + byte_sum(rvw & flipped);
+            let on_reflection = byte_sum(rvw & direct) + byte_sum(pvw & flipped);
+            best = max(best, max(on_board, select(0u, on_reflection, pm_reflect())));
+        }
+    }
+    return best;
+}
+// Tile `t` has slid from cell `to` to the blank's cell `src`: the tables that hold it are
+// looked up again on the board, those that hold φ(t) on the reflection; then `hmax`.
+fn max_move(t: u32, to: u32, src: u32) {
+    set_pos(t, src);
+    set_pos(0u, to);
+    let mask = tile_word(t);
+    var rmask = 0u;
+    if (pm_reflect()) {
+        let rt = phi(t);
+        set_rpos(rt, tmap(src));
+        set_rpos(phi(0u), tmap(to));
+        rmask = tile_word(rt);
+    }
+    for (var p = 0u; p < MAX_PATTERNS; p++) {
+        if (p < pm_patterns()) {
+            if (((mask >> p) & 1u) == 1u) {
+                set_pv(p, pattern_value(p, false));
+            }
+            if (((rmask >> p) & 1u) == 1u) {
+                set_rv(p, pattern_value(p, true));
+            }
+        }
+    }
+    hmax = max_sum();
 }
 
 // Incremental pattern indexes (INCR: at most four patterns, each tile's weight and pattern in
@@ -316,9 +373,10 @@ fn line_conflicts(l: u32) -> u32 {
 // Sets every part of h from `tiles`; returns h.
 fn full_h() -> u32 {
     md = 0u;
+    let tables = KIND == KIND_PDB || KIND == KIND_PDBMAX;
     for (var c = 0u; c < CELLS; c++) {
         let t = tile(c);
-        if (KIND == KIND_PDB) {
+        if (tables) {
             set_pos(t, c);
         }
         md += tile_md(t, c);
@@ -332,7 +390,7 @@ fn full_h() -> u32 {
         }
         return md + 2u * lc;
     }
-    if (KIND == KIND_PDB) {
+    if (tables) {
         spv = 0u;
         srv = 0u;
         for (var p = 0u; p < MAX_PATTERNS; p++) {
@@ -367,6 +425,10 @@ fn full_h() -> u32 {
                 }
             }
         }
+        if (KIND == KIND_PDBMAX) {
+            hmax = max_sum();
+            return hmax;
+        }
         return max(spv, srv);
     }
     return md;
@@ -378,6 +440,9 @@ fn current_h() -> u32 {
     }
     if (KIND == KIND_PDB) {
         return max(spv, srv);
+    }
+    if (KIND == KIND_PDBMAX) {
+        return hmax;
     }
     return md;
 }
@@ -411,6 +476,9 @@ fn apply_move(to: u32, vertical: bool) {
     blank = to;
     if (KIND == KIND_LINEAR_CONFLICT) {
         update_lines(t, vertical);
+    }
+    if (KIND == KIND_PDBMAX) {
+        max_move(t, to, src);
     }
     if (KIND == KIND_PDB && INCR) {
         var tws: vec2<u32>;

@@ -7,22 +7,13 @@ mod common;
 use std::sync::Arc;
 
 use common::bin::npuzzle;
-use common::{board, exact_distances, goal, korf100};
+use common::{board, catalogue, exact_distances, goal, korf100};
 use npuzzle::heuristic::pdb::builder::build_partition;
 use npuzzle::heuristic::pdb::{AdditivePdb, CatalogueSpec, KORF_FELNER_24, PdbLookup, PdbMax};
 use npuzzle::heuristic::{Heuristic, HeuristicChoice, HeuristicKind, Incremental};
 use npuzzle::puzzle::{Goal, GoalSpec};
 use npuzzle::search::{Algorithm, Limits, Outcome, Problem, Solution, solve};
 use rand::{Rng, SeedableRng};
-
-/// The catalogue `text` for `g`, its tables built here.
-fn catalogue(g: &Goal, text: &str) -> Arc<PdbMax> {
-    let spec = CatalogueSpec::parse(text).unwrap();
-    let layout = spec.layout(g).unwrap();
-    let tables = build_partition(g, &layout.tables, 1 << 30, &|_| true).unwrap();
-    let tables = tables.into_iter().map(Arc::new).collect();
-    Arc::new(PdbMax::new(&spec.name(), g, tables, layout.partitions).unwrap())
-}
 
 /// Each partition of `text` as its own `AdditivePdb` (tables built again, independently),
 /// with the blank-region flags read or not.

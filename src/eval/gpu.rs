@@ -102,7 +102,7 @@ impl GpuEvaluator {
         let pdb = match spec {
             HeuristicSpec::Kind(k) => return Self::new(ctx, *k, goal),
             HeuristicSpec::Pdb(p) => p,
-            // No shader reads a maximum over partitions yet: the next step.
+            // The batch evaluator's shader reads one partition; GPU IDA*'s reads a maximum.
             HeuristicSpec::PdbMax(p) => {
                 return Err(GpuError::Unsupported(format!(
                     "{} (a maximum over partitions) on the GPU evaluator (use --evaluator cpu)",

@@ -395,11 +395,34 @@ pub(super) fn pdb_layout(
     pdb: &crate::heuristic::pdb::AdditivePdb,
     n: usize,
 ) -> Result<PdbLayout<'_>, GpuError> {
+    tables_layout(pdb.tables(), pdb.reflection(), pdb.reads_regions(), n)
+}
+
+/// [`pdb_layout`] for the distinct tables of a maximum over partitions
+/// ([`PdbMax`](crate::heuristic::pdb::PdbMax)), in its order.
+///
+/// # Errors
+/// As [`pdb_layout`].
+pub(super) fn pdbmax_layout(
+    pdb: &crate::heuristic::pdb::PdbMax,
+    n: usize,
+) -> Result<PdbLayout<'_>, GpuError> {
+    tables_layout(pdb.tables(), pdb.reflection(), pdb.reads_regions(), n)
+}
+
+/// The layout of `tables` (laid end to end in this order), looked up on the reflection
+/// `reflection` (φ, T) too when there is one, their flags read when `reads_regions`.
+fn tables_layout<'a>(
+    tables: &'a [std::sync::Arc<crate::heuristic::pdb::PatternTable>],
+    reflection: Option<(&[u8], &[u8])>,
+    reads_regions: bool,
+    n: usize,
+) -> Result<PdbLayout<'a>, GpuError> {
     let mut parts: Vec<&[u8]> = Vec::new();
     let mut offset = 0u64;
     let mut head = PdbMeta::zeroed();
-    head.patterns = pdb.tables().len() as u32;
-    if let Some((phi, tmap)) = pdb.reflection()
+    head.patterns = tables.len() as u32;
+    if let Some((phi, tmap)) = reflection
         && n <= head.phi.len()
     {
         head.reflect = 1;
@@ -409,14 +432,14 @@ pub(super) fn pdb_layout(
         }
     }
     let mut patterns = Vec::new();
-    for t in pdb.tables() {
+    for t in tables {
         let k = t.tiles().len();
         if k > GPU_MAX_PATTERN {
             return Err(GpuError::Unsupported(format!(
                 "a pattern database with a pattern of {k} tiles"
             )));
         }
-        if t.regions() && !pdb.reads_regions() {
+        if t.regions() && !reads_regions {
             return Err(GpuError::Unsupported(
                 "a pattern database with its blank-region flags switched off (--pdb-regions off)"
                     .into(),

@@ -16,6 +16,9 @@ pub(super) const KIND_MANHATTAN: u32 = 1;
 pub(super) const KIND_LINEAR_CONFLICT: u32 = 2;
 /// The shader's `KIND` for an additive pattern database.
 pub(super) const KIND_PDB: u32 = 3;
+/// The shader's `KIND` for the maximum over additive partitions of shared tables (GPU IDA*
+/// only).
+pub(super) const KIND_PDBMAX: u32 = 4;
 
 /// Invocations per workgroup.
 pub(super) const WORKGROUP: u32 = 64;
@@ -111,7 +114,7 @@ pub(super) fn ida_meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u3
             put_byte(&mut words, at + 4, i, t);
         }
     }
-    words[IDA_META_TILES..].fill(IDA_TILE_NONE);
+    words[IDA_META_TILES..IDA_META_TILES + 32].fill(IDA_TILE_NONE);
     if ida_weights_fit(patterns) {
         for (p, m) in patterns.iter().enumerate() {
             for i in 0..m.k as usize {
@@ -133,6 +136,34 @@ pub(super) fn ida_weights_fit(patterns: &[PatternMeta]) -> bool {
             .all(|m| m.weights[..m.k as usize].iter().all(|&w| w < 1 << 27))
 }
 
+/// GPU IDA*'s metadata for a maximum over partitions (`KIND_PDBMAX`): [`ida_meta_words`] of
+/// its distinct tables, then word 2 the number of partitions, each tile's word the bit set of
+/// the tables that hold it (bit `p`: table `p`), and from [`IDA_META_PARTS`] on, per partition
+/// two `vec4<u32>` byte masks over the tables' values (byte `p` 0xFF when the partition reads
+/// table `p` directly, in the first, through the reflection, in the second). `partitions`:
+/// per partition, its (table, flipped) parts.
+pub(super) fn ida_max_meta_words(
+    head: &PdbMeta,
+    patterns: &[PatternMeta],
+    partitions: &[Vec<(usize, bool)>],
+) -> Vec<u32> {
+    let mut words = ida_meta_words(head, patterns);
+    words[2] = partitions.len() as u32;
+    words[IDA_META_TILES..IDA_META_TILES + 32].fill(0);
+    for (p, m) in patterns.iter().enumerate() {
+        for &t in &m.tiles[..m.k as usize] {
+            words[IDA_META_TILES + t as usize] |= 1 << p;
+        }
+    }
+    for (q, parts) in partitions.iter().enumerate().take(IDA_META_MAX_PARTITIONS) {
+        for &(table, flipped) in parts {
+            let at = IDA_META_PARTS + 8 * q + 4 * usize::from(flipped) + table / 4;
+            words[at] |= 0xFF << (8 * (table % 4));
+        }
+    }
+    words
+}
+
 /// Where φ starts in [`ida_meta_words`].
 pub(super) const IDA_META_PHI: usize = 4;
 /// Where T starts in [`ida_meta_words`].
@@ -150,8 +181,12 @@ pub(super) const IDA_META_TILES: usize =
 pub(super) const IDA_TILE_NONE: u32 = 31 << 27;
 /// Most patterns whose indexes GPU IDA* updates incrementally (one `vec4<u32>` of them).
 pub(super) const IDA_INCREMENTAL_PATTERNS: usize = 4;
+/// Where the partitions' byte masks start in [`ida_max_meta_words`] (8 words a partition).
+pub(super) const IDA_META_PARTS: usize = IDA_META_TILES + 32;
+/// Most partitions GPU IDA* takes in a maximum.
+pub(super) const IDA_META_MAX_PARTITIONS: usize = 8;
 /// Words of [`ida_meta_words`] (a multiple of 4: the uniform is an array of `vec4<u32>`).
-pub(super) const IDA_META_WORDS: usize = IDA_META_TILES + 32;
+pub(super) const IDA_META_WORDS: usize = IDA_META_PARTS + 8 * IDA_META_MAX_PARTITIONS;
 
 /// Reading WGSL declarations in tests, to check them against the host's constants.
 #[cfg(test)]
@@ -252,6 +287,7 @@ mod tests {
         assert_eq!(wgsl_const("KIND_MANHATTAN"), KIND_MANHATTAN);
         assert_eq!(wgsl_const("KIND_LINEAR_CONFLICT"), KIND_LINEAR_CONFLICT);
         assert_eq!(wgsl_const("KIND_PDB"), KIND_PDB);
+        assert_eq!(wgsl_const("KIND_PDBMAX"), KIND_PDBMAX);
         assert_eq!(wgsl_const("WORKGROUP"), WORKGROUP);
         assert_eq!(wgsl_const("MAX_SIDE") as usize, GPU_MAX_SIDE);
         assert_eq!(wgsl_const("MAX_CELLS") as usize, MAX_CELLS);
@@ -271,6 +307,7 @@ mod tests {
             "KIND_MANHATTAN",
             "KIND_LINEAR_CONFLICT",
             "KIND_PDB",
+            "KIND_PDBMAX",
             "MAX_PATTERN",
         ] {
             assert_eq!(const_in(IDASTAR, name), wgsl_const(name), "{name}");
@@ -285,7 +322,9 @@ mod tests {
             ("PM_PATTERNS", IDA_META_PATTERNS),
             ("PM_STRIDE", IDA_META_STRIDE),
             ("PM_TILES", IDA_META_TILES),
+            ("PM_PARTS", IDA_META_PARTS),
             ("MAX_PATTERNS", IDA_META_MAX_PATTERNS),
+            ("MAX_PARTITIONS", IDA_META_MAX_PARTITIONS),
         ] {
             assert_eq!(const_in(IDASTAR, name) as usize, value, "{name}");
         }
@@ -324,6 +363,17 @@ mod tests {
         assert_eq!(tile(&w, 9), IDA_TILE_NONE);
         // Nor do five patterns.
         assert!(!ida_weights_fit(&[PatternMeta::zeroed(); 5]));
+        // A maximum: two partitions, the second reading table 1 through the reflection and
+        // table 5 directly; tile words are the tables that hold each tile.
+        p.weights[0] = 14;
+        let parts = [vec![(0, false), (1, false)], vec![(1, true), (5, false)]];
+        let w = ida_max_meta_words(&head, &[PatternMeta::zeroed(), p], &parts);
+        assert_eq!(w.len(), IDA_META_WORDS);
+        assert_eq!(w[2], 2);
+        assert_eq!((tile(&w, 9), tile(&w, 3), tile(&w, 4)), (2, 2, 0));
+        let q = |q: usize| &w[IDA_META_PARTS + 8 * q..IDA_META_PARTS + 8 * q + 8];
+        assert_eq!(q(0), &[0xFFFF, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(q(1), &[0, 0xFF00, 0, 0, 0xFF00, 0, 0, 0]);
     }
 
     fn metadata_layout(wgsl: &str) {

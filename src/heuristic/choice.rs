@@ -396,7 +396,8 @@ fn auto_catalogue(
     if (b.rows(), b.cols()) != (5, 5) {
         return None;
     }
-    // A limit on table bytes is a GPU evaluator's, and none reads a maximum yet.
+    // A limit on table bytes is a GPU's: batched A*'s evaluator reads no maximum, and GPU IDA*,
+    // which does, has not been measured with one on a GPU yet; both keep `pdb6666`.
     if opts.max_table_bytes.is_some() {
         return None;
     }

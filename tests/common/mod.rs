@@ -232,3 +232,15 @@ pub fn pdb(g: &Goal, sizes: &[usize]) -> npuzzle::heuristic::HeuristicSpec {
         AdditivePdb::new("test", g, tables.into_iter().map(Arc::new).collect()).unwrap(),
     ))
 }
+
+/// The maximum over the catalogue `text` (e.g. `pdbmax:5,5,5|1 4 5 8 9/2 3 6 7 10/11 12 13
+/// 14 15`) for `g`, its tables built here.
+pub fn catalogue(g: &Goal, text: &str) -> std::sync::Arc<npuzzle::heuristic::pdb::PdbMax> {
+    use npuzzle::heuristic::pdb::builder::build_partition;
+    use npuzzle::heuristic::pdb::{CatalogueSpec, PdbMax};
+    let spec = CatalogueSpec::parse(text).unwrap();
+    let layout = spec.layout(g).unwrap();
+    let tables = build_partition(g, &layout.tables, 1 << 30, &|_| true).unwrap();
+    let tables = tables.into_iter().map(std::sync::Arc::new).collect();
+    std::sync::Arc::new(PdbMax::new(&spec.name(), g, tables, layout.partitions).unwrap())
+}

@@ -4,10 +4,10 @@
 
 use super::{PATH_WORDS, SHARE_MAX, WORKGROUP, origin_word};
 use crate::eval::gpu::GpuError;
-use crate::eval::gpu_context::{PdbLayout, pdb_layout};
+use crate::eval::gpu_context::{PdbLayout, pdb_layout, pdbmax_layout};
 use crate::eval::gpu_layout::{
-    IDA_META_MAX_PATTERNS, KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB, ida_meta_words,
-    ida_weights_fit,
+    IDA_META_MAX_PARTITIONS, IDA_META_MAX_PATTERNS, KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB,
+    KIND_PDBMAX, ida_max_meta_words, ida_meta_words, ida_weights_fit,
 };
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
 use crate::puzzle::Goal;
@@ -27,7 +27,8 @@ pub(super) struct Shape {
     /// Invocations in a dispatch, and per workgroup.
     pub(super) invocations: u32,
     pub(super) workgroup: u32,
-    /// The shader's `KIND` (`KIND_MANHATTAN`, `KIND_LINEAR_CONFLICT` or `KIND_PDB`).
+    /// The shader's `KIND` (`KIND_MANHATTAN`, `KIND_LINEAR_CONFLICT`, `KIND_PDB` or
+    /// `KIND_PDBMAX`).
     pub(super) kind: u32,
     /// log₂ of the bytes of a table storage binding (`GpuContext::table_shift`).
     pub(super) chunk_shift: u32,
@@ -98,7 +99,12 @@ fn software_invocations() -> usize {
 /// 5,900 with pdb78 and 4,100 with pdb6666. These caps leave half of that or more; a round cut
 /// all the same is detected (the iteration is searched again with half the cap).
 pub(super) fn software_budget_cap(kind: u32) -> u32 {
-    if kind == KIND_MANHATTAN { 6_000 } else { 2_000 }
+    match kind {
+        KIND_MANHATTAN => 6_000,
+        // Every step of a maximum ranks several patterns on each side.
+        KIND_PDBMAX => 500,
+        _ => 2_000,
+    }
 }
 
 /// The invocations GPU IDA* runs and its workgroup size: `asked` (`--gpu-invocations`),
@@ -170,12 +176,36 @@ pub(super) fn heuristic(
         HeuristicSpec::Kind(k) => Err(GpuError::Unsupported(format!(
             "{k} in GPU IDA* (it takes manhattan, linear-conflict and pattern databases)"
         ))),
-        // No shader reads a maximum over partitions yet: the next step.
-        HeuristicSpec::PdbMax(p) => Err(GpuError::Unsupported(format!(
-            "{} (a maximum over partitions) in GPU IDA* (it takes manhattan, \
-             linear-conflict and single-partition pattern databases)",
-            p.name()
-        ))),
+        HeuristicSpec::PdbMax(p) => {
+            let PdbLayout {
+                parts,
+                head,
+                patterns,
+            } = pdbmax_layout(p, n)?;
+            if patterns.len() > IDA_META_MAX_PATTERNS
+                || p.partitions().len() > IDA_META_MAX_PARTITIONS
+            {
+                return Err(GpuError::Unsupported(format!(
+                    "a maximum over more than {IDA_META_MAX_PARTITIONS} partitions or \
+                     {IDA_META_MAX_PATTERNS} distinct tables in GPU IDA* ({} has {} and {})",
+                    p.name(),
+                    p.partitions().len(),
+                    patterns.len()
+                )));
+            }
+            let partitions: Vec<Vec<(usize, bool)>> = p
+                .partitions()
+                .iter()
+                .map(|parts| parts.iter().map(|x| (x.table, x.flipped)).collect())
+                .collect();
+            Ok(Heuristic {
+                kind: KIND_PDBMAX,
+                tables: parts,
+                meta: Some(ida_max_meta_words(&head, &patterns, &partitions)),
+                pattern_k: patterns.iter().map(|m| m.k).max().unwrap_or(1),
+                incremental: false,
+            })
+        }
         HeuristicSpec::Pdb(p) => {
             let PdbLayout {
                 parts,

@@ -216,6 +216,19 @@ impl PdbMax {
         self.reflect.is_some()
     }
 
+    /// The reflection's tile map φ and cell map T (each a byte per tile or cell), when the
+    /// goal allows it.
+    pub fn reflection(&self) -> Option<(&[u8], &[u8])> {
+        self.reflect
+            .as_ref()
+            .map(|(p, t)| (&p.0[..self.cells], &t.0[..self.cells]))
+    }
+
+    /// Whether the blank-region flags are read (they are on, and some table holds them).
+    pub fn reads_regions(&self) -> bool {
+        self.regions && self.tables.iter().any(|t| t.regions())
+    }
+
     /// Each partition's estimate for `tiles` (row-major, `0` = blank): the larger of its sum
     /// on the board and on the reflection. `h` is the largest of them.
     pub fn partition_values(&self, tiles: &[u8]) -> Vec<u32> {
