@@ -2,7 +2,7 @@
 # GPU IDA* on a machine with a real GPU, against the CPU IDA* on the same machine, in about
 # 7 minutes (GPU_BENCH_SECONDS, default 430, then the table): the adapter, the GPU tests, then nodes/s and wall time for Korf's 100 15-puzzles
 # (manhattan, linear-conflict, pdb78) and the ten easiest of Korf & Felner's 24-puzzles
-# (pdb6666), then as many of the next ten 24-puzzles as the time left allows. Every run has a time limit, so a slow part costs its limit, never the whole run.
+# (pdb6666, then pdbmax24 when its four more tables build in time), then as many of the next ten 24-puzzles as the time left allows. Every run has a time limit, so a slow part costs its limit, never the whole run.
 #
 #   scripts/gpu-bench.sh [OUT_DIR]     (default: ./gpu-bench-out; JSON summaries and a table)
 #
@@ -94,6 +94,11 @@ for inv in 16384 262144; do
   bench "korf100-manhattan-gpu-inv$inv" assets/bench/korf100.txt blank-first manhattan \
     gpu-idastar 20 --gpu-invocations "$inv"
 done
+
+say "the ten easiest with pdbmax24 (the maximum over three 6-6-6-6 partitions), GPU IDA*"
+timeout "$(( $(left) > 150 ? 150 : $(left) ))" "$bin" pdb build pdbmax24 --goal blank-first 2>&1 \
+  | tail -1
+bench korf24-easy10-pdbmax24-gpu "$easy" blank-first pdbmax24 gpu-idastar 75
 
 say "the next ten of Korf & Felner's 24-puzzles (pdb6666), GPU IDA*, what time is left"
 next10="$out/korf24-next10.txt"

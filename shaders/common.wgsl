@@ -69,19 +69,25 @@ fn with_byte(word: u32, i: u32, v: u32) -> u32 {
     return (word & ~(0xFFu << s)) | (v << s);
 }
 
-// Byte `b` of the tables. (On lavapipe both sides of every branch run, so the bindings past
-// TABLE_COUNT are left out at compile time rather than skipped.)
-fn pdb_byte(b: u32) -> u32 {
-    let w = (b & ((1u << CHUNK_SHIFT) - 1u)) >> 2u;
-    let k = b >> CHUNK_SHIFT;
+// Word `w` of the tables (GPU IDA* addresses words, up to 16 GiB). (On lavapipe both sides of
+// every branch run, so the bindings past TABLE_COUNT are left out at compile time rather than
+// skipped.)
+fn pdb_word(w: u32) -> u32 {
+    let at = w & ((1u << (CHUNK_SHIFT - 2u)) - 1u);
+    let k = w >> (CHUNK_SHIFT - 2u);
     var word = 0u;
-    if (k == 0u) { word = pdb0[w]; }
-    if (TABLE_COUNT > 1u && k == 1u) { word = pdb1[w]; }
-    if (TABLE_COUNT > 2u && k == 2u) { word = pdb2[w]; }
-    if (TABLE_COUNT > 3u && k == 3u) { word = pdb3[w]; }
-    if (TABLE_COUNT > 4u && k == 4u) { word = pdb4[w]; }
-    if (TABLE_COUNT > 5u && k >= 5u) { word = pdb5[w]; }
-    return byte_of(word, b);
+    if (k == 0u) { word = pdb0[at]; }
+    if (TABLE_COUNT > 1u && k == 1u) { word = pdb1[at]; }
+    if (TABLE_COUNT > 2u && k == 2u) { word = pdb2[at]; }
+    if (TABLE_COUNT > 3u && k == 3u) { word = pdb3[at]; }
+    if (TABLE_COUNT > 4u && k == 4u) { word = pdb4[at]; }
+    if (TABLE_COUNT > 5u && k >= 5u) { word = pdb5[at]; }
+    return word;
+}
+
+// Byte `b` of the tables (the batch evaluator addresses bytes, up to 4 GiB).
+fn pdb_byte(b: u32) -> u32 {
+    return byte_of(pdb_word(b >> 2u), b);
 }
 
 // The value of entry `e` of a pattern's table (`regions`: 1 when its entries hold flags) for

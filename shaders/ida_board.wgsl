@@ -146,16 +146,17 @@ override PATTERN_K: u32 = 12u;
 // gather; a storage read is a loop over the lanes for each binding it may touch.
 @group(0) @binding(13) var table_texture: texture_2d<u32>;
 override TEXTURE_WIDTH: u32 = 0u;
-// Byte `b` of the tables, wherever they are.
-fn table_byte(b: u32) -> u32 {
+// Entry `idx` of the table that starts at word `first` of the tables, wherever they are
+// (every table starts on a word: src/eval/gpu_context.rs pads them).
+fn table_entry(first: u32, idx: u32) -> u32 {
+    let w = first + (idx >> 2u);
     if (TEXTURE_WIDTH == 0u) {
-        return pdb_byte(b);
+        return byte_of(pdb_word(w), idx);
     }
-    let w = b >> 2u;
     // (max: the override is 0 on the other path, where this is never reached, and a constant
     // division by zero would not compile.)
     let width = max(TEXTURE_WIDTH, 1u);
-    return byte_of(textureLoad(table_texture, vec2<u32>(w % width, w / width), 0).x, b);
+    return byte_of(textureLoad(table_texture, vec2<u32>(w % width, w / width), 0).x, idx);
 }
 fn pmw(w: u32) -> u32 { return pm[w >> 2u][w & 3u]; }
 fn pm_patterns() -> u32 { return pmw(0u); }
@@ -186,7 +187,7 @@ fn pattern_index(p: u32, reflected: bool) -> vec2<u32> {
 // Pattern p's table entry `idx`, its tiles on the cells `seen`, the blank on `blank_cell`.
 fn table_value(p: u32, idx: u32, seen: u32, blank_cell: u32) -> u32 {
     let base = PM_PATTERNS + p * PM_STRIDE;
-    return entry_value(pmw(base + 2u), table_byte(pmw(base) + idx), seen, blank_cell);
+    return entry_value(pmw(base + 2u), table_entry(pmw(base), idx), seen, blank_cell);
 }
 // Pattern p's value with its tiles on the cells `pos` (direct) or `rpos` (reflected) gives.
 fn pattern_value(p: u32, reflected: bool) -> u32 {
@@ -337,7 +338,7 @@ fn incr_move(t: u32, to: u32, src: u32, vertical: bool, tws: ptr<function, vec2<
 }
 
 // Pattern p's table entry `idx` (INCR: from the copied offsets).
-fn incr_entry(p: u32, idx: u32) -> u32 { return table_byte(poff[p & 3u] + idx); }
+fn incr_entry(p: u32, idx: u32) -> u32 { return table_entry(poff[p & 3u], idx); }
 // Pattern p's value for entry `e`, its tiles on `seen`, the blank on `blank_cell`.
 fn incr_value(p: u32, e: u32, seen: u32, blank_cell: u32) -> u32 {
     return entry_value((pflags >> (p & 3u)) & 1u, e, seen, blank_cell);

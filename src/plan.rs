@@ -263,7 +263,11 @@ impl Hardware {
         if let Some(g) = &self.gpu
             && uses_gpu(algorithm)
         {
-            return Some(g.max_table_bytes());
+            return Some(if algorithm == Algorithm::GpuIdaStar {
+                g.max_ida_table_bytes()
+            } else {
+                g.max_table_bytes()
+            });
         }
         let _ = algorithm;
         None

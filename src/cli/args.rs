@@ -55,7 +55,7 @@ pub(super) struct SearchOpts {
     /// Search algorithm: auto (A* up to 3×3, IDA* above), bfs, astar, idastar, batched-astar
     /// (expands --batch-size nodes a round and evaluates their successors in one batch, on the
     /// GPU with --evaluator gpu), gpu-idastar (IDA* whose subtrees are searched on the GPU in
-    /// rounds; boards of at most 32 cells, sides up to 8; manhattan, linear-conflict, pdbs);
+    /// rounds; boards of at most 32 cells, sides up to 8; manhattan, linear-conflict, pdbs, pdbmax);
     /// to contrast, not optimal (solve only): greedy (best-first by h alone), weighted-astar
     /// (f = g + w·h, w from --weight).
     #[arg(long, default_value = "auto", value_parser = Algorithm::from_str)]

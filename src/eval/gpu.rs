@@ -114,9 +114,10 @@ impl GpuEvaluator {
             parts,
             head,
             patterns,
+            ..
         } = pdb_layout(pdb, goal.board().len())?;
         let meta = meta_words(&head, &patterns);
-        let tables = ctx.table_buffers(&parts)?;
+        let tables = ctx.table_buffers(&parts, ctx.max_table_bytes())?;
         Self::build(ctx, KIND_PDB, pdb.name(), goal, Some((tables, meta)))
     }
 
@@ -154,7 +155,10 @@ impl GpuEvaluator {
         let tables_buf = upload(&ctx, "tables", &goal_table);
         let (tables, meta) = match pdb {
             Some(p) => p,
-            None => (ctx.table_buffers(&[])?, meta_words(&PdbMeta::zeroed(), &[])),
+            None => (
+                ctx.table_buffers(&[], 0)?,
+                meta_words(&PdbMeta::zeroed(), &[]),
+            ),
         };
         let meta_buf = upload(&ctx, "pattern meta", &meta);
         let params = device.create_buffer(&wgpu::BufferDescriptor {

@@ -45,7 +45,8 @@ pub enum GpuError {
     TablesTooLarge {
         /// Bytes of all tables.
         bytes: u64,
-        /// [`GpuContext::max_table_bytes`].
+        /// [`GpuContext::max_table_bytes`] (the evaluator) or
+        /// [`GpuContext::max_ida_table_bytes`] (GPU IDA*).
         limit: u64,
     },
     /// A heuristic the shader cannot take: walking distance, a pattern database with more than
@@ -105,11 +106,21 @@ impl GpuContext {
         }))
     }
 
-    /// The most bytes of pattern tables the evaluator and GPU IDA* take on this device: six
-    /// storage bindings of the largest power of two it binds, at most 4 GiB in all (768 MiB on
-    /// lavapipe, whose bindings take 128 MiB; 4 GiB on GPUs that bind 1 GiB or more).
+    /// The most bytes of pattern tables the batch evaluator takes on this device: six storage
+    /// bindings of the largest power of two it binds, at most 4 GiB in all (its shader
+    /// addresses bytes with 32 bits; 768 MiB on lavapipe, whose bindings take 128 MiB; 4 GiB on
+    /// GPUs that bind 1 GiB or more).
     pub fn max_table_bytes(&self) -> u64 {
-        ((1u64 << self.table_shift()) * TABLE_BINDINGS as u64).min(u64::from(u32::MAX))
+        self.max_ida_table_bytes().min(u64::from(u32::MAX))
+    }
+
+    /// The most bytes of pattern tables GPU IDA* takes on this device in storage bindings:
+    /// six of the largest power of two it binds, up to 2 GiB each (its shader addresses words;
+    /// 768 MiB on lavapipe, 12 GiB on GPUs that bind 2 GiB or more, such as an H100 or H200).
+    /// Tables that fit one texture (the largest width squared, 4 bytes a texel: 4 GiB on
+    /// lavapipe) are read from it instead, whatever this says.
+    pub fn max_ida_table_bytes(&self) -> u64 {
+        (1u64 << self.table_shift()) * TABLE_BINDINGS as u64
     }
 
     /// log2 of the bytes of one table binding: the largest power of two the device binds.
@@ -257,17 +268,21 @@ impl GpuContext {
             .map_err(|e| GpuError::Device(e.to_string()))
     }
 
-    /// Pattern tables (`parts`, end to end) as [`TABLE_BINDINGS`] storage buffers of
-    /// `1 << table_shift()` bytes each (the unused ones 4 bytes). The bytes go from `parts`
+    /// Pattern tables (`parts`, end to end; at most `limit` bytes: the evaluator's
+    /// [`GpuContext::max_table_bytes`] or GPU IDA*'s [`GpuContext::max_ida_table_bytes`]) as
+    /// [`TABLE_BINDINGS`] storage buffers of `1 << table_shift()` bytes each (the unused ones 4 bytes). The bytes go from `parts`
     /// straight into wgpu's staging memory, one binding at a time, each copy finished before
     /// the next begins: beside the tables themselves, at most one binding's bytes are held.
     ///
     /// # Errors
-    /// [`GpuError::TablesTooLarge`] beyond [`GpuContext::max_table_bytes`];
+    /// [`GpuError::TablesTooLarge`] beyond `limit`;
     /// [`GpuError::Device`] when the device refuses the copy.
-    pub(super) fn table_buffers(&self, parts: &[&[u8]]) -> Result<Vec<wgpu::Buffer>, GpuError> {
+    pub(super) fn table_buffers(
+        &self,
+        parts: &[&[u8]],
+        limit: u64,
+    ) -> Result<Vec<wgpu::Buffer>, GpuError> {
         let total: u64 = parts.iter().map(|p| p.len() as u64).sum();
-        let limit = self.max_table_bytes();
         if total > limit {
             return Err(GpuError::TablesTooLarge {
                 bytes: total,
@@ -385,8 +400,9 @@ pub(super) fn with_mapped<R>(
     Ok(r)
 }
 
-/// The tables of `pdb` (a board of `n` cells), to be laid end to end, and the metadata the
-/// shaders read them by ([`PdbMeta`] and one [`PatternMeta`] a pattern, offsets in bytes).
+/// The tables of `pdb` (a board of `n` cells), to be laid end to end (each from a word
+/// boundary), and the metadata the shaders read them by ([`PdbMeta`] and one [`PatternMeta`]
+/// a pattern, offsets in bytes; GPU IDA*'s in words).
 ///
 /// # Errors
 /// [`GpuError::Unsupported`] for a pattern of more than [`GPU_MAX_PATTERN`] tiles or index
@@ -418,7 +434,10 @@ fn tables_layout<'a>(
     reads_regions: bool,
     n: usize,
 ) -> Result<PdbLayout<'a>, GpuError> {
+    // Zeros that bring a table to whole words, so that the next starts on one.
+    const PAD: [u8; 3] = [0; 3];
     let mut parts: Vec<&[u8]> = Vec::new();
+    let mut word_offsets = Vec::new();
     let mut offset = 0u64;
     let mut head = PdbMeta::zeroed();
     head.patterns = tables.len() as u32;
@@ -446,9 +465,12 @@ fn tables_layout<'a>(
             ));
         }
         let mut entry = PatternMeta::zeroed();
-        entry.offset = u32::try_from(offset).map_err(|_| {
-            GpuError::Unsupported("pattern tables of more than 4 GiB in all".into())
-        })?;
+        // Byte offsets past 4 GiB are only read by GPU IDA* (by `word_offsets`); the
+        // evaluator takes at most 4 GiB of tables in all.
+        entry.offset = u32::try_from(offset).unwrap_or(u32::MAX);
+        word_offsets.push(u32::try_from(offset / 4).map_err(|_| {
+            GpuError::Unsupported("pattern tables of more than 16 GiB in all".into())
+        })?);
         entry.k = k as u32;
         entry.regions = u32::from(t.regions());
         for (i, (&tile, &w)) in t.tiles().iter().zip(t.weights()).enumerate() {
@@ -459,21 +481,28 @@ fn tables_layout<'a>(
         }
         patterns.push(entry);
         parts.push(t.bytes());
-        offset += t.bytes().len() as u64;
+        let len = t.bytes().len() as u64;
+        parts.push(&PAD[..(len.next_multiple_of(4) - len) as usize]);
+        offset += len.next_multiple_of(4);
     }
     Ok(PdbLayout {
         parts,
         head,
         patterns,
+        word_offsets,
     })
 }
 
 /// What [`pdb_layout`] gives: the tables (borrowed, to be laid end to end in this order) and
 /// the metadata the shaders read them by.
 pub(super) struct PdbLayout<'a> {
+    /// The tables, each followed by the zeros that bring it to whole words.
     pub(super) parts: Vec<&'a [u8]>,
     pub(super) head: PdbMeta,
+    /// Each pattern's metadata (its `offset` in bytes, `u32::MAX` past 4 GiB).
     pub(super) patterns: Vec<PatternMeta>,
+    /// Each table's first word (its byte offset ÷ 4), as GPU IDA* reads it.
+    pub(super) word_offsets: Vec<u32>,
 }
 
 /// Calls `f` with the pieces of `parts` (laid end to end) that hold bytes `start ..

@@ -89,12 +89,17 @@ pub(super) fn meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u32> {
 /// on lavapipe a uniform read is one gather, a storage read a loop over the lanes). Words:
 /// patterns and reflect at 0 and 1; φ by tile and T by cell a byte each from
 /// [`IDA_META_PHI`] and [`IDA_META_TMAP`] (boards of at most 32 cells); from
-/// [`IDA_META_PATTERNS`] on, [`IDA_META_STRIDE`] words a pattern: offset, k, regions, 0, then
+/// [`IDA_META_PATTERNS`] on, [`IDA_META_STRIDE`] words a pattern: its table's first word
+/// (`word_offsets`: its byte offset ÷ 4), k, regions, 0, then
 /// its tiles a byte each; from [`IDA_META_TILES`] on, a word a tile: its index weight in its
 /// pattern `| pattern << 27` (`IDA_TILE_NONE`, weight 0: the blank, a tile in no pattern, or
 /// every tile when [`ida_weights_fit`] is false) (wgsl: `pm` in `shaders/ida_board.wgsl`, with
 /// the same constants).
-pub(super) fn ida_meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u32> {
+pub(super) fn ida_meta_words(
+    head: &PdbMeta,
+    patterns: &[PatternMeta],
+    word_offsets: &[u32],
+) -> Vec<u32> {
     let mut words = vec![0u32; IDA_META_WORDS];
     words[0] = head.patterns;
     words[1] = head.reflect;
@@ -107,7 +112,7 @@ pub(super) fn ida_meta_words(head: &PdbMeta, patterns: &[PatternMeta]) -> Vec<u3
     }
     for (p, m) in patterns.iter().enumerate().take(IDA_META_MAX_PATTERNS) {
         let at = IDA_META_PATTERNS + p * IDA_META_STRIDE;
-        words[at] = m.offset;
+        words[at] = word_offsets[p];
         words[at + 1] = m.k;
         words[at + 2] = m.regions;
         for (i, &t) in m.tiles.iter().enumerate() {
@@ -145,9 +150,10 @@ pub(super) fn ida_weights_fit(patterns: &[PatternMeta]) -> bool {
 pub(super) fn ida_max_meta_words(
     head: &PdbMeta,
     patterns: &[PatternMeta],
+    word_offsets: &[u32],
     partitions: &[Vec<(usize, bool)>],
 ) -> Vec<u32> {
-    let mut words = ida_meta_words(head, patterns);
+    let mut words = ida_meta_words(head, patterns, word_offsets);
     words[2] = partitions.len() as u32;
     words[IDA_META_TILES..IDA_META_TILES + 32].fill(0);
     for (p, m) in patterns.iter().enumerate() {
@@ -331,21 +337,22 @@ mod tests {
         let decl = format!("var<uniform> pm: array<vec4<u32>, {}>;", IDA_META_WORDS / 4);
         assert!(IDASTAR.contains(&decl), "ida_board.wgsl declares `{decl}`");
         assert_eq!(IDA_META_WORDS % 4, 0);
-        // Two patterns, the second with tiles 9 and 3, flags and its table at byte 1000; φ and T.
+        // Two patterns, the second with tiles 9 and 3, flags and its table at word 1000 (byte
+        // 4000); φ and T.
         let mut head = PdbMeta::zeroed();
         head.patterns = 2;
         head.reflect = 1;
         head.phi[5] = 17;
         head.tmap[31] = 30;
         let mut p = PatternMeta::zeroed();
-        p.offset = 1000;
+        p.offset = 4000;
         p.k = 2;
         p.regions = 1;
         p.tiles[0] = 9;
         p.tiles[1] = 3;
         p.weights[0] = 14;
         p.weights[1] = 1;
-        let w = ida_meta_words(&head, &[PatternMeta::zeroed(), p]);
+        let w = ida_meta_words(&head, &[PatternMeta::zeroed(), p], &[0, 1000]);
         assert_eq!(w.len(), IDA_META_WORDS);
         assert_eq!((w[0], w[1]), (2, 1));
         assert_eq!((w[IDA_META_PHI + 1] >> 8) & 0xFF, 17);
@@ -359,7 +366,7 @@ mod tests {
         // A weight of 2²⁷ does not fit: no tile words at all (the shader ranks again).
         p.weights[0] = 1 << 27;
         assert!(!ida_weights_fit(&[PatternMeta::zeroed(), p]));
-        let w = ida_meta_words(&head, &[PatternMeta::zeroed(), p]);
+        let w = ida_meta_words(&head, &[PatternMeta::zeroed(), p], &[0, 1000]);
         assert_eq!(tile(&w, 9), IDA_TILE_NONE);
         // Nor do five patterns.
         assert!(!ida_weights_fit(&[PatternMeta::zeroed(); 5]));
@@ -367,7 +374,7 @@ mod tests {
         // table 5 directly; tile words are the tables that hold each tile.
         p.weights[0] = 14;
         let parts = [vec![(0, false), (1, false)], vec![(1, true), (5, false)]];
-        let w = ida_max_meta_words(&head, &[PatternMeta::zeroed(), p], &parts);
+        let w = ida_max_meta_words(&head, &[PatternMeta::zeroed(), p], &[0, 1000], &parts);
         assert_eq!(w.len(), IDA_META_WORDS);
         assert_eq!(w[2], 2);
         assert_eq!((tile(&w, 9), tile(&w, 3), tile(&w, 4)), (2, 2, 0));

@@ -233,14 +233,14 @@ pub(super) fn place_tables(
     tables: &[&[u8]],
 ) -> Result<(wgpu::TextureView, u32, Vec<wgpu::Buffer>, u32), GpuError> {
     Ok(match ctx.table_texture(tables)? {
-        Some((view, width)) => (view, width, ctx.table_buffers(&[])?, 1),
+        Some((view, width)) => (view, width, ctx.table_buffers(&[], 0)?, 1),
         None => {
             let table_bytes: usize = tables.iter().map(|t| t.len()).sum();
             let count = table_bytes.div_ceil(1 << ctx.table_shift()).max(1) as u32;
             (
                 ctx.empty_table_texture(),
                 0,
-                ctx.table_buffers(tables)?,
+                ctx.table_buffers(tables, ctx.max_ida_table_bytes())?,
                 count,
             )
         }

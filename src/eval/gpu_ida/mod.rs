@@ -17,8 +17,9 @@
 //! into its state when it takes it, so the slot can take a new item from the next round on.
 //!
 //! Limits: boards of at most [`GPU_IDA_MAX_CELLS`] cells with sides of at most 8 (5×5, 4×8,
-//! …); a depth of [`MAX_DEPTH`] moves below a root; pattern tables up to 6 storage bindings
-//! (each a power of two bytes, at most the adapter's binding limit) and 4 GiB in all.
+//! …); a depth of [`MAX_DEPTH`] moves below a root; pattern tables in one texture where
+//! they fit, else up to 6 storage bindings (each a power of two bytes, at most the adapter's
+//! binding limit and 2 GiB), read by 32-bit word addresses.
 
 mod buffers;
 mod pipelines;

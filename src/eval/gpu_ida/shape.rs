@@ -181,6 +181,7 @@ pub(super) fn heuristic(
                 parts,
                 head,
                 patterns,
+                word_offsets,
             } = pdbmax_layout(p, n)?;
             if patterns.len() > IDA_META_MAX_PATTERNS
                 || p.partitions().len() > IDA_META_MAX_PARTITIONS
@@ -201,7 +202,12 @@ pub(super) fn heuristic(
             Ok(Heuristic {
                 kind: KIND_PDBMAX,
                 tables: parts,
-                meta: Some(ida_max_meta_words(&head, &patterns, &partitions)),
+                meta: Some(ida_max_meta_words(
+                    &head,
+                    &patterns,
+                    &word_offsets,
+                    &partitions,
+                )),
                 pattern_k: patterns.iter().map(|m| m.k).max().unwrap_or(1),
                 incremental: false,
             })
@@ -211,6 +217,7 @@ pub(super) fn heuristic(
                 parts,
                 head,
                 patterns,
+                word_offsets,
             } = pdb_layout(p, n)?;
             if patterns.len() > IDA_META_MAX_PATTERNS {
                 return Err(GpuError::Unsupported(format!(
@@ -224,7 +231,7 @@ pub(super) fn heuristic(
             Ok(Heuristic {
                 kind: KIND_PDB,
                 tables: parts,
-                meta: Some(ida_meta_words(&head, &patterns)),
+                meta: Some(ida_meta_words(&head, &patterns, &word_offsets)),
                 pattern_k: patterns.iter().map(|m| m.k).max().unwrap_or(1),
                 incremental: transposed && ida_weights_fit(&patterns),
             })
