@@ -296,9 +296,9 @@ fn gpu_ida_star_expands_the_cpu_nodes_on_korf_instances() {
 
 /// A maximum over partitions (`PdbMax`): every table looked up on the board and on its
 /// reflection, partitions reading tables directly and through the reflection. On every goal
-/// and shape tried, GPU IDA* must search the CPU's tree: 3×3 (a catalogue whose partitions are
-/// each other's mirror images, both goals, against BFS), Korf's three easiest on 4×4 (pdb555's
-/// partition and one cut across it) and 5×5 walks (sixteen 3-tile tables, three partitions:
+/// and shape tried, GPU IDA* must search the CPU's tree: 3×3 (a partition mixing a table read
+/// through the reflection with tables read directly, both goals, against BFS), Korf's three easiest on 4×4 (pdb555's
+/// partition and one cut across it), 3×4 (no reflection) and 5×5 walks (sixteen 3-tile tables, three partitions:
 /// over 16 cells, as many tables as the shader takes).
 #[test]
 fn gpu_ida_star_with_a_maximum_over_partitions_expands_the_cpu_nodes() {
@@ -307,44 +307,72 @@ fn gpu_ida_star_with_a_maximum_over_partitions_expands_the_cpu_nodes() {
         return;
     };
     let mut rng = ChaCha8Rng::seed_from_u64(42);
-    let cat3 = "pdbmax:1 2 3 4/5 6 7 8|1 3 4 6/2 5 7 8|1 2/3 4 5/6 7 8|1 5/2 6 7/3 4 8";
+    // Pairs of tiles, so that the device has work below the host's top of the tree. On the
+    // blank-first goal `3 6` is the mirror image of `1 2`: the second partition reads that
+    // table through the reflection and the others directly.
+    let cat3 = "pdbmax:1 2/4 5/3 6/7 8|3 6/1 4/2 5/7 8";
     for spec in [GoalSpec::BlankFirst, GoalSpec::BlankLast] {
         let g = goal(&spec, 3, 3);
         let exact = common::exact_distances(g.board());
         let h = HeuristicSpec::PdbMax(catalogue(&g, cat3));
         let mut dev = small_device(&ctx, &h, &g);
+        dev.set_budget_cap(20);
         assert!(!dev.updates_indexes_incrementally());
+        let mut rounds = 0;
         for i in 0..12 {
             let b = random_solvable(&g, &mut rng);
             let what = format!("pdbmax 3×3 {} #{i} {b}", spec.name());
-            let (_, len) = check(&mut dev, &h, &b, &g, &what);
+            let (r, len) = check(&mut dev, &h, &b, &g, &what);
             assert_eq!(len, exact[b.tiles()], "{what}");
+            rounds += r;
         }
+        assert!(
+            rounds > 20,
+            "the device ran {rounds} rounds: the test must reach it"
+        );
     }
     let g = goal(&GoalSpec::BlankFirst, 4, 4);
     let h = HeuristicSpec::PdbMax(catalogue(
         &g,
         "pdbmax:5,5,5|1 4 5 8 9/2 3 6 7 10/11 12 13 14 15",
     ));
-    let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(1024)).unwrap();
+    let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(64)).unwrap();
+    dev.set_budget_cap(20);
     let mut korf = korf100();
     korf.sort_by_key(|k| k.2);
+    let mut rounds = 0;
     for (id, tiles, optimal) in korf.iter().take(3) {
         let b = board(4, 4, tiles);
-        let (_, len) = check(&mut dev, &h, &b, &g, &format!("pdbmax Korf #{id}"));
+        let (r, len) = check(&mut dev, &h, &b, &g, &format!("pdbmax Korf #{id}"));
         assert_eq!(len, *optimal, "Korf #{id}");
+        rounds += r;
     }
+    assert!(rounds > 10, "the device ran {rounds} rounds on 4×4");
+    // 3×4 has no reflection: only the board's own lookups.
+    let g = goal(&GoalSpec::BlankLast, 3, 4);
+    let h = HeuristicSpec::PdbMax(catalogue(&g, "pdbmax:3,3,3,2|1 5 9/2 6 10/3 7 11/4 8"));
+    let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(64)).unwrap();
+    dev.set_budget_cap(20);
+    let mut rounds = 0;
+    for i in 0..3 {
+        let b = random_solvable(&g, &mut rng);
+        rounds += check(&mut dev, &h, &b, &g, &format!("pdbmax 3×4 #{i} {b}")).0;
+    }
+    assert!(rounds > 10, "the device ran {rounds} rounds on 3×4");
     let g = goal(&GoalSpec::BlankFirst, 5, 5);
     let kf = "1 2 5/6 7 12/3 4 8/9 13 14/10 11 15/16 20 21/17 18 22/19 23 24";
     let rows = "1 2 3/4 5 6/7 8 9/10 11 12/13 14 15/16 17 18/19 20 21/22 23 24";
     let cols = "5 10 15/20 1 6/11 16 21/2 7 12/17 22 3/8 13 18/23 4 9/14 19 24";
     let h = HeuristicSpec::PdbMax(catalogue(&g, &format!("pdbmax:{kf}|{rows}|{cols}")));
     let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(256)).unwrap();
+    dev.set_budget_cap(50);
+    let mut rounds = 0;
     for i in 0..3 {
         let k = rng.random_range(40..56);
         let b = random_walk(&g, k, &mut rng);
-        check(&mut dev, &h, &b, &g, &format!("pdbmax 5×5 #{i} {b}"));
+        rounds += check(&mut dev, &h, &b, &g, &format!("pdbmax 5×5 #{i} {b}")).0;
     }
+    assert!(rounds > 10, "the device ran {rounds} rounds on 5×5");
 }
 
 /// The six Korf instances on which a data-dependent loop inside the steps (the blank-region
