@@ -96,8 +96,10 @@ for inv in 16384 262144; do
 done
 
 say "the ten easiest with pdbmax24 (the maximum over three 6-6-6-6 partitions), GPU IDA*"
-timeout "$(( $(left) > 150 ? 150 : $(left) ))" "$bin" pdb build pdbmax24 --goal blank-first 2>&1 \
-  | tail -1
+if [ "$(left)" -gt 90 ]; then
+  timeout "$(( $(left) > 150 ? 150 : $(left) - 60 ))" "$bin" pdb build pdbmax24 \
+    --goal blank-first 2>&1 | tail -1
+fi
 bench korf24-easy10-pdbmax24-gpu "$easy" blank-first pdbmax24 gpu-idastar 75
 
 say "the next ten of Korf & Felner's 24-puzzles (pdb6666), GPU IDA*, what time is left"

@@ -46,9 +46,9 @@ struct PdbMeta {
     pattern: array<PatternMeta>,
 }
 
-// Pattern databases (KIND_PDB): every table's bytes, four to a word, end to end, split over
-// six bindings of 2^CHUNK_SHIFT bytes each (byte b is in binding b >> CHUNK_SHIFT). The
-// metadata at binding 5 is the batch evaluator's (heuristic.wgsl); GPU IDA* reads its own
+// Pattern databases (KIND_PDB, KIND_PDBMAX): every table's bytes, four to a word, end to end
+// (each table from a word), split over six bindings of 2^CHUNK_SHIFT bytes each (word w is in
+// binding w >> (CHUNK_SHIFT - 2); the bindings hold at most 12 GiB). The metadata at binding 5 is the batch evaluator's (heuristic.wgsl); GPU IDA* reads its own
 // packed copy (`pm` in ida_board.wgsl) and does not bind it.
 @group(0) @binding(5) var<storage, read> pdb_meta: PdbMeta;
 @group(0) @binding(6) var<storage, read> pdb0: array<u32>;
@@ -69,7 +69,7 @@ fn with_byte(word: u32, i: u32, v: u32) -> u32 {
     return (word & ~(0xFFu << s)) | (v << s);
 }
 
-// Word `w` of the tables (GPU IDA* addresses words, up to 16 GiB). (On lavapipe both sides of
+// Word `w` of the tables (GPU IDA* addresses words). (On lavapipe both sides of
 // every branch run, so the bindings past TABLE_COUNT are left out at compile time rather than
 // skipped.)
 fn pdb_word(w: u32) -> u32 {

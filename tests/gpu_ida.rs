@@ -755,6 +755,22 @@ fn tables_split_over_several_bindings_give_the_same_values_and_searches() {
         );
         assert_eq!(len, *optimal);
     }
+    // A maximum over two partitions: six tables of 524,160 bytes fill all six bindings.
+    let max = HeuristicSpec::PdbMax(catalogue(
+        &g,
+        "pdbmax:5,5,5|1 4 5 8 9/2 3 6 7 10/11 12 13 14 15",
+    ));
+    let mut dev = GpuIda::new(ctx.clone(), &max, &g, Some(64)).unwrap();
+    dev.set_budget_cap(20);
+    assert!(!dev.tables_in_texture());
+    let mut rounds = 0;
+    for (id, tiles, optimal) in korf.iter().take(2) {
+        let b = board(4, 4, tiles);
+        let (r, len) = check(&mut dev, &max, &b, &g, &format!("pdbmax Korf #{id}"));
+        assert_eq!(len, *optimal);
+        rounds += r;
+    }
+    assert!(rounds > 10, "the device ran {rounds} rounds");
     // Beyond six bindings: refused with the room.
     ctx.cap_table_bindings(17);
     let e = GpuEvaluator::for_spec(ctx.clone(), &h, &g).err().unwrap();

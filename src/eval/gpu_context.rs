@@ -116,9 +116,9 @@ impl GpuContext {
 
     /// The most bytes of pattern tables GPU IDA* takes on this device in storage bindings:
     /// six of the largest power of two it binds, up to 2 GiB each (its shader addresses words;
-    /// 768 MiB on lavapipe, 12 GiB on GPUs that bind 2 GiB or more, such as an H100 or H200).
-    /// Tables that fit one texture (the largest width squared, 4 bytes a texel: 4 GiB on
-    /// lavapipe) are read from it instead, whatever this says.
+    /// 768 MiB on lavapipe, 12 GiB on a GPU that binds 2 GiB or more). Tables that fit one
+    /// texture (the largest width squared, 4 bytes a texel: 1 GiB on lavapipe, 4 GiB where
+    /// textures are 32,768 wide) are read from it instead, whatever this says.
     pub fn max_ida_table_bytes(&self) -> u64 {
         (1u64 << self.table_shift()) * TABLE_BINDINGS as u64
     }

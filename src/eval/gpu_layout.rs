@@ -189,8 +189,8 @@ pub(super) const IDA_TILE_NONE: u32 = 31 << 27;
 pub(super) const IDA_INCREMENTAL_PATTERNS: usize = 4;
 /// Where the partitions' byte masks start in [`ida_max_meta_words`] (8 words a partition).
 pub(super) const IDA_META_PARTS: usize = IDA_META_TILES + 32;
-/// Most partitions GPU IDA* takes in a maximum.
-pub(super) const IDA_META_MAX_PARTITIONS: usize = 8;
+/// Most partitions GPU IDA* takes in a maximum: as many as a maximum has.
+pub(super) const IDA_META_MAX_PARTITIONS: usize = crate::heuristic::pdb::MAX_PARTITIONS;
 /// Words of [`ida_meta_words`] (a multiple of 4: the uniform is an array of `vec4<u32>`).
 pub(super) const IDA_META_WORDS: usize = IDA_META_PARTS + 8 * IDA_META_MAX_PARTITIONS;
 

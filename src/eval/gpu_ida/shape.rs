@@ -6,8 +6,8 @@ use super::{PATH_WORDS, SHARE_MAX, WORKGROUP, origin_word};
 use crate::eval::gpu::GpuError;
 use crate::eval::gpu_context::{PdbLayout, pdb_layout, pdbmax_layout};
 use crate::eval::gpu_layout::{
-    IDA_META_MAX_PARTITIONS, IDA_META_MAX_PATTERNS, KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB,
-    KIND_PDBMAX, ida_max_meta_words, ida_meta_words, ida_weights_fit,
+    IDA_META_MAX_PATTERNS, KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB, KIND_PDBMAX,
+    ida_max_meta_words, ida_meta_words, ida_weights_fit,
 };
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
 use crate::puzzle::Goal;
@@ -183,14 +183,12 @@ pub(super) fn heuristic(
                 patterns,
                 word_offsets,
             } = pdbmax_layout(p, n)?;
-            if patterns.len() > IDA_META_MAX_PATTERNS
-                || p.partitions().len() > IDA_META_MAX_PARTITIONS
-            {
+            // (A maximum has at most IDA_META_MAX_PARTITIONS partitions: `PdbMax::new`.)
+            if patterns.len() > IDA_META_MAX_PATTERNS {
                 return Err(GpuError::Unsupported(format!(
-                    "a maximum over more than {IDA_META_MAX_PARTITIONS} partitions or \
-                     {IDA_META_MAX_PATTERNS} distinct tables in GPU IDA* ({} has {} and {})",
+                    "a maximum over more than {IDA_META_MAX_PATTERNS} distinct tables in GPU \
+                     IDA* ({} has {})",
                     p.name(),
-                    p.partitions().len(),
                     patterns.len()
                 )));
             }
