@@ -9,6 +9,7 @@ use crate::eval::gpu_layout::{
     IDA_META_MAX_PATTERNS, KIND_LINEAR_CONFLICT, KIND_MANHATTAN, KIND_PDB, KIND_PDBMAX,
     ida_max_meta_words, ida_meta_words, ida_weights_fit,
 };
+use crate::heuristic::pdb::PdbMax;
 use crate::heuristic::{HeuristicKind, HeuristicSpec};
 use crate::puzzle::Goal;
 
@@ -176,28 +177,45 @@ pub(super) fn heuristic(
         HeuristicSpec::Kind(k) => Err(GpuError::Unsupported(format!(
             "{k} in GPU IDA* (it takes manhattan, linear-conflict and pattern databases)"
         ))),
-        HeuristicSpec::PdbMax(p) => {
-            let PdbLayout {
-                parts,
-                head,
-                patterns,
-                word_offsets,
-            } = pdbmax_layout(p, n)?;
-            // (A maximum has at most IDA_META_MAX_PARTITIONS partitions: `PdbMax::new`.)
-            if patterns.len() > IDA_META_MAX_PATTERNS {
-                return Err(GpuError::Unsupported(format!(
-                    "a maximum over more than {IDA_META_MAX_PATTERNS} distinct tables in GPU \
-                     IDA* ({} has {})",
-                    p.name(),
-                    patterns.len()
-                )));
-            }
+        HeuristicSpec::Pdb(p) => tables(pdb_layout(p, n)?, p.name(), None, n, cols),
+        // (A maximum has at most as many partitions as the shader takes: `PdbMax::new`.)
+        HeuristicSpec::PdbMax(p) => tables(pdbmax_layout(p, n)?, p.name(), Some(p), n, cols),
+    }
+}
+
+/// [`Heuristic`] for pattern tables laid out as `layout` on a board of `n` cells and `cols`
+/// columns: one additive partition (`max` `None`), or the maximum over `max`'s partitions.
+///
+/// # Errors
+/// [`GpuError::Unsupported`] for more tables than the shader takes.
+fn tables<'a>(
+    layout: PdbLayout<'a>,
+    name: &str,
+    max: Option<&PdbMax>,
+    n: usize,
+    cols: usize,
+) -> Result<Heuristic<'a>, GpuError> {
+    let PdbLayout {
+        parts,
+        head,
+        patterns,
+        word_offsets,
+    } = layout;
+    if patterns.len() > IDA_META_MAX_PATTERNS {
+        return Err(GpuError::Unsupported(format!(
+            "more than {IDA_META_MAX_PATTERNS} pattern tables in GPU IDA* ({name} has {})",
+            patterns.len()
+        )));
+    }
+    let pattern_k = patterns.iter().map(|m| m.k).max().unwrap_or(1);
+    Ok(match max {
+        Some(p) => {
             let partitions: Vec<Vec<(usize, bool)>> = p
                 .partitions()
                 .iter()
                 .map(|parts| parts.iter().map(|x| (x.table, x.flipped)).collect())
                 .collect();
-            Ok(Heuristic {
+            Heuristic {
                 kind: KIND_PDBMAX,
                 tables: parts,
                 meta: Some(ida_max_meta_words(
@@ -206,35 +224,23 @@ pub(super) fn heuristic(
                     &word_offsets,
                     &partitions,
                 )),
-                pattern_k: patterns.iter().map(|m| m.k).max().unwrap_or(1),
+                pattern_k,
                 incremental: false,
-            })
-        }
-        HeuristicSpec::Pdb(p) => {
-            let PdbLayout {
-                parts,
-                head,
-                patterns,
-                word_offsets,
-            } = pdb_layout(p, n)?;
-            if patterns.len() > IDA_META_MAX_PATTERNS {
-                return Err(GpuError::Unsupported(format!(
-                    "a pattern database of more than {IDA_META_MAX_PATTERNS} patterns in \
-                     GPU IDA*"
-                )));
             }
+        }
+        None => {
             // The shader's incremental update reflects by the transpose (`cell_transpose`).
             let transposed = head.reflect == 0
                 || (0..n).all(|c| head.tmap[c] as usize == (c % cols) * cols + c / cols);
-            Ok(Heuristic {
+            Heuristic {
                 kind: KIND_PDB,
                 tables: parts,
                 meta: Some(ida_meta_words(&head, &patterns, &word_offsets)),
-                pattern_k: patterns.iter().map(|m| m.k).max().unwrap_or(1),
+                pattern_k,
                 incremental: transposed && ida_weights_fit(&patterns),
-            })
+            }
         }
-    }
+    })
 }
 
 /// The constants the shader reads once a dispatch (see `shaders/idastar.wgsl`): the goal row
