@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU IDA* on a machine with a real GPU, against the CPU IDA* on the same machine, in about
 # 7 minutes (GPU_BENCH_SECONDS, default 430, then the table): the adapter, the GPU tests, then nodes/s and wall time for Korf's 100 15-puzzles
-# (manhattan, linear-conflict, pdb78) and the ten easiest of Korf & Felner's 24-puzzles
+# (manhattan, also with work handed on only between rounds; linear-conflict, pdb78) and the ten easiest of Korf & Felner's 24-puzzles
 # (pdb6666, then pdbmax24 when its four more tables build in time), then as many of the next ten 24-puzzles as the time left allows. Every run has a time limit, so a slow part costs its limit, never the whole run.
 #
 #   scripts/gpu-bench.sh [OUT_DIR]     (default: ./gpu-bench-out; JSON summaries and a table)
@@ -78,6 +78,10 @@ grep -E '^(38|40|25|32|44|37|30|13|1|28) ' assets/bench/korf24.txt >"$easy"
 
 say "Korf 100 (manhattan) and the ten easiest of Korf & Felner's 24-puzzles (pdb6666)"
 bench korf100-manhattan-gpu assets/bench/korf100.txt blank-first manhattan gpu-idastar 60
+# Work handed on only between rounds (as before 2026-12-07), against the default above that
+# also hands it on within a round in the tails: the trace's busy share and rounds say which.
+NPUZZLE_GPU_IDLE_TRIES=0 bench korf100-manhattan-gpu-between-rounds assets/bench/korf100.txt \
+  blank-first manhattan gpu-idastar 60
 bench korf24-easy10-pdb6666-gpu "$easy" blank-first pdb6666 gpu-idastar 75
 bench korf100-manhattan-cpu assets/bench/korf100.txt blank-first manhattan idastar 40
 # One board at a time on all cores: the largest of the ten decides a run of one board a core.

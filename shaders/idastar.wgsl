@@ -10,12 +10,14 @@
 // threshold. So a finished iteration expands and generates exactly what the CPU does.
 //
 // Layouts (u32 words; `INV` invocations; word `w` of invocation `i` at `w * INV + i`):
-// items   a ring of `params.capacity` work items of ITEM_WORDS words: BOARD_WORDS words of tiles (a byte each, row-major, 0 = blank),
+// items   a ring of `params.capacity` work items of ITEM_WORDS words, each word's top bit
+//         the turn's tag (see `item_tag`): BOARD_WORDS words of tiles (a byte each, row-major, 0 = blank),
 //         info = g | prev << 8 (4 = none) | mask << 11 (moves still to try) | done << 15 (the
 //         node was already expanded: a donated node) | path length << 16, root (the host's
 //         subtree-root index), the node's state in the pruning automaton, PATH_WORDS words of
-//         moves below the root (2 bits each).
-// state   s0 = running | depth << 1 | g0 << 9, s1 = item, s2 = blank cell, then BOARD_WORDS
+//         moves below the root (15 a word, 2 bits each).
+// state   s0 = running | depth << 1 | g0 << 9 | pending << 17 (item s1 was taken in a round
+//         that could not see it yet: loaded at the next round's start), s1 = item, s2 = blank cell, then BOARD_WORDS
 //         board words, then MAX_DEPTH frames: frame d = prev (3 bits, the move to the node;
 //         4 = none) | left << 3 (bit m: move m is still to be tried; generated and counted)
 //         | its state in the pruning automaton << 16 (the top frame is in `cur` during a
@@ -29,13 +31,16 @@
 // on the host).
 const MAX_PATTERNS: u32 = 16u;
 const MAX_DEPTH: u32 = 160u;
-const PATH_WORDS: u32 = 10u;
+const PATH_WORDS: u32 = 11u;
+// Moves a path word holds (its top bit is the turn's tag: see `item_tag`).
+const PATH_MOVES: u32 = 15u;
 // The first item word of the path (after the board, info, root and automaton state).
 fn path_word(w: u32) -> u32 { return BOARD_WORDS + 3u + w; }
 override WORKGROUP: u32 = 64u;
 const NONE: u32 = 0xFFFFFFFFu;
 const NO_MOVE: u32 = 4u;
-// Most work items one invocation hands out in a round (set from the host's SHARE_MAX).
+// Most work items one invocation hands out in a round (set from the host's SHARE_MAX), at its
+// end and, separately, within it.
 override SHARE_MAX: u32 = 8u;
 
 // Status words.
@@ -55,6 +60,24 @@ const ST_CUT: u32 = 9u;
 const ST_FOUND_DEPTH: u32 = 10u;
 const ST_GIVEN: u32 = 11u;
 const ST_FOUND_INV: u32 = 12u;
+// Items taken so far from those reserved within the round (from `params.available` on; the
+// host starts it there): claimed one at a time (compare and swap) below ST_PUBLISHED.
+const ST_WORK2: u32 = 13u;
+// Items written in full, reserved before the round or within it (the host starts it at the
+// tail): a taker claims below it, and checks the item's words all the same.
+const ST_PUBLISHED: u32 = 14u;
+// Invocations waiting for an item within the round.
+const ST_IDLE: u32 = 15u;
+// Invocations searching within the round.
+const ST_ACTIVE: u32 = 16u;
+// Slots reserved in the round, against `params.room`.
+const ST_RESERVED: u32 = 17u;
+// The least item claimed but not yet visible (pending): its slot is kept next round.
+const ST_PENDING_MIN: u32 = 18u;
+// Items handed out within the round (a part of ST_GIVEN).
+const ST_GIVEN_LIVE: u32 = 19u;
+// Items claimed within the round but not yet written whole (pending).
+const ST_PENDING: u32 = 20u;
 const ST_HIST: u32 = 176u;
 const HIST_G: u32 = 192u;
 const HIST_H: u32 = 128u;
@@ -65,7 +88,7 @@ const WG_H: u32 = 64u;
 
 override INV: u32 = 4096u;
 override BOARD_WORDS: u32 = 4u;
-override ITEM_WORDS: u32 = 17u;
+override ITEM_WORDS: u32 = 18u;
 // Where the pruning automaton starts in `consts`: a word per state and move, the state that
 // move leads to | the moves that state allows << 16, or NONE where the move is pruned.
 override FSM_BASE: u32 = 0u;
@@ -73,6 +96,11 @@ override FSM_BASE: u32 = 0u;
 override HIST: u32 = 0u;
 // Steps of the inner loop between the rare work (taking a root, the goal test).
 override CHUNK: u32 = 32u;
+// Whether work is handed on within the round (the host's pipeline for an iteration's tail,
+// when the items before a round cannot keep every invocation busy). A constant, so that the
+// other pipeline has none of its code: lavapipe runs the body of a branch taken by no lane
+// all the same, masked.
+override LIVE: bool = false;
 
 struct Params {
     bound: u32,
@@ -80,19 +108,27 @@ struct Params {
     budget: u32,
     hungry: u32,
     capacity: u32,
-    // The work counter at the start of this round: items below it are copied by their takers,
-    // so their slots can take new items.
-    taken: u32,
+    // Slots free for new items in this round: those after the tail whose items were taken
+    // (copied by their takers) before it.
+    room: u32,
     // Work items each busy invocation hands out at the end of this round (at most SHARE_MAX),
     // while fewer than `hungry` were handed out.
     share: u32,
     // 2: the trip count of the canary loop (see `canary`), from the host so that it is not
     // unrolled.
     two: u32,
+    // Times an invocation without work looks for an item handed out within the round before
+    // it stops for the round (with LIVE).
+    idle_tries: u32,
+    // For tests (with LIVE): every `defer`-th item claimed within the round is taken as not
+    // yet written, so that the next round loads it (0: none).
+    defer: u32,
+    pad1: u32,
+    pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read_write> items: array<u32>;
+@group(0) @binding(1) var<storage, read_write> items: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read_write> state: array<u32>;
 @group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
 // Goal row | column << 4 by tile, then pattern by tile (0xFF: none): read once a dispatch;
@@ -112,9 +148,6 @@ fn frame_word(d: u32) -> u32 { return 3u + BOARD_WORDS + d; }
 // PATH_WORDS words of moves (taken from the item when the invocation takes it, so that the
 // item's slot can be reused).
 fn origin_word(k: u32) -> u32 { return 3u + BOARD_WORDS + MAX_DEPTH + k; }
-// Work item `idx`'s first word: items are a ring of `params.capacity` slots.
-fn item_base(idx: u32) -> u32 { return (idx % params.capacity) * ITEM_WORDS; }
-
 // The pruning automaton's word for move `m` from state `s` (see FSM_BASE).
 fn fsm_entry(s: u32, m: u32) -> u32 { return consts[FSM_BASE + s * 4u + m]; }
 // The moves state `s` allows (bit m), read from its four words.
@@ -183,7 +216,7 @@ fn load_board(base: u32, from_items: bool, i: u32) {
     for (var w = 0u; w < BOARD_WORDS; w++) {
         var word = 0u;
         if (from_items) {
-            word = items[base + w];
+            word = iget(base + w);
         } else {
             word = st(3u + w, i);
         }
@@ -261,6 +294,8 @@ fn search(i: u32) {
     }
     let s0 = st(0u, i);
     var running = (s0 & 1u) == 1u;
+    // (Only a round with LIVE makes an item pending, and the round after it has LIVE too.)
+    var pending = LIVE && ((s0 >> 17u) & 1u) == 1u;
     var depth = (s0 >> 1u) & 0xFFu;
     var g0 = (s0 >> 9u) & 0xFFu;
     var item = st(1u, i);
@@ -275,35 +310,93 @@ fn search(i: u32) {
         full_h();
         cur = st(frame_word(depth), i);
     }
+    if (LIVE) {
+        if (running) {
+            atomicAdd(&status[ST_ACTIVE], 1u);
+        }
+    }
     var budget = params.budget;
     var expanded = 0u;
     generated = 0u;
     var finished = 0u;
     min_f = NONE;
     var found = false;
+    // Waiting for an item handed out within the round: since when (`idle`), and how often.
+    var idle = false;
+    var tries = 0u;
+    var given = 0u;
+    var laps = 0u;
     loop {
         if (!running) {
             if (atomicLoad(&status[ST_FOUND]) != 0u) {
                 break;
             }
-            let idx = atomicAdd(&status[ST_WORK], 1u);
-            if (idx >= params.available) {
-                break;
+            // Its pending item, else one written before the round (the counter may run past
+            // them), else one handed out within it.
+            // (An idle invocation found the items before the round all taken already.)
+            var idx = NONE;
+            if (pending) {
+                idx = item;
+            } else if (!idle) {
+                idx = atomicAdd(&status[ST_WORK], 1u);
+                if (idx >= params.available) {
+                    idx = NONE;
+                }
+            }
+            if (LIVE) {
+                if (idx == NONE) {
+                    idx = take_within();
+                }
+            }
+            if (idx == NONE) {
+                // Nothing to take: wait while someone searches (busy invocations hand out work
+                // when they see idle ones), at most `params.idle_tries` times.
+                var stop = true;
+                if (LIVE) {
+                    if (!idle) {
+                        idle = true;
+                        atomicAdd(&status[ST_IDLE], 1u);
+                    }
+                    tries++;
+                    stop = tries >= params.idle_tries || atomicLoad(&status[ST_ACTIVE]) == 0u;
+                }
+                if (stop) {
+                    break;
+                }
+                continue;
             }
             item = idx;
             let base = item_base(idx);
-            load_board(base, true, i);
-            let info = items[base + BOARD_WORDS];
-            set_st(origin_word(0u), i, info >> 16u);
-            set_st(origin_word(1u), i, items[base + BOARD_WORDS + 1u]);
-            for (var w = 0u; w < PATH_WORDS; w++) {
-                set_st(origin_word(2u + w), i, items[base + path_word(w)]);
+            if (LIVE) {
+                if (idx >= params.available
+                    && (!visible(idx, base) || (params.defer != 0u && idx % params.defer == 0u))) {
+                    // Handed out within this round and not all written yet: the next round
+                    // loads it.
+                    pending = true;
+                    atomicMin(&status[ST_PENDING_MIN], idx);
+                    atomicAdd(&status[ST_PENDING], 1u);
+                    break;
+                }
+                if (idle) {
+                    idle = false;
+                    atomicSub(&status[ST_IDLE], 1u);
+                }
+                atomicAdd(&status[ST_ACTIVE], 1u);
             }
+            pending = false;
+            tries = 0u;
+            load_board(base, true, i);
+            let info = iget(base + BOARD_WORDS);
+            set_st(origin_word(0u), i, info >> 16u);
+            set_st(origin_word(1u), i, iget(base + BOARD_WORDS + 1u));
+            for (var w = 0u; w < PATH_WORDS; w++) {
+                set_st(origin_word(2u + w), i, iget(base + path_word(w)));
+            }
+            let fsm = iget(base + BOARD_WORDS + 2u);
             g0 = info & 0xFFu;
             let prev = (info >> 8u) & 7u;
             var left = (info >> 11u) & 0xFu;
             let done = (info >> 15u) & 1u;
-            let fsm = items[base + BOARD_WORDS + 2u];
             let h = full_h();
             if (done == 0u) {
                 if (h == 0u && is_goal()) {
@@ -379,6 +472,11 @@ fn search(i: u32) {
                 }
             }
         }
+        if (LIVE) {
+            if (!running) {
+                atomicSub(&status[ST_ACTIVE], 1u);
+            }
+        }
         if (check) {
             if (is_goal()) {
                 found = true;
@@ -390,9 +488,35 @@ fn search(i: u32) {
             budget = max(budget, 1u) - 1u;
             cur = cur | (children(blank, fsm_allowed(cur >> 16u), g0 + depth + 1u) << 3u);
         }
+        // Idle invocations wait for more than the queue holds: hand one of them the untried
+        // moves of the shallowest node. (Every other pass: on a GPU, every busy invocation
+        // reading the same word at every pass might queue at one memory slice.)
+        laps++;
+        if (LIVE) {
+            if (running && given < SHARE_MAX && laps % 2u == 0u
+                && atomicLoad(&status[ST_IDLE]) != 0u
+                && atomicLoad(&status[ST_IDLE])
+                    > atomicLoad(&status[ST_TAIL]) - atomicLoad(&status[ST_WORK2])) {
+                set_st(frame_word(depth), i, cur);
+                if (donate(i, depth, g0, true)) {
+                    given++;
+                    atomicAdd(&status[ST_GIVEN_LIVE], 1u);
+                }
+            }
+        }
+    }
+    if (LIVE) {
+        if (idle) {
+            atomicSub(&status[ST_IDLE], 1u);
+        }
     }
     if (running) {
         set_st(frame_word(depth), i, cur);
+    }
+    if (LIVE) {
+        if (running) {
+            atomicSub(&status[ST_ACTIVE], 1u);
+        }
     }
     if (running && !found && budget != 0u && atomicLoad(&status[ST_FOUND]) == 0u) {
         atomicAdd(&status[ST_CUT], 1u);
@@ -400,11 +524,12 @@ fn search(i: u32) {
     if (!found && running && params.hungry > 0u) {
         for (var k = 0u; k < SHARE_MAX; k++) {
             if (k < params.share) {
-                donate(i, depth, g0);
+                donate(i, depth, g0, false);
             }
         }
     }
-    set_st(0u, i, select(0u, 1u, running) | (depth << 1u) | (g0 << 9u));
+    set_st(0u, i, select(0u, 1u, running) | (depth << 1u) | (g0 << 9u)
+        | (select(0u, 1u, pending) << 17u));
     set_st(1u, i, item);
     set_st(2u, i, blank);
     for (var w = 0u; w < BOARD_WORDS; w++) {
@@ -424,7 +549,7 @@ fn search(i: u32) {
     if (finished != 0u) {
         atomicAdd(&status[ST_FINISHED], finished);
     }
-    if (running && !found) {
+    if ((running && !found) || pending) {
         atomicAdd(&status[ST_BUSY], 1u);
     }
     if (min_f != NONE) {
@@ -441,78 +566,4 @@ fn report_found(i: u32, depth: u32) {
         atomicStore(&status[ST_FOUND_DEPTH], depth);
         atomicStore(&status[ST_FOUND_INV], i);
     }
-}
-
-// Hands the remaining moves of the shallowest node on this invocation's stack that has any
-// to a new work item (appended after `params.available`; taken from the next round on), so
-// that idle invocations get a large subtree. The node itself was already expanded here. The
-// items are a ring: a slot is reused once the item in it was taken before this round.
-fn donate(i: u32, depth: u32, g0: u32) {
-    // (A cheap early out; the count of donations is taken below, once there is one to make.)
-    if (atomicLoad(&status[ST_DONATED]) >= params.hungry) {
-        return;
-    }
-    // The shallowest node with moves left.
-    // (Loops here run a fixed count with a guard inside: loops whose exit depends on a value
-    // computed in divergent code ran short on lavapipe and GL.)
-    var at = 0u;
-    var left = 0u;
-    var searching = true;
-    for (var d = 0u; d < MAX_DEPTH; d++) {
-        if (searching && d < depth) {
-            left = (st(frame_word(d), i) >> 3u) & 0xFu;
-            if (left != 0u) {
-                at = d;
-                searching = false;
-            }
-        }
-    }
-    if (left == 0u || atomicAdd(&status[ST_DONATED], 1u) >= params.hungry) {
-        return;
-    }
-    let slot = atomicAdd(&status[ST_TAIL], 1u);
-    if (slot - params.taken >= params.capacity) {
-        return;
-    }
-    atomicAdd(&status[ST_GIVEN], 1u);
-    // The board at depth `at`: undo the moves above it, write it, and put the board back.
-    let board_lo = tw_lo;
-    let board_hi = tw_hi;
-    var bl = blank;
-    for (var k = 0u; k < MAX_DEPTH; k++) {
-        if (k < depth - at) {
-            let back = nbr(bl, (st(frame_word(depth - k), i) & 7u) ^ 1u);
-            set_tile(bl, tile(back));
-            set_tile(back, 0u);
-            bl = back;
-        }
-    }
-    let base = item_base(slot);
-    for (var w = 0u; w < BOARD_WORDS; w++) {
-        items[base + w] = word_in(tw_lo, tw_hi, w, WIDE);
-    }
-    tw_lo = board_lo;
-    tw_hi = board_hi;
-    let plen = st(origin_word(0u), i);
-    let fr = st(frame_word(at), i);
-    items[base + BOARD_WORDS] = (g0 + at) | ((fr & 7u) << 8u) | (left << 11u) | (1u << 15u)
-        | ((plen + at) << 16u);
-    items[base + BOARD_WORDS + 1u] = st(origin_word(1u), i);
-    items[base + BOARD_WORDS + 2u] = fr >> 16u;
-    // The path: the source item's, then the moves down to depth `at`.
-    for (var w = 0u; w < PATH_WORDS; w++) {
-        items[base + path_word(w)] = st(origin_word(2u + w), i);
-    }
-    for (var k = 0u; k < MAX_DEPTH; k++) {
-        if (k >= at) {
-            continue;
-        }
-        let d = k + 1u;
-        let p = plen + k;
-        let mv = st(frame_word(d), i) & 3u;
-        let w = base + path_word(p / 16u);
-        items[w] = (items[w] & ~(3u << ((p % 16u) * 2u))) | (mv << ((p % 16u) * 2u));
-    }
-    // This invocation no longer searches those moves.
-    set_st(frame_word(at), i, fr & 0xFFFF0007u);
 }

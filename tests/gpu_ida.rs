@@ -103,6 +103,12 @@ struct Counting<'d> {
     handed: u64,
     /// The most items one iteration handed out.
     most_handed: u64,
+    /// Items handed out within rounds, over all iterations.
+    within: u64,
+    /// Items handed out within rounds and taken in them, over all iterations.
+    taken_within: u64,
+    /// Items taken within rounds before they were written whole, over all iterations.
+    pending: u64,
     /// Rounds the adapter cut short.
     cuts: u64,
 }
@@ -113,6 +119,9 @@ impl<'d> Counting<'d> {
             dev,
             handed: 0,
             most_handed: 0,
+            within: 0,
+            taken_within: 0,
+            pending: 0,
             cuts: 0,
         }
     }
@@ -146,6 +155,9 @@ impl IdaDevice for Counting<'_> {
     fn round(&mut self, budget: u32) -> Result<RoundReport, EvalError> {
         let r = self.dev.round(budget)?;
         self.handed += r.donated;
+        self.within += r.donated_within;
+        self.taken_within += r.taken_within;
+        self.pending += r.pending;
         self.cuts += u64::from(r.cut);
         self.most_handed = self.most_handed.max(self.handed);
         Ok(r)
@@ -156,11 +168,13 @@ impl IdaDevice for Counting<'_> {
 }
 
 /// Work items live in a ring of (roots + 8 an invocation, and half again) slots, a slot reused
-/// once its item was taken: an iteration that hands out more items than the ring holds (8
-/// invocations, so 32 roots and at most 144 slots; rounds of 16 expansions; 4×4 boards with
-/// manhattan) still expands the CPU's nodes and finds the optimum, and handing out never
-/// stops for want of slots (it did, before the ring: the tail of each iteration then ran on
-/// one invocation).
+/// once its item was taken: an iteration that hands out more items than the ring holds still
+/// expands the CPU's nodes and finds the optimum, and handing out never stops for want of
+/// slots (it did, before the ring: the tail of each iteration then ran on one invocation).
+/// With work handed on only at the ends of rounds (8 invocations, so 32 roots and at most 144
+/// slots; rounds of 16 expansions; 4×4 boards with manhattan) and within them too (rounds of
+/// 24, the ring capped at 16 slots past the roots: items written and taken in the same round,
+/// their words tagged by the ring's turn).
 #[test]
 fn handed_out_work_items_reuse_their_slots() {
     let Some(ctx) = context("handed_out_work_items_reuse_their_slots") else {
@@ -168,23 +182,88 @@ fn handed_out_work_items_reuse_their_slots() {
     };
     let g = goal(&GoalSpec::BlankFirst, 4, 4);
     let h = HeuristicSpec::Kind(HeuristicKind::Manhattan);
-    let mut dev = small_device(&ctx, &h, &g);
-    // Short rounds: many ends of rounds at which busy invocations hand out work.
-    dev.set_budget_cap(16);
     let mut korf = korf100();
     korf.sort_by_key(|k| k.2);
-    let mut counting = Counting::new(&mut dev);
-    for (id, tiles, optimal) in korf.iter().take(4) {
-        let b = board(4, 4, tiles);
-        let (_, len) = check(&mut counting, &h, &b, &g, &format!("Korf #{id}"));
-        assert_eq!(len, *optimal, "Korf #{id}");
+    // (budget cap, tries, the ring's slots at most, items an iteration must hand out)
+    for (cap, tries, slots, most) in [(16, 0, 144, 144), (24, 8, 48, 96)] {
+        let mut dev = small_device(&ctx, &h, &g);
+        dev.set_budget_cap(cap);
+        dev.set_idle_tries(tries);
+        if tries > 0 {
+            dev.set_ring_slots(slots - 32);
+        }
+        let mut counting = Counting::new(&mut dev);
+        for (id, tiles, optimal) in korf.iter().take(4) {
+            let b = board(4, 4, tiles);
+            let what = format!("Korf #{id}, {tries} tries");
+            let (_, len) = check(&mut counting, &h, &b, &g, &what);
+            assert_eq!(len, *optimal, "{what}");
+        }
+        assert!(
+            counting.most_handed > most,
+            "an iteration handed out {} items: the ring of {slots} must turn",
+            counting.most_handed
+        );
+        if tries == 0 {
+            assert_eq!(counting.within, 0, "handed on within rounds with 0 tries");
+        } else {
+            assert!(
+                counting.taken_within > 0,
+                "nothing was taken within a round"
+            );
+        }
     }
-    // More than the ring's 144 slots in one iteration.
-    assert!(
-        counting.most_handed > 144,
-        "an iteration handed out {} items: the ring must wrap many times",
-        counting.most_handed
-    );
+}
+
+/// Work handed on within a round (an invocation that runs out waits; a busy one hands it the
+/// untried moves of its shallowest node, which it takes in the same round) searches the CPU
+/// IDA*'s tree: every finished iteration's counts, the optima, the replay, with manhattan,
+/// linear conflict and pdb555 on Korf's three easiest, at 64 invocations and rounds long
+/// enough for the tails to hand on within them. With pdb555, every third item claimed within
+/// a round is taken as not yet written (as when its writer is still at it on a GPU), so that
+/// the next round loads it: the same counts.
+#[test]
+fn work_handed_on_within_a_round_expands_the_cpu_nodes() {
+    let Some(ctx) = context("work_handed_on_within_a_round_expands_the_cpu_nodes") else {
+        return;
+    };
+    let g = goal(&GoalSpec::BlankFirst, 4, 4);
+    let mut korf = korf100();
+    korf.sort_by_key(|k| k.2);
+    let specs = [
+        HeuristicSpec::Kind(HeuristicKind::Manhattan),
+        HeuristicSpec::Kind(HeuristicKind::LinearConflict),
+        pdb(&g, &[5, 5, 5]),
+    ];
+    for h in specs {
+        let mut dev = GpuIda::new(ctx.clone(), &h, &g, Some(64)).unwrap();
+        dev.set_idle_tries(8);
+        dev.set_budget_cap(256);
+        let defer = matches!(h, HeuristicSpec::Pdb(_));
+        if defer {
+            dev.set_defer_claims(3);
+        }
+        let mut counting = Counting::new(&mut dev);
+        for (id, tiles, optimal) in korf.iter().take(3) {
+            let b = board(4, 4, tiles);
+            let what = format!("Korf #{id} {}", h.name());
+            let (rounds, len) = check(&mut counting, &h, &b, &g, &what);
+            assert_eq!(len, *optimal, "{what}");
+            assert!(rounds > 0, "{what}: no device rounds");
+        }
+        let name = h.name();
+        assert!(
+            counting.taken_within > 0,
+            "{name}: nothing taken within a round"
+        );
+        assert_eq!(
+            counting.pending > 0,
+            defer,
+            "{name}: {} pending",
+            counting.pending
+        );
+        assert_eq!(counting.cuts, 0, "{name}: rounds cut short");
+    }
 }
 
 /// lavapipe ends a shader's loops after 65,535 iterations in all, mid-step: one invocation

@@ -43,6 +43,14 @@ pub struct RoundReport {
     pub busy_share: f64,
     /// Nodes whose untried moves an invocation handed to the queue for idle ones.
     pub donated: u64,
+    /// Those of `donated` handed out within the round, to invocations waiting then (the
+    /// rest at its end, for the next round).
+    pub donated_within: u64,
+    /// Items handed out within the round and taken in it.
+    pub taken_within: u64,
+    /// Items taken within the round before they were all written: loaded at the start of
+    /// the next round.
+    pub pending: u64,
     /// Whether the adapter cut the round short (lavapipe ends a shader's loops after 65,535
     /// iterations in all, the "loop limiter" of Mesa's gallivm): the iteration's state on
     /// the device is lost, so it must be searched again; the device has lowered its cap on

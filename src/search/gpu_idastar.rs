@@ -282,9 +282,11 @@ fn found_path<S: Clone>(
 }
 
 /// `NPUZZLE_GPU_TRACE=1`: a line on stderr for each iteration (searched by the host alone, or
-/// sent to the device: its roots; milliseconds of the host's split, of `begin` and of the rounds, the tail's among
-/// them; the node rate of the rounds); `2`: a line for each round too. For measuring GPU IDA*
-/// on a new adapter.
+/// sent to the device: its roots; milliseconds of the host's split, of `begin` and of the
+/// rounds, the tail's among them; the node rate of the rounds; the busy share over the
+/// iteration's nodes, the share of them expanded in rounds at least [`TAIL_BUSY`] busy, and
+/// the work items handed on within rounds); `2`: a line for each round too. For measuring GPU
+/// IDA* on a new adapter.
 struct Trace {
     level: u8,
     started: std::time::Instant,
@@ -295,6 +297,12 @@ struct Trace {
     tail_rounds: u32,
     tail_seconds: f64,
     expanded: u64,
+    /// Expansions the rounds allowed (invocations × budget, summed).
+    allowed: f64,
+    /// Nodes expanded in rounds at least `TAIL_BUSY` busy.
+    busy_nodes: u64,
+    /// Work items handed on within rounds.
+    within: u64,
 }
 
 impl Trace {
@@ -316,6 +324,9 @@ impl Trace {
             tail_rounds: 0,
             tail_seconds: 0.0,
             expanded: 0,
+            allowed: 0.0,
+            busy_nodes: 0,
+            within: 0,
         }
     }
 
@@ -354,6 +365,11 @@ impl Trace {
         self.rounds += 1;
         self.seconds += r.seconds;
         self.expanded += r.expanded;
+        self.allowed += r.invocations as f64 * f64::from(r.budget);
+        if r.busy_share >= TAIL_BUSY {
+            self.busy_nodes += r.expanded;
+        }
+        self.within += r.donated_within;
         if tail {
             self.tail_rounds += 1;
             self.tail_seconds += r.seconds;
@@ -361,20 +377,25 @@ impl Trace {
         if self.level >= 2 {
             eprintln!(
                 "gpu-trace round: threshold {bound}, budget {budget}, {:.2} ms, {} expanded, \
-                 {} of {} busy, {} handed out{}",
+                 {} of {} busy, {} handed out ({} within, {} taken within, {} pending){}{}",
                 r.seconds * 1e3,
                 r.expanded,
                 r.busy,
                 r.invocations,
                 r.donated,
-                if tail { ", tail" } else { "" }
+                r.donated_within,
+                r.taken_within,
+                r.pending,
+                if tail { ", tail" } else { "" },
+                if r.cut { ", cut" } else { "" }
             );
         }
         if r.found || r.exhausted {
             eprintln!(
                 "gpu-trace iteration: threshold {bound}, {roots} roots, split {:.1} ms, begin \
                  {:.1} ms, {} rounds {:.1} ms (tail: {} rounds {:.1} ms), {} expanded, \
-                 {:.0} M/s in rounds, budget {next_budget}",
+                 {:.0} M/s in rounds, budget {next_budget}, busy {:.2} over the iteration, {:.1} % of its nodes \
+                 in rounds ≥ {TAIL_BUSY} busy, {} handed on within rounds",
                 self.split * 1e3,
                 self.begin * 1e3,
                 self.rounds,
@@ -382,7 +403,10 @@ impl Trace {
                 self.tail_rounds,
                 self.tail_seconds * 1e3,
                 self.expanded,
-                self.expanded as f64 / self.seconds.max(1e-9) / 1e6
+                self.expanded as f64 / self.seconds.max(1e-9) / 1e6,
+                self.expanded as f64 / self.allowed.max(1.0),
+                100.0 * self.busy_nodes as f64 / self.expanded.max(1) as f64,
+                self.within
             );
         }
     }

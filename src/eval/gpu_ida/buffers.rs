@@ -248,7 +248,7 @@ pub(super) fn place_tables(
 }
 
 /// The buffers each round reads back and writes: the staging copy of the status block
-/// (`status_bytes`) and the 32-byte uniform of the round's parameters.
+/// (`status_bytes`) and the 48-byte uniform of the round's parameters.
 fn round_buffers(device: &wgpu::Device, status_bytes: u64) -> (wgpu::Buffer, wgpu::Buffer) {
     let staging = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("status staging"),
@@ -258,7 +258,7 @@ fn round_buffers(device: &wgpu::Device, status_bytes: u64) -> (wgpu::Buffer, wgp
     });
     let params = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("params"),
-        size: 32,
+        size: 48,
         usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });

@@ -1,5 +1,6 @@
 //! GPU IDA* on wgpu: [`GpuIda`], the [`IdaDevice`](super::ida::IdaDevice) that runs
-//! `shaders/ida_board.wgsl` and `shaders/idastar.wgsl` (`IDASTAR_WGSL`). Its parts: what the
+//! `shaders/ida_board.wgsl`, `shaders/idastar.wgsl` and `shaders/ida_ring.wgsl`
+//! (`IDASTAR_WGSL`). Its parts: what the
 //! board's shape, the heuristic and the adapter fix (`shape.rs`), the pipelines
 //! (`pipelines.rs`), the buffers (`buffers.rs`), and the rounds with one run's state
 //! (`rounds.rs`).
@@ -15,6 +16,9 @@
 //! so a few deep subtrees do not leave the rest of the device idle at the end of an
 //! iteration. The queue is a ring: an invocation copies its item's origin (root and path)
 //! into its state when it takes it, so the slot can take a new item from the next round on.
+//! In an iteration's tail, work is also handed on within a round (the pipeline with `LIVE`;
+//! [`GpuIda::set_idle_tries`]): invocations that run out wait, busy ones hand them items,
+//! each word tagged with the ring's turn so that a taker sees whether it is all written.
 //!
 //! Limits: boards of at most [`GPU_IDA_MAX_CELLS`] cells with sides of at most 8 (5×5, 4×8,
 //! …); a depth of [`MAX_DEPTH`] moves below a root; pattern tables in one texture where
@@ -35,7 +39,9 @@ use crate::puzzle::Goal;
 use buffers::{Buffers, place_tables};
 use pipelines::Pipelines;
 use rounds::RunState;
-use shape::{Heuristic, Shape, consts, heuristic, invocation_count, software_budget_cap};
+use shape::{
+    Heuristic, Shape, consts, heuristic, idle_tries, invocation_count, software_budget_cap,
+};
 
 pub use super::gpu_layout::{GPU_IDA_MAX_CELLS, GPU_IDA_MAX_SIDE};
 /// Most moves an invocation goes below its root (frames on its stack).
@@ -44,8 +50,14 @@ pub const MAX_DEPTH: u32 = 160;
 const SHARE_MAX: u32 = 8;
 /// Invocations per workgroup.
 const WORKGROUP: u32 = 64;
-/// Words of the moves below a root in a work item (2 bits a move).
-const PATH_WORDS: usize = 10;
+/// Moves a path word of a work item holds (2 bits each; its top bit is the turn's tag).
+const PATH_MOVES: usize = 15;
+/// Words of the moves below a root in a work item: room for [`MAX_DEPTH`] moves.
+const PATH_WORDS: usize = 11;
+/// The top bit of every word of an item the ring holds in an even turn (the shader's
+/// `item_tag`); 0 in an odd one.
+const ITEM_TAG: u32 = 1 << 31;
+const _: () = assert!(PATH_MOVES * PATH_WORDS >= MAX_DEPTH as usize);
 /// Status words before the histogram.
 const ST_HEADER: usize = 176;
 const ST_WORK: usize = 0;
@@ -60,6 +72,14 @@ const ST_CUT: usize = 9;
 const ST_FOUND_DEPTH: usize = 10;
 const ST_GIVEN: usize = 11;
 const ST_FOUND_INV: usize = 12;
+const ST_WORK2: usize = 13;
+const ST_PUBLISHED: usize = 14;
+const ST_PENDING_MIN: usize = 18;
+const ST_GIVEN_LIVE: usize = 19;
+const ST_PENDING: usize = 20;
+/// Status words the host writes before each round (the counters it starts) and the shader's
+/// constants name: the rest of the header is not used.
+const ST_WRITTEN: usize = 24;
 /// Word `w` of a work item's path (after its board words, info, root and automaton state):
 /// the shader's `path_word`.
 const fn path_word(board_words: usize, w: usize) -> usize {
@@ -82,11 +102,12 @@ const fn origin_word(board_words: usize, k: usize) -> usize {
 const STORAGE_BUFFERS: u32 = 4 + TABLE_BINDINGS as u32;
 
 /// GPU IDA*'s shader: shaders/common.wgsl, shaders/ida_board.wgsl (an invocation's board and
-/// heuristic), then shaders/idastar.wgsl (its search).
+/// heuristic), shaders/idastar.wgsl (its search), then shaders/ida_ring.wgsl (its work items).
 pub(super) const IDASTAR_WGSL: &str = concat!(
     include_str!("../../../shaders/common.wgsl"),
     include_str!("../../../shaders/ida_board.wgsl"),
-    include_str!("../../../shaders/idastar.wgsl")
+    include_str!("../../../shaders/idastar.wgsl"),
+    include_str!("../../../shaders/ida_ring.wgsl")
 );
 
 /// IDA* subtrees on a GPU: see the module docs.
@@ -157,11 +178,12 @@ impl GpuIda {
             texture_width,
             pattern_k,
             incremental,
+            idle_tries: idle_tries(software),
             consts: consts(goal, spec),
         };
         let bufs = Buffers::new(&ctx, &shape, meta, table_bufs, texture)?;
         let mut pipes = Pipelines::new(&ctx.device);
-        pipes.get(&ctx.device, &shape, false);
+        pipes.get(&ctx.device, &shape, false, false);
         let budget_cap = if software {
             software_budget_cap(kind)
         } else {
@@ -174,6 +196,8 @@ impl GpuIda {
             bufs,
             run: RunState {
                 budget_cap,
+                ring_cap: u32::MAX,
+                defer: 0,
                 iteration: None,
             },
         })
@@ -197,6 +221,25 @@ impl GpuIda {
     /// measurements.
     pub fn set_budget_cap(&mut self, cap: u32) {
         self.run.budget_cap = cap.max(1);
+    }
+
+    /// Sets the times an invocation without work looks for an item handed out within a
+    /// round before it stops for the round; 0: work is handed on only between rounds (the
+    /// default on a software adapter; see `idle_tries`). For tests and measurements.
+    pub fn set_idle_tries(&mut self, tries: u32) {
+        self.shape.idle_tries = tries;
+    }
+
+    /// Caps the slots of the work items' ring beyond an iteration's roots (at least one), so
+    /// that it turns often; for tests.
+    pub fn set_ring_slots(&mut self, slots: u32) {
+        self.run.ring_cap = slots.max(1);
+    }
+
+    /// Takes every `n`-th item claimed within a round as not yet written, so that the next
+    /// round loads it, as when its writer has not finished (0: none, the default); for tests.
+    pub fn set_defer_claims(&mut self, n: u32) {
+        self.run.defer = n;
     }
 }
 

@@ -1,18 +1,19 @@
 //! GPU IDA*'s shader and pipelines ([`Pipelines`]): the module, the layout of its bindings,
-//! and the pipelines without and with the `(g, h)` histogram, compiled on first use.
+//! and the pipelines without and with the `(g, h)` histogram, each without and with work
+//! handed on within a round, compiled on first use.
 
 use super::IDASTAR_WGSL;
 use super::shape::Shape;
 use crate::eval::gpu_context::{TABLE_BINDINGS, shader_module};
 
-/// `IDASTAR_WGSL` compiled for one [`Shape`]: the module, its bindings' layout and its two
-/// pipelines (index 0 without the histogram, 1 with it).
+/// `IDASTAR_WGSL` compiled for one [`Shape`]: the module, its bindings' layout and its four
+/// pipelines (index: 1 with the histogram, + 2 handing work on within a round).
 pub(super) struct Pipelines {
     module: wgpu::ShaderModule,
     /// The bindings of `IDASTAR_WGSL` ([`bind_group_layout`]).
     pub(super) layout: wgpu::BindGroupLayout,
     pipeline_layout: wgpu::PipelineLayout,
-    compiled: [Option<wgpu::ComputePipeline>; 2],
+    compiled: [Option<wgpu::ComputePipeline>; 4],
 }
 
 impl Pipelines {
@@ -29,20 +30,22 @@ impl Pipelines {
             module,
             layout,
             pipeline_layout,
-            compiled: [None, None],
+            compiled: [None, None, None, None],
         }
     }
 
-    /// The pipeline for `shape` with or without the `histogram`, compiled on first use.
+    /// The pipeline for `shape` with or without the `histogram`, handing work on within a
+    /// round or not (`live`), compiled on first use.
     pub(super) fn get(
         &mut self,
         device: &wgpu::Device,
         shape: &Shape,
         histogram: bool,
+        live: bool,
     ) -> &wgpu::ComputePipeline {
-        let slot = usize::from(histogram);
+        let slot = usize::from(histogram) + 2 * usize::from(live);
         if self.compiled[slot].is_none() {
-            let constants = shape.constants(histogram);
+            let constants = shape.constants(histogram, live);
             let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some("gpu idastar"),
                 layout: Some(&self.pipeline_layout),

@@ -6,9 +6,10 @@
 use std::time::Instant;
 
 use super::{
-    GpuIda, MAX_DEPTH, PATH_WORDS, SHARE_MAX, ST_BUSY, ST_CUT, ST_EXPANDED, ST_FINISHED, ST_FOUND,
-    ST_FOUND_DEPTH, ST_FOUND_INV, ST_GENERATED, ST_GIVEN, ST_HEADER, ST_MIN_F, ST_TAIL, ST_WORK,
-    frame_word, origin_word,
+    GpuIda, ITEM_TAG, MAX_DEPTH, PATH_MOVES, PATH_WORDS, SHARE_MAX, ST_BUSY, ST_CUT, ST_EXPANDED,
+    ST_FINISHED, ST_FOUND, ST_FOUND_DEPTH, ST_FOUND_INV, ST_GENERATED, ST_GIVEN, ST_GIVEN_LIVE,
+    ST_HEADER, ST_MIN_F, ST_PENDING, ST_PENDING_MIN, ST_PUBLISHED, ST_TAIL, ST_WORK, ST_WORK2,
+    ST_WRITTEN, frame_word, origin_word,
 };
 use crate::eval::EvalError;
 use crate::eval::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
@@ -22,6 +23,12 @@ pub(super) struct RunState {
     /// Most expansions an invocation makes in a round: on a software adapter, few enough that
     /// the shader's loops stay under lavapipe's 65,535 iterations (halved after a cut).
     pub(super) budget_cap: u32,
+    /// Most slots of the work items' ring an iteration uses besides its roots (tests make
+    /// it small, so that the ring turns often).
+    pub(super) ring_cap: u32,
+    /// Every how many items claimed within a round one is taken as not yet written (0: none;
+    /// see `GpuIda::set_defer_claims`).
+    pub(super) defer: u32,
     /// The iteration begun (`None` before the first [`IdaDevice::begin`]).
     pub(super) iteration: Option<DeviceIteration>,
 }
@@ -34,8 +41,13 @@ pub(super) struct DeviceIteration {
     available: u32,
     /// Work items taken so far (the counter, less what idle invocations overshot).
     taken: u32,
+    /// The first item whose slot the next round may not reuse: the first not taken, or
+    /// one taken but not yet loaded (pending).
+    keep_from: u32,
     /// End of the items in the ring (roots, then donations).
     tail: u32,
+    /// Slots of the ring written in this iteration (from the first): cleared before the next.
+    dirty: u32,
     /// Least f above the threshold seen so far.
     min_f: u32,
     /// Idle invocations the next round's donations are for.
@@ -57,7 +69,9 @@ impl DeviceIteration {
             bound,
             available: count,
             taken: 0,
+            keep_from: 0,
             tail: count,
+            dirty: count.min(capacity),
             min_f: u32::MAX,
             hungry: 0,
             share: 1,
@@ -69,21 +83,36 @@ impl DeviceIteration {
 
     /// A round of `budget` expansions an invocation: its parameters (the shader's `Params`)
     /// and the first words of the status block it starts from.
-    fn round_words(&self, budget: u32) -> ([u32; 8], [u32; 16]) {
+    fn round_words(
+        &self,
+        budget: u32,
+        idle_tries: u32,
+        defer: u32,
+    ) -> ([u32; 12], [u32; ST_WRITTEN]) {
+        // Slots after the tail whose items were loaded before this round.
+        let room = self.capacity - (self.tail - self.keep_from);
         let params = [
             self.bound,
             self.available,
             budget,
             self.hungry,
             self.capacity,
-            self.taken,
+            room,
             self.share,
             2,
+            idle_tries,
+            defer,
+            0,
+            0,
         ];
-        let mut header = [0u32; 16];
+        let mut header = [0u32; ST_WRITTEN];
         header[ST_WORK] = self.taken;
         header[ST_TAIL] = self.tail;
         header[ST_MIN_F] = self.min_f;
+        // Items handed out within the round come after those there are now.
+        header[ST_WORK2] = self.tail;
+        header[ST_PUBLISHED] = self.tail;
+        header[ST_PENDING_MIN] = u32::MAX;
         (params, header)
     }
 
@@ -93,9 +122,17 @@ impl DeviceIteration {
     /// left and no invocation busy).
     fn advance(&mut self, st: &[u32], cut: bool, invocations: u32) -> (bool, bool) {
         let busy = st[ST_BUSY];
-        // Donations past the ring's free slots were refused (the counter overshoots).
-        self.tail = st[ST_TAIL].min(self.taken.saturating_add(self.capacity));
-        self.taken = st[ST_WORK].min(self.available);
+        // Donations are reserved within the free slots (`room`), so the tail never passes them.
+        self.tail = st[ST_TAIL];
+        // Items reserved within the round are claimed only once those before it are all
+        // taken; the counter of those may overshoot.
+        self.taken = if st[ST_WORK2] > self.available {
+            st[ST_WORK2]
+        } else {
+            st[ST_WORK].min(self.available)
+        };
+        self.keep_from = self.taken.min(st[ST_PENDING_MIN]);
+        self.dirty = self.dirty.max(self.tail.min(self.capacity));
         self.min_f = st[ST_MIN_F];
         let found = st[ST_FOUND] != 0 && !cut;
         if found {
@@ -114,9 +151,15 @@ impl DeviceIteration {
         self.share = self.hungry.div_ceil(busy.max(1)).clamp(1, SHARE_MAX);
         self.available = self.tail;
         // The counters count items over the iteration; slots are taken modulo the capacity, so
-        // whole turns of the ring come off (u32 counters would wrap in a long iteration).
-        let turns = self.taken / self.capacity * self.capacity;
+        // whole turns of the ring come off, two at a time to keep the turns' tags (u32
+        // counters would wrap in a long iteration; a pending invocation's item keeps its slot).
+        let two = 2 * u64::from(self.capacity);
+        let turns = (u64::from(self.keep_from) / two * two) as u32;
+        if turns > 0 {
+            self.dirty = self.capacity;
+        }
         self.taken -= turns;
+        self.keep_from -= turns;
         self.available -= turns;
         self.tail -= turns;
         (found, exhausted)
@@ -135,7 +178,8 @@ impl GpuIda {
     }
 
     /// `roots` as work items: the board (a byte a tile), info (g, the last move, no move
-    /// tried), the root's index and its state in the pruning automaton.
+    /// tried), the root's index and its state in the pruning automaton; each word tagged
+    /// as the first turn's (see `item_tag` in the shader).
     ///
     /// # Errors
     /// [`EvalError::Device`] for a root of another size or at depth 256 or more.
@@ -166,6 +210,10 @@ impl GpuIda {
             item[board_words + 1] = i as u32;
             item[board_words + 2] = u32::from(r.fsm);
         }
+        // The roots are the ring's first turn.
+        for w in &mut words {
+            *w |= ITEM_TAG;
+        }
         Ok(words)
     }
 
@@ -177,9 +225,10 @@ impl GpuIda {
     /// [`EvalError::Device`] when the read-back fails.
     fn dispatch(
         &mut self,
-        params: &[u32; 8],
-        header: &[u32; 16],
+        params: &[u32; 12],
+        header: &[u32; ST_WRITTEN],
         histogram: bool,
+        live: bool,
     ) -> Result<Vec<u32>, EvalError> {
         let groups = self.shape.invocations.div_ceil(self.shape.workgroup);
         let (ctx, bufs) = (&self.ctx, &self.bufs);
@@ -195,7 +244,7 @@ impl GpuIda {
             enc.clear_buffer(&bufs.status, ST_HEADER as u64 * 4, None);
         }
         {
-            let pipeline = self.pipes.get(&ctx.device, &self.shape, histogram);
+            let pipeline = self.pipes.get(&ctx.device, &self.shape, histogram, live);
             let items = bufs.items.as_ref().expect("begin allocates");
             let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("gpu idastar"),
@@ -285,30 +334,41 @@ impl IdaDevice for GpuIda {
             .min(most)
             .max(1);
         // The ring takes the whole buffer, which grows with headroom (roots vary by iteration).
-        let capacity = self.bufs.ensure_items(
-            &self.ctx.device,
-            &self.pipes.layout,
-            self.shape.item_words,
-            capacity,
-            most,
-        );
+        let capacity = self
+            .bufs
+            .ensure_items(
+                &self.ctx.device,
+                &self.pipes.layout,
+                self.shape.item_words,
+                capacity,
+                most,
+            )
+            .min(count.saturating_add(self.run.ring_cap));
         let words = self.pack_roots(roots)?;
         let ctx = &self.ctx;
         let items = self.bufs.items.as_ref().expect("allocated above");
-        ctx.queue
-            .write_buffer(&items.buffer, 0, bytemuck::cast_slice(&words));
         let mut enc = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        // Every invocation starts idle.
+        // Every invocation starts idle, and every slot the last iteration wrote is empty (a
+        // new buffer is all zeros).
         enc.clear_buffer(
             &self.bufs.stacks,
             0,
             Some(u64::from(self.shape.invocations) * 4),
         );
+        // (Bounded by the buffer, not by this iteration's ring, which may be smaller.)
+        let dirty = self.run.iteration.as_ref().map_or(0, |it| it.dirty);
+        let dirty_bytes = u64::from(dirty.min(items.capacity)) * self.shape.item_words as u64 * 4;
+        if dirty_bytes > 0 {
+            enc.clear_buffer(&items.buffer, 0, Some(dirty_bytes));
+        }
         ctx.queue.submit(Some(enc.finish()));
+        // Written at the next submission, before its commands: after the clearing.
+        ctx.queue
+            .write_buffer(&items.buffer, 0, bytemuck::cast_slice(&words));
         if histogram {
-            self.pipes.get(&ctx.device, &self.shape, true);
+            self.pipes.get(&ctx.device, &self.shape, true, false);
         }
         self.run.iteration = Some(DeviceIteration::new(bound, count, histogram, capacity));
         Ok(())
@@ -323,9 +383,16 @@ impl IdaDevice for GpuIda {
         // Counts per round stay below 2³²: at most 4 generated per expansion.
         let most = ((1u32 << 30) / invocations.max(1)).max(1);
         let budget = budget.min(most).min(self.run.budget_cap).max(1);
-        let (params, header) = run.round_words(budget);
+        let (params, header) = run.round_words(budget, self.shape.idle_tries, self.run.defer);
+        // Where the items handed out within the round start.
+        let within_from = run.tail;
         let histogram = run.histogram;
-        let st = self.dispatch(&params, &header, histogram)?;
+        // Work is handed on within a round once the items before it cannot keep every
+        // invocation busy, and always in the round after one that left an item pending (only
+        // the pipeline with LIVE loads it).
+        let live = run.keep_from < run.taken
+            || (self.shape.idle_tries > 0 && run.available - run.taken < invocations);
+        let st = self.dispatch(&params, &header, histogram, live)?;
         let cut = st[ST_CUT] != 0;
         if cut {
             // The iteration is lost; the next one runs shorter rounds.
@@ -345,6 +412,9 @@ impl IdaDevice for GpuIda {
             budget,
             busy_share: expanded as f64 / (f64::from(invocations) * f64::from(budget)),
             donated: u64::from(st[ST_GIVEN]),
+            donated_within: u64::from(st[ST_GIVEN_LIVE]),
+            taken_within: u64::from(st[ST_WORK2].saturating_sub(within_from)),
+            pending: u64::from(st[ST_PENDING]),
             cut,
             exhausted,
             histogram: if histogram {
@@ -375,14 +445,16 @@ impl IdaDevice for GpuIda {
             .collect();
         let got = self.read_state(inv as usize, &words)?;
         let (len, root) = (got[0] as usize, got[1] as usize);
-        if len > 16 * PATH_WORDS {
+        if len > PATH_MOVES * PATH_WORDS {
             return Err(EvalError::Device(format!(
                 "the device reports a path of {len} moves to its root"
             )));
         }
         let path = &got[2..2 + PATH_WORDS];
         let mut moves: Vec<Move> = (0..len)
-            .map(|p| Move::from_index(((path[p / 16] >> ((p % 16) * 2)) & 3) as usize))
+            .map(|p| {
+                Move::from_index(((path[p / PATH_MOVES] >> ((p % PATH_MOVES) * 2)) & 3) as usize)
+            })
             .collect();
         moves.extend(
             got[2 + PATH_WORDS..]

@@ -43,6 +43,9 @@ pub(super) struct Shape {
     /// Whether the shader updates the pattern indexes move by move ([`ida_weights_fit`], and
     /// the reflection, if any, is the transpose).
     pub(super) incremental: bool,
+    /// Times an invocation without work looks for an item handed out within the round
+    /// before it stops for the round ([`idle_tries`]).
+    pub(super) idle_tries: u32,
     /// The words of `consts` before the pruning automaton ([`consts`];
     /// [`IdaDevice::set_pruning`](crate::eval::ida::IdaDevice::set_pruning) appends it).
     pub(super) consts: Vec<u32>,
@@ -60,8 +63,9 @@ impl Shape {
         (w * self.invocations as usize + i) as u64
     }
 
-    /// The pipeline constants of `IDASTAR_WGSL`, with or without the `histogram`.
-    pub(super) fn constants(&self, histogram: bool) -> [(&'static str, f64); 17] {
+    /// The pipeline constants of `IDASTAR_WGSL`, with or without the `histogram`, handing
+    /// work on within a round or not (`live`).
+    pub(super) fn constants(&self, histogram: bool, live: bool) -> [(&'static str, f64); 18] {
         [
             ("CELLS", self.cells as f64),
             ("ROWS", self.rows as f64),
@@ -80,8 +84,23 @@ impl Shape {
             ("WORKGROUP", f64::from(self.workgroup)),
             ("FSM_BASE", self.consts.len() as f64),
             ("SHARE_MAX", f64::from(SHARE_MAX)),
+            ("LIVE", f64::from(u8::from(live))),
         ]
     }
+}
+
+/// Times an invocation without work looks for an item handed out within the round (0: work
+/// is handed on only between rounds): `NPUZZLE_GPU_IDLE_TRIES` when set, else 64 on a GPU, so
+/// that a warp waits while another hands out, and 0 on a software adapter. lavapipe runs the
+/// code of a branch that no lane takes all the same, masked, so the tails' rounds cost more
+/// there than handing on saves (Korf's 15-puzzles with manhattan on 2 cores: no faster with
+/// 256 invocations, 1.05–1.15× the wall time with 65,536 in half the rounds;
+/// docs/benchmarks.md).
+pub(super) fn idle_tries(software: bool) -> u32 {
+    std::env::var("NPUZZLE_GPU_IDLE_TRIES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if software { 0 } else { 64 })
 }
 
 /// Invocations on a software adapter (lavapipe): 128 per core, 256 to 4,096. Its cores run
