@@ -79,6 +79,7 @@ fn donate(i: u32, depth: u32, g0: u32, live: bool) -> bool {
     }
     let slot = atomicAdd(&status[ST_TAIL], 1u);
     atomicAdd(&status[ST_GIVEN], 1u);
+    atomicAdd(&status[lane_at(lane_, L_GIVEN)], 1u);
     // The board at depth `at`: undo the moves above it, write it, and put the board back.
     let board_lo = tw_lo;
     let board_hi = tw_hi;

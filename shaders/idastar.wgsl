@@ -14,7 +14,7 @@
 //         the turn's tag (see `item_tag`): BOARD_WORDS words of tiles (a byte each, row-major, 0 = blank),
 //         info = g | prev << 8 (4 = none) | mask << 11 (moves still to try) | done << 15 (the
 //         node was already expanded: a donated node) | path length << 16, root (the host's
-//         subtree-root index), the node's state in the pruning automaton, PATH_WORDS words of
+//         subtree-root index | its lane << LANE_SHIFT), the node's state in the pruning automaton, PATH_WORDS words of
 //         moves below the root (15 a word, 2 bits each).
 // state   s0 = running | depth << 1 | g0 << 9 | pending << 17 (item s1 was taken in a round
 //         that could not see it yet: loaded at the next round's start), s1 = item, s2 = blank cell, then BOARD_WORDS
@@ -46,20 +46,14 @@ override SHARE_MAX: u32 = 8u;
 // Status words.
 const ST_WORK: u32 = 0u;
 const ST_TAIL: u32 = 1u;
-const ST_EXPANDED: u32 = 2u;
-const ST_GENERATED: u32 = 3u;
-const ST_MIN_F: u32 = 4u;
-const ST_FOUND: u32 = 5u;
-const ST_FINISHED: u32 = 6u;
+// (Words 2–6, 10 and 12 are the lanes' now.)
 const ST_BUSY: u32 = 7u;
 const ST_DONATED: u32 = 8u;
 // Invocations whose loop ended with budget left, neither found nor out of work: the adapter
 // cut the dispatch short (lavapipe ends every loop of a shader after 65,535 iterations in
 // all), leaving the state mid-step.
 const ST_CUT: u32 = 9u;
-const ST_FOUND_DEPTH: u32 = 10u;
 const ST_GIVEN: u32 = 11u;
-const ST_FOUND_INV: u32 = 12u;
 // Items taken so far from those reserved within the round (from `params.available` on; the
 // host starts it there): claimed one at a time (compare and swap) below ST_PUBLISHED.
 const ST_WORK2: u32 = 13u;
@@ -78,7 +72,34 @@ const ST_PENDING_MIN: u32 = 18u;
 const ST_GIVEN_LIVE: u32 = 19u;
 // Items claimed within the round but not yet written whole (pending).
 const ST_PENDING: u32 = 20u;
-const ST_HIST: u32 = 176u;
+// Lanes: searches sharing the device, each with its threshold and its counts (one search is
+// lane 0). Lane `l`'s LANE_WORDS words start at ST_LANES + l * LANE_WORDS (`lane_at`); the
+// host writes them all before each round (the threshold and the stop, the counts zero) and
+// reads them back after it. An item's lane is in the top bits of its root word (`lane_of`).
+const ST_LANES: u32 = 32u;
+const LANE_WORDS: u32 = 10u;
+const MAX_LANES: u32 = 16u;
+// The lane's threshold.
+const L_BOUND: u32 = 0u;
+// Not 0: the lane's search has ended (the host stopped it, or its goal was found): its items
+// are dropped when taken, its stacks when next stepped.
+const L_STOP: u32 = 1u;
+const L_EXPANDED: u32 = 2u;
+const L_GENERATED: u32 = 3u;
+const L_MIN_F: u32 = 4u;
+// Items searched to the end, or dropped: with the items handed out (L_GIVEN) and the roots,
+// the host knows when a lane has none left.
+const L_FINISHED: u32 = 5u;
+const L_GIVEN: u32 = 6u;
+const L_FOUND: u32 = 7u;
+const L_FOUND_DEPTH: u32 = 8u;
+const L_FOUND_INV: u32 = 9u;
+fn lane_at(l: u32, w: u32) -> u32 { return ST_LANES + l * LANE_WORDS + w; }
+// The lane of an item whose root word is `root` (the root's index in its lane's iteration is
+// below 2^24).
+const LANE_SHIFT: u32 = 24u;
+fn lane_of(root: u32) -> u32 { return (root >> LANE_SHIFT) & 0x7Fu; }
+const ST_HIST: u32 = 192u;
 const HIST_G: u32 = 192u;
 const HIST_H: u32 = 128u;
 // The workgroup's share of the histogram: g < WG_G, h < WG_H (the rest goes straight to
@@ -103,7 +124,7 @@ override CHUNK: u32 = 32u;
 override LIVE: bool = false;
 
 struct Params {
-    bound: u32,
+    pad0: u32,
     available: u32,
     budget: u32,
     hungry: u32,
@@ -169,6 +190,9 @@ fn fsm_allowed(s: u32) -> u32 {
 // are left at once.
 var<private> generated: u32;
 var<private> min_f: u32;
+// The lane of the invocation's item (its counts there not yet added to the lane's: see
+// `flush`).
+var<private> lane_: u32;
 fn children(at: u32, allowed: u32, g: u32) -> u32 {
     let moves = board_moves(at) & allowed;
     generated += countOneBits(moves);
@@ -276,7 +300,6 @@ fn canary() -> bool {
 }
 
 fn search(i: u32) {
-    bound_ = params.bound;
     for (var t = 0u; t < CELLS; t++) {
         put_byte(&gw_lo, &gw_hi, t, consts[t]);
         if (KIND == KIND_PDB && !INCR) {
@@ -305,10 +328,23 @@ fn search(i: u32) {
     // saving loop of a long round, so stale frames were read back and solutions did not
     // replay. Kept in `state` throughout, nothing is copied.)
     var cur = 0u;
+    // (An invocation without an item starts in lane 0: it takes another's threshold with
+    // its first item of another lane.)
+    lane_ = 0u;
     if (running) {
-        load_board(0u, false, i);
-        full_h();
-        cur = st(frame_word(depth), i);
+        lane_ = lane_of(st(origin_word(1u), i));
+    }
+    bound_ = atomicLoad(&status[lane_at(lane_, L_BOUND)]);
+    if (running) {
+        if (atomicLoad(&status[lane_at(lane_, L_STOP)]) != 0u) {
+            // Its lane's search has ended: the subtree is dropped.
+            running = false;
+            atomicAdd(&status[lane_at(lane_, L_FINISHED)], 1u);
+        } else {
+            load_board(0u, false, i);
+            full_h();
+            cur = st(frame_word(depth), i);
+        }
     }
     if (LIVE) {
         if (running) {
@@ -328,9 +364,6 @@ fn search(i: u32) {
     var laps = 0u;
     loop {
         if (!running) {
-            if (atomicLoad(&status[ST_FOUND]) != 0u) {
-                break;
-            }
             // Its pending item, else one written before the round (the counter may run past
             // them), else one handed out within it.
             // (An idle invocation found the items before the round all taken already.)
@@ -377,13 +410,30 @@ fn search(i: u32) {
                     atomicAdd(&status[ST_PENDING], 1u);
                     break;
                 }
+            }
+            pending = false;
+            // An item of a lane whose search has ended is dropped (counted as finished, so
+            // that the lane drains); with one of another lane, the counts so far go to the
+            // last one.
+            let l = lane_of(iget(base + BOARD_WORDS + 1u));
+            if (atomicLoad(&status[lane_at(l, L_STOP)]) != 0u) {
+                atomicAdd(&status[lane_at(l, L_FINISHED)], 1u);
+                continue;
+            }
+            if (l != lane_) {
+                flush(expanded, finished);
+                expanded = 0u;
+                finished = 0u;
+                lane_ = l;
+                bound_ = atomicLoad(&status[lane_at(l, L_BOUND)]);
+            }
+            if (LIVE) {
                 if (idle) {
                     idle = false;
                     atomicSub(&status[ST_IDLE], 1u);
                 }
                 atomicAdd(&status[ST_ACTIVE], 1u);
             }
-            pending = false;
             tries = 0u;
             load_board(base, true, i);
             let info = iget(base + BOARD_WORDS);
@@ -416,8 +466,18 @@ fn search(i: u32) {
             cur = prev | (left << 3u) | (fsm << 16u);
             running = true;
         }
-        if (budget == 0u || atomicLoad(&status[ST_FOUND]) != 0u) {
+        if (budget == 0u) {
             break;
+        }
+        if (atomicLoad(&status[lane_at(lane_, L_STOP)]) != 0u) {
+            // The lane's search has ended (another invocation found its goal, or the host
+            // stopped it): the subtree is dropped.
+            running = false;
+            finished++;
+            if (LIVE) {
+                atomicSub(&status[ST_ACTIVE], 1u);
+            }
+            continue;
         }
         // The steps: each moves the blank once, down to the next child or back up to the
         // parent. lavapipe runs every path of a loop body under masks, so nothing rare is done
@@ -518,7 +578,7 @@ fn search(i: u32) {
             atomicSub(&status[ST_ACTIVE], 1u);
         }
     }
-    if (running && !found && budget != 0u && atomicLoad(&status[ST_FOUND]) == 0u) {
+    if (running && !found && budget != 0u) {
         atomicAdd(&status[ST_CUT], 1u);
     }
     if (!found && running && params.hungry > 0u) {
@@ -540,30 +600,39 @@ fn search(i: u32) {
     if (!canary()) {
         atomicAdd(&status[ST_CUT], 1u);
     }
-    if (expanded != 0u) {
-        atomicAdd(&status[ST_EXPANDED], expanded);
-    }
-    if (generated != 0u) {
-        atomicAdd(&status[ST_GENERATED], generated);
-    }
-    if (finished != 0u) {
-        atomicAdd(&status[ST_FINISHED], finished);
-    }
+    flush(expanded, finished);
     if ((running && !found) || pending) {
         atomicAdd(&status[ST_BUSY], 1u);
     }
-    if (min_f != NONE) {
-        atomicMin(&status[ST_MIN_F], min_f);
+}
+
+// Adds the invocation's counts in lane `lane_` since the last flush (`expanded`, `finished`,
+// `generated` and `min_f`) to the lane's, and starts the last two again.
+fn flush(expanded: u32, finished: u32) {
+    if (expanded != 0u) {
+        atomicAdd(&status[lane_at(lane_, L_EXPANDED)], expanded);
     }
+    if (generated != 0u) {
+        atomicAdd(&status[lane_at(lane_, L_GENERATED)], generated);
+    }
+    if (finished != 0u) {
+        atomicAdd(&status[lane_at(lane_, L_FINISHED)], finished);
+    }
+    if (min_f != NONE) {
+        atomicMin(&status[lane_at(lane_, L_MIN_F)], min_f);
+    }
+    generated = 0u;
+    min_f = NONE;
 }
 
 // The goal is found at `depth` below this invocation's work item (frames 1..=depth and the
 // item's origin are in its state): the first invocation to find it writes which, and the
-// depth. (Done at once, where the goal is found:
+// depth, in its lane's words; the lane's other subtrees are dropped. (Done at once, where the goal is found:
 // on lavapipe a value carried out of loops that some lanes leave early is not to be trusted.)
 fn report_found(i: u32, depth: u32) {
-    if (atomicAdd(&status[ST_FOUND], 1u) == 0u) {
-        atomicStore(&status[ST_FOUND_DEPTH], depth);
-        atomicStore(&status[ST_FOUND_INV], i);
+    if (atomicAdd(&status[lane_at(lane_, L_FOUND)], 1u) == 0u) {
+        atomicStore(&status[lane_at(lane_, L_FOUND_DEPTH)], depth);
+        atomicStore(&status[lane_at(lane_, L_FOUND_INV)], i);
     }
+    atomicStore(&status[lane_at(lane_, L_STOP)], 1u);
 }

@@ -126,4 +126,77 @@ pub trait IdaDevice {
     /// # Errors
     /// [`EvalError::Device`] when the device fails or no goal was found.
     fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError>;
+
+    /// The search is over (answered, stopped at a limit, or failed): what is left of its
+    /// iteration on the device may be dropped. A device that serves one search at a time
+    /// has nothing to do.
+    fn finish(&mut self) {}
+}
+
+/// One lane's part of a round on a [`LaneDevice`] (counts of this round only, but `min_f`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaneReport {
+    /// Nodes the lane's search expanded in the round.
+    pub expanded: u64,
+    /// Nodes it generated in the round.
+    pub generated: u64,
+    /// The least f above its threshold seen in its iteration so far (`u32::MAX`: none).
+    pub min_f: u32,
+    /// Whether an invocation reached its goal ([`LaneDevice::lane_solution`] gives the
+    /// moves): the lane's other work is dropped.
+    pub found: bool,
+    /// Whether its iteration has been searched to the end.
+    pub exhausted: bool,
+    /// Whether it has nothing left on the device (nothing added since, or every item of a
+    /// stopped search dropped): it may be given to another search.
+    pub idle: bool,
+}
+
+/// A device whose invocations serve several IDA* searches at once, each in its own lane
+/// (many boards of a bench on one GPU): each lane's iteration has its own threshold, roots
+/// and counts, and is begun whenever its search is ready, while the others' go on; every
+/// round advances them all. A finished iteration of a lane expands and generates exactly
+/// what the same iteration on an [`IdaDevice`] of its own would.
+pub trait LaneDevice: IdaDevice + Send {
+    /// Lanes the device has.
+    fn lanes(&self) -> usize;
+
+    /// Empties every lane and the work items, with room for `roots` subtree roots at once
+    /// besides the items handed out (the lanes' roots together).
+    ///
+    /// # Errors
+    /// [`EvalError::Device`] when the device fails or the room does not fit it.
+    fn reset_lanes(&mut self, roots: usize) -> Result<(), EvalError>;
+
+    /// Begins an iteration with threshold `bound` below `roots` in `lane`, which must be idle
+    /// ([`LaneReport::idle`], or never used since [`LaneDevice::reset_lanes`]). Returns
+    /// `false`, adding nothing, while the work items have no room for them: a round makes
+    /// room.
+    ///
+    /// # Errors
+    /// [`EvalError::Device`] for a lane out of range or roots the device cannot take.
+    fn add(
+        &mut self,
+        lane: usize,
+        bound: u32,
+        roots: &[SubtreeRoot<'_>],
+    ) -> Result<bool, EvalError>;
+
+    /// Ends `lane`'s search: its items are dropped as the rounds reach them, until it is idle.
+    fn stop(&mut self, lane: usize);
+
+    /// Runs one round of every lane: every invocation makes at most `budget` expansions.
+    /// Returns the round as a whole (its counts the lanes' together; `found` and `exhausted`
+    /// lane 0's) and each lane's part.
+    ///
+    /// # Errors
+    /// [`EvalError::Device`] when the device fails.
+    fn lane_round(&mut self, budget: u32) -> Result<(RoundReport, Vec<LaneReport>), EvalError>;
+
+    /// After a round in which `lane` found its goal, before the next: the index of the root
+    /// it was found below and the moves from that root to the goal.
+    ///
+    /// # Errors
+    /// [`EvalError::Device`] when the device fails or the lane found no goal.
+    fn lane_solution(&mut self, lane: usize) -> Result<(usize, Vec<Move>), EvalError>;
 }

@@ -2,13 +2,21 @@
 //! `shaders/ida_board.wgsl`, `shaders/idastar.wgsl` and `shaders/ida_ring.wgsl`
 //! (`IDASTAR_WGSL`). Its parts: what the
 //! board's shape, the heuristic and the adapter fix (`shape.rs`), the pipelines
-//! (`pipelines.rs`), the buffers (`buffers.rs`), and the rounds with one run's state
-//! (`rounds.rs`).
+//! (`pipelines.rs`), the buffers (`buffers.rs`), the rounds (`rounds.rs`) and the work they
+//! carry from one to the next (`ring.rs`: the work items' ring and the lanes).
 //!
 //! Each invocation takes subtree roots from an atomic work counter and searches below them
 //! depth first, at most `budget` expansions a round (one dispatch), its stack of frames kept
 //! in a storage buffer so that the next round resumes it. After each round the host reads a
-//! status block of 176 words (and, when asked, the `(g, h)` histogram), never the boards.
+//! status block of 192 words (and, when asked, the `(g, h)` histogram), never the boards.
+//!
+//! Lanes: the device serves up to [`MAX_LANES`] searches at once
+//! ([`LaneDevice`](super::ida::LaneDevice); one search is lane 0). An item's root word holds
+//! its lane; each lane has its threshold, counts, least f, goal and stop in the status block.
+//! An invocation takes its item's lane's threshold with the item, adds its counts to the
+//! lane's when it moves to another lane's item, and drops the items and stacks of a lane
+//! whose search has ended. The host counts each lane's items (roots added, items handed out,
+//! less those finished or dropped): a lane with none left has exhausted its iteration.
 //!
 //! Load balance: when the work counter has run out, the round after it asks every busy
 //! invocation to hand the untried moves of its shallowest nodes to the queue (a work item
@@ -27,6 +35,7 @@
 
 mod buffers;
 mod pipelines;
+mod ring;
 mod rounds;
 mod shape;
 
@@ -58,28 +67,38 @@ const PATH_WORDS: usize = 11;
 /// `item_tag`); 0 in an odd one.
 const ITEM_TAG: u32 = 1 << 31;
 const _: () = assert!(PATH_MOVES * PATH_WORDS >= MAX_DEPTH as usize);
-/// Status words before the histogram.
-const ST_HEADER: usize = 176;
+/// Status words before the histogram: the round's words, then the lanes'. The host writes
+/// them all before each round and reads them back after it.
+const ST_HEADER: usize = 192;
 const ST_WORK: usize = 0;
 const ST_TAIL: usize = 1;
-const ST_EXPANDED: usize = 2;
-const ST_GENERATED: usize = 3;
-const ST_MIN_F: usize = 4;
-const ST_FOUND: usize = 5;
-const ST_FINISHED: usize = 6;
 const ST_BUSY: usize = 7;
 const ST_CUT: usize = 9;
-const ST_FOUND_DEPTH: usize = 10;
 const ST_GIVEN: usize = 11;
-const ST_FOUND_INV: usize = 12;
 const ST_WORK2: usize = 13;
 const ST_PUBLISHED: usize = 14;
 const ST_PENDING_MIN: usize = 18;
 const ST_GIVEN_LIVE: usize = 19;
 const ST_PENDING: usize = 20;
-/// Status words the host writes before each round (the counters it starts) and the shader's
-/// constants name: the rest of the header is not used.
-const ST_WRITTEN: usize = 24;
+/// Where the lanes' words start: lane `l`'s [`LANE_WORDS`] from `ST_LANES + l · LANE_WORDS`.
+const ST_LANES: usize = 32;
+/// Status words a lane has (the shader's `L_` words).
+const LANE_WORDS: usize = 10;
+/// Lanes the device has: searches that share it (see [`LaneDevice`](super::ida::LaneDevice)).
+pub const MAX_LANES: usize = 16;
+const L_BOUND: usize = 0;
+const L_STOP: usize = 1;
+const L_EXPANDED: usize = 2;
+const L_GENERATED: usize = 3;
+const L_MIN_F: usize = 4;
+const L_FINISHED: usize = 5;
+const L_GIVEN: usize = 6;
+const L_FOUND: usize = 7;
+const L_FOUND_DEPTH: usize = 8;
+const L_FOUND_INV: usize = 9;
+const _: () = assert!(ST_LANES + MAX_LANES * LANE_WORDS <= ST_HEADER);
+/// The bit of an item's root word where its lane starts (the root's index below it).
+const LANE_SHIFT: u32 = 24;
 /// Word `w` of a work item's path (after its board words, info, root and automaton state):
 /// the shader's `path_word`.
 const fn path_word(board_words: usize, w: usize) -> usize {
@@ -198,7 +217,7 @@ impl GpuIda {
                 budget_cap,
                 ring_cap: u32::MAX,
                 defer: 0,
-                iteration: None,
+                ring: None,
             },
         })
     }

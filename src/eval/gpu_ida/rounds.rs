@@ -1,169 +1,39 @@
-//! [`GpuIda`] as the search sees it ([`IdaDevice`]): an iteration begun with its subtree roots,
-//! rounds (one dispatch each, the status block read back), the solution's moves read back
-//! from the invocation that found the goal; and the state that carries from round to round
-//! ([`RunState`], [`DeviceIteration`]).
+//! [`GpuIda`] as the search sees it ([`IdaDevice`], and [`LaneDevice`] for several searches
+//! at once): iterations begun with their subtree roots, rounds (one dispatch each, the status
+//! block read back), the solution's moves read back from the invocation that found the goal;
+//! and the state that carries from round to round ([`RunState`], [`Ring`]).
 
 use std::time::Instant;
 
+use super::ring::Ring;
 use super::{
-    GpuIda, ITEM_TAG, MAX_DEPTH, PATH_MOVES, PATH_WORDS, SHARE_MAX, ST_BUSY, ST_CUT, ST_EXPANDED,
-    ST_FINISHED, ST_FOUND, ST_FOUND_DEPTH, ST_FOUND_INV, ST_GENERATED, ST_GIVEN, ST_GIVEN_LIVE,
-    ST_HEADER, ST_MIN_F, ST_PENDING, ST_PENDING_MIN, ST_PUBLISHED, ST_TAIL, ST_WORK, ST_WORK2,
-    ST_WRITTEN, frame_word, origin_word,
+    GpuIda, ITEM_TAG, L_FINISHED, LANE_SHIFT, LANE_WORDS, MAX_DEPTH, MAX_LANES, PATH_MOVES,
+    PATH_WORDS, ST_BUSY, ST_CUT, ST_GIVEN, ST_GIVEN_LIVE, ST_HEADER, ST_LANES, ST_PENDING,
+    ST_WORK2, frame_word, origin_word,
 };
 use crate::eval::EvalError;
-use crate::eval::ida::{HIST_G, HIST_H, IdaDevice, RoundReport, SubtreeRoot};
+use crate::eval::ida::{
+    HIST_G, HIST_H, IdaDevice, LaneDevice, LaneReport, RoundReport, SubtreeRoot,
+};
 use crate::puzzle::Move;
 
 /// Most subtree roots an iteration asks for (see `frontier_target`).
 const MAX_ROOTS: usize = 1 << 16;
 
-/// What changes as a [`GpuIda`] searches: the round budget's cap and the iteration begun.
+/// What changes as a [`GpuIda`] searches: the round budget's cap and the work on the device.
 pub(super) struct RunState {
     /// Most expansions an invocation makes in a round: on a software adapter, few enough that
     /// the shader's loops stay under lavapipe's 65,535 iterations (halved after a cut).
     pub(super) budget_cap: u32,
-    /// Most slots of the work items' ring an iteration uses besides its roots (tests make
-    /// it small, so that the ring turns often).
+    /// Most slots of the work items' ring besides the roots it was sized for (tests make it
+    /// small, so that the ring turns often).
     pub(super) ring_cap: u32,
     /// Every how many items claimed within a round one is taken as not yet written (0: none;
     /// see `GpuIda::set_defer_claims`).
     pub(super) defer: u32,
-    /// The iteration begun (`None` before the first [`IdaDevice::begin`]).
-    pub(super) iteration: Option<DeviceIteration>,
-}
-
-/// One iteration's counters, carried from round to round. The work counters count items
-/// over the iteration, less whole turns of the ring.
-pub(super) struct DeviceIteration {
-    bound: u32,
-    /// Work items the current round may take.
-    available: u32,
-    /// Work items taken so far (the counter, less what idle invocations overshot).
-    taken: u32,
-    /// The first item whose slot the next round may not reuse: the first not taken, or
-    /// one taken but not yet loaded (pending).
-    keep_from: u32,
-    /// End of the items in the ring (roots, then donations).
-    tail: u32,
-    /// Slots of the ring written in this iteration (from the first): cleared before the next.
-    dirty: u32,
-    /// Least f above the threshold seen so far.
-    min_f: u32,
-    /// Idle invocations the next round's donations are for.
-    hungry: u32,
-    /// Work items each busy invocation hands out in the next round.
-    share: u32,
-    histogram: bool,
-    /// Work items the ring holds.
-    capacity: u32,
-    /// The invocation and depth of the goal found.
-    found: Option<(u32, usize)>,
-}
-
-impl DeviceIteration {
-    /// An iteration with threshold `bound` over `count` subtree roots in a ring of `capacity`
-    /// work items, with or without the `histogram`.
-    fn new(bound: u32, count: u32, histogram: bool, capacity: u32) -> DeviceIteration {
-        DeviceIteration {
-            bound,
-            available: count,
-            taken: 0,
-            keep_from: 0,
-            tail: count,
-            dirty: count.min(capacity),
-            min_f: u32::MAX,
-            hungry: 0,
-            share: 1,
-            histogram,
-            capacity,
-            found: None,
-        }
-    }
-
-    /// A round of `budget` expansions an invocation: its parameters (the shader's `Params`)
-    /// and the first words of the status block it starts from.
-    fn round_words(
-        &self,
-        budget: u32,
-        idle_tries: u32,
-        defer: u32,
-    ) -> ([u32; 12], [u32; ST_WRITTEN]) {
-        // Slots after the tail whose items were loaded before this round.
-        let room = self.capacity - (self.tail - self.keep_from);
-        let params = [
-            self.bound,
-            self.available,
-            budget,
-            self.hungry,
-            self.capacity,
-            room,
-            self.share,
-            2,
-            idle_tries,
-            defer,
-            0,
-            0,
-        ];
-        let mut header = [0u32; ST_WRITTEN];
-        header[ST_WORK] = self.taken;
-        header[ST_TAIL] = self.tail;
-        header[ST_MIN_F] = self.min_f;
-        // Items handed out within the round come after those there are now.
-        header[ST_WORK2] = self.tail;
-        header[ST_PUBLISHED] = self.tail;
-        header[ST_PENDING_MIN] = u32::MAX;
-        (params, header)
-    }
-
-    /// Takes in a round's status block `st` (`cut`: the round was cut short; `invocations`
-    /// ran it): the work counters, the least f, the goal, and the next round's donations.
-    /// Returns whether the goal was found and whether the iteration is exhausted (no item
-    /// left and no invocation busy).
-    fn advance(&mut self, st: &[u32], cut: bool, invocations: u32) -> (bool, bool) {
-        let busy = st[ST_BUSY];
-        // Donations are reserved within the free slots (`room`), so the tail never passes them.
-        self.tail = st[ST_TAIL];
-        // Items reserved within the round are claimed only once those before it are all
-        // taken; the counter of those may overshoot.
-        self.taken = if st[ST_WORK2] > self.available {
-            st[ST_WORK2]
-        } else {
-            st[ST_WORK].min(self.available)
-        };
-        self.keep_from = self.taken.min(st[ST_PENDING_MIN]);
-        self.dirty = self.dirty.max(self.tail.min(self.capacity));
-        self.min_f = st[ST_MIN_F];
-        let found = st[ST_FOUND] != 0 && !cut;
-        if found {
-            let depth = st[ST_FOUND_DEPTH] as usize;
-            self.found = Some((st[ST_FOUND_INV], depth));
-        }
-        let exhausted = !cut && !found && busy == 0 && self.taken >= self.tail;
-        // The roots are all taken: the next round asks the busy invocations to share with the
-        // idle ones that the queue does not feed already.
-        self.hungry = if self.taken >= self.available {
-            (invocations - busy).saturating_sub(self.tail - self.taken)
-        } else {
-            0
-        };
-        // Enough items from each busy invocation to feed every idle one (SHARE_MAX at most).
-        self.share = self.hungry.div_ceil(busy.max(1)).clamp(1, SHARE_MAX);
-        self.available = self.tail;
-        // The counters count items over the iteration; slots are taken modulo the capacity, so
-        // whole turns of the ring come off, two at a time to keep the turns' tags (u32
-        // counters would wrap in a long iteration; a pending invocation's item keeps its slot).
-        let two = 2 * u64::from(self.capacity);
-        let turns = (u64::from(self.keep_from) / two * two) as u32;
-        if turns > 0 {
-            self.dirty = self.capacity;
-        }
-        self.taken -= turns;
-        self.keep_from -= turns;
-        self.available -= turns;
-        self.tail -= turns;
-        (found, exhausted)
-    }
+    /// The work items and the lanes (`None` before the first [`IdaDevice::begin`] or
+    /// [`LaneDevice::reset_lanes`]).
+    pub(super) ring: Option<Ring>,
 }
 
 impl GpuIda {
@@ -177,18 +47,33 @@ impl GpuIda {
             .min(u64::from(u32::MAX)) as u32
     }
 
-    /// `roots` as work items: the board (a byte a tile), info (g, the last move, no move
-    /// tried), the root's index and its state in the pruning automaton; each word tagged
-    /// as the first turn's (see `item_tag` in the shader).
+    /// `roots` as work items of `lane` at ring positions `first..` of a ring of `capacity`:
+    /// the board (a byte a tile), info (g, the last move, no move tried), the root's index
+    /// (with the lane above it) and its state in the pruning automaton; each word tagged with
+    /// its position's turn (see `item_tag` in the shader).
     ///
     /// # Errors
-    /// [`EvalError::Device`] for a root of another size or at depth 256 or more.
-    fn pack_roots(&self, roots: &[SubtreeRoot<'_>]) -> Result<Vec<u32>, EvalError> {
+    /// [`EvalError::Device`] for a root of another size or at depth 256 or more, or too many
+    /// roots for the index.
+    fn pack_roots(
+        &self,
+        roots: &[SubtreeRoot<'_>],
+        lane: usize,
+        first: u32,
+        capacity: u32,
+    ) -> Result<Vec<u32>, EvalError> {
         let (cells, board_words, item_words) = (
             self.shape.cells,
             self.shape.board_words,
             self.shape.item_words,
         );
+        if roots.len() >= 1 << LANE_SHIFT {
+            return Err(EvalError::Device(format!(
+                "{} subtree roots (the device takes fewer than {})",
+                roots.len(),
+                1u32 << LANE_SHIFT
+            )));
+        }
         let mut words = vec![0u32; roots.len() * item_words];
         for (i, (r, item)) in roots
             .iter()
@@ -207,14 +92,126 @@ impl GpuIda {
             }
             let prev = r.prev.map_or(4, |m| m.index() as u32);
             item[board_words] = r.g | (prev << 8) | (0xF << 11);
-            item[board_words + 1] = i as u32;
+            item[board_words + 1] = i as u32 | (lane as u32) << LANE_SHIFT;
             item[board_words + 2] = u32::from(r.fsm);
-        }
-        // The roots are the ring's first turn.
-        for w in &mut words {
-            *w |= ITEM_TAG;
+            // Turns of the ring alternate their tag (even: the top bit set).
+            let turn = (u64::from(first) + i as u64) / u64::from(capacity);
+            let tag = if turn.is_multiple_of(2) { ITEM_TAG } else { 0 };
+            for w in item.iter_mut() {
+                *w |= tag;
+            }
         }
         Ok(words)
+    }
+
+    /// Empties the ring and every lane, every invocation idle: a ring of `count` roots
+    /// besides the items handed out (capped by `ring_cap`), with or without the histogram.
+    ///
+    /// # Errors
+    /// [`EvalError::Device`] when the roots do not fit one binding.
+    fn empty(&mut self, count: u32, histogram: bool) -> Result<(), EvalError> {
+        let most = self.most_items();
+        if count > most {
+            return Err(EvalError::Device(format!(
+                "{count} subtree roots do not fit one binding ({most} do)"
+            )));
+        }
+        let capacity = count
+            .saturating_add(self.shape.invocations.saturating_mul(8))
+            .min(most)
+            .max(1);
+        // The ring takes the whole buffer, which grows with headroom (roots vary by iteration).
+        let capacity = self
+            .bufs
+            .ensure_items(
+                &self.ctx.device,
+                &self.pipes.layout,
+                self.shape.item_words,
+                capacity,
+                most,
+            )
+            .min(count.saturating_add(self.run.ring_cap));
+        let ctx = &self.ctx;
+        let items = self.bufs.items.as_ref().expect("allocated above");
+        let mut enc = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        // Every invocation starts idle, and every slot written since the ring was last
+        // emptied is empty (a new buffer is all zeros).
+        enc.clear_buffer(
+            &self.bufs.stacks,
+            0,
+            Some(u64::from(self.shape.invocations) * 4),
+        );
+        // (Bounded by the buffer, not by this ring, which may be smaller.)
+        let dirty = self.run.ring.as_ref().map_or(0, |r| r.dirty);
+        let dirty_bytes = u64::from(dirty.min(items.capacity)) * self.shape.item_words as u64 * 4;
+        if dirty_bytes > 0 {
+            enc.clear_buffer(&items.buffer, 0, Some(dirty_bytes));
+        }
+        ctx.queue.submit(Some(enc.finish()));
+        if histogram {
+            self.pipes.get(&ctx.device, &self.shape, true, false);
+        }
+        self.run.ring = Some(Ring::new(capacity, histogram));
+        Ok(())
+    }
+
+    /// Writes `roots` of `lane` at the ring's tail and begins the lane's iteration with
+    /// threshold `bound`; `false` when the ring has no room for them now.
+    ///
+    /// # Errors
+    /// [`EvalError::Device`] before the ring is made, for a lane that is not idle, or for
+    /// roots the device cannot take.
+    fn push_roots(
+        &mut self,
+        lane: usize,
+        bound: u32,
+        roots: &[SubtreeRoot<'_>],
+    ) -> Result<bool, EvalError> {
+        let Some(ring) = &self.run.ring else {
+            return Err(EvalError::Device("roots before the ring is made".into()));
+        };
+        if lane >= MAX_LANES || ring.lanes[lane].active || ring.lanes[lane].outstanding > 0 {
+            return Err(EvalError::Device(format!(
+                "lane {lane} is busy or out of range (the device has {MAX_LANES})"
+            )));
+        }
+        let count = u32::try_from(roots.len())
+            .map_err(|_| EvalError::Device("too many subtree roots".into()))?;
+        if count > ring.capacity {
+            return Err(EvalError::Device(format!(
+                "{count} subtree roots do not fit the work items' ring ({})",
+                ring.capacity
+            )));
+        }
+        if count > ring.room() {
+            return Ok(false);
+        }
+        let (tail, capacity) = (ring.tail, ring.capacity);
+        let words = self.pack_roots(roots, lane, tail, capacity)?;
+        let items = self.bufs.items.as_ref().expect("the ring is made");
+        // Written at the next submission, before its commands; in two parts where the ring
+        // turns.
+        let item_bytes = self.shape.item_words as u64 * 4;
+        let at = tail % capacity;
+        let first = ((capacity - at) as usize).min(roots.len()) * self.shape.item_words;
+        self.ctx.queue.write_buffer(
+            &items.buffer,
+            u64::from(at) * item_bytes,
+            bytemuck::cast_slice(&words[..first]),
+        );
+        if first < words.len() {
+            self.ctx
+                .queue
+                .write_buffer(&items.buffer, 0, bytemuck::cast_slice(&words[first..]));
+        }
+        self.run
+            .ring
+            .as_mut()
+            .expect("checked above")
+            .push(lane, bound, count);
+        Ok(true)
     }
 
     /// Runs one round: writes its `params` and the status `header` (clearing the histogram
@@ -226,7 +223,7 @@ impl GpuIda {
     fn dispatch(
         &mut self,
         params: &[u32; 12],
-        header: &[u32; ST_WRITTEN],
+        header: &[u32; ST_HEADER],
         histogram: bool,
         live: bool,
     ) -> Result<Vec<u32>, EvalError> {
@@ -323,60 +320,58 @@ impl IdaDevice for GpuIda {
                 "begin before set_pruning: the roots name states of no automaton".into(),
             ));
         }
-        let most = self.most_items();
-        if count > most {
-            return Err(EvalError::Device(format!(
-                "{count} subtree roots do not fit one binding ({most} do)"
-            )));
+        self.empty(count, histogram)?;
+        // An empty ring has room for the roots it was made for.
+        if !self.push_roots(0, bound, roots)? {
+            return Err(EvalError::Device("no room for the roots".into()));
         }
-        let capacity = count
-            .saturating_add(self.shape.invocations.saturating_mul(8))
-            .min(most)
-            .max(1);
-        // The ring takes the whole buffer, which grows with headroom (roots vary by iteration).
-        let capacity = self
-            .bufs
-            .ensure_items(
-                &self.ctx.device,
-                &self.pipes.layout,
-                self.shape.item_words,
-                capacity,
-                most,
-            )
-            .min(count.saturating_add(self.run.ring_cap));
-        let words = self.pack_roots(roots)?;
-        let ctx = &self.ctx;
-        let items = self.bufs.items.as_ref().expect("allocated above");
-        let mut enc = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        // Every invocation starts idle, and every slot the last iteration wrote is empty (a
-        // new buffer is all zeros).
-        enc.clear_buffer(
-            &self.bufs.stacks,
-            0,
-            Some(u64::from(self.shape.invocations) * 4),
-        );
-        // (Bounded by the buffer, not by this iteration's ring, which may be smaller.)
-        let dirty = self.run.iteration.as_ref().map_or(0, |it| it.dirty);
-        let dirty_bytes = u64::from(dirty.min(items.capacity)) * self.shape.item_words as u64 * 4;
-        if dirty_bytes > 0 {
-            enc.clear_buffer(&items.buffer, 0, Some(dirty_bytes));
-        }
-        ctx.queue.submit(Some(enc.finish()));
-        // Written at the next submission, before its commands: after the clearing.
-        ctx.queue
-            .write_buffer(&items.buffer, 0, bytemuck::cast_slice(&words));
-        if histogram {
-            self.pipes.get(&ctx.device, &self.shape, true, false);
-        }
-        self.run.iteration = Some(DeviceIteration::new(bound, count, histogram, capacity));
         Ok(())
     }
 
     fn round(&mut self, budget: u32) -> Result<RoundReport, EvalError> {
+        self.lane_round(budget).map(|(r, _)| r)
+    }
+
+    fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError> {
+        self.lane_solution(0)
+    }
+}
+
+impl LaneDevice for GpuIda {
+    fn lanes(&self) -> usize {
+        MAX_LANES
+    }
+
+    fn reset_lanes(&mut self, roots: usize) -> Result<(), EvalError> {
+        if !self.bufs.pruning_set {
+            return Err(EvalError::Device(
+                "lanes before set_pruning: roots would name states of no automaton".into(),
+            ));
+        }
+        let count =
+            u32::try_from(roots).map_err(|_| EvalError::Device("too many subtree roots".into()))?;
+        self.empty(count, false)
+    }
+
+    fn add(
+        &mut self,
+        lane: usize,
+        bound: u32,
+        roots: &[SubtreeRoot<'_>],
+    ) -> Result<bool, EvalError> {
+        self.push_roots(lane, bound, roots)
+    }
+
+    fn stop(&mut self, lane: usize) {
+        if let Some(l) = self.run.ring.as_mut().and_then(|r| r.lanes.get_mut(lane)) {
+            l.stopped = true;
+            l.active = false;
+        }
+    }
+
+    fn lane_round(&mut self, budget: u32) -> Result<(RoundReport, Vec<LaneReport>), EvalError> {
         let started = Instant::now();
-        let Some(run) = &self.run.iteration else {
+        let Some(run) = &self.run.ring else {
             return Err(EvalError::Device("round before begin".into()));
         };
         let invocations = self.shape.invocations;
@@ -395,18 +390,23 @@ impl IdaDevice for GpuIda {
         let st = self.dispatch(&params, &header, histogram, live)?;
         let cut = st[ST_CUT] != 0;
         if cut {
-            // The iteration is lost; the next one runs shorter rounds.
+            // The lanes' iterations are lost; the next ones run shorter rounds.
             self.run.budget_cap = (budget / 2).max(16);
         }
-        let run = self.run.iteration.as_mut().expect("checked above");
-        let (found, exhausted) = run.advance(&st, cut, invocations);
-        let expanded = u64::from(st[ST_EXPANDED]);
-        Ok(RoundReport {
+        let run = self.run.ring.as_mut().expect("checked above");
+        let lanes = run.advance(&st, cut, invocations);
+        let sum = |f: fn(&LaneReport) -> u64| lanes.iter().map(f).sum::<u64>();
+        let expanded = sum(|l| l.expanded);
+        let finished = (0..MAX_LANES)
+            .map(|l| u64::from(st[ST_LANES + l * LANE_WORDS + L_FINISHED]))
+            .sum();
+        let first = lanes[0];
+        let report = RoundReport {
             expanded,
-            generated: u64::from(st[ST_GENERATED]),
-            min_f: run.min_f,
-            found,
-            finished: u64::from(st[ST_FINISHED]),
+            generated: sum(|l| l.generated),
+            min_f: first.min_f,
+            found: first.found,
+            finished,
             busy: u64::from(st[ST_BUSY]),
             invocations: u64::from(invocations),
             budget,
@@ -416,18 +416,25 @@ impl IdaDevice for GpuIda {
             taken_within: u64::from(st[ST_WORK2].saturating_sub(within_from)),
             pending: u64::from(st[ST_PENDING]),
             cut,
-            exhausted,
+            exhausted: first.exhausted,
             histogram: if histogram {
                 st[ST_HEADER..].to_vec()
             } else {
                 Vec::new()
             },
             seconds: started.elapsed().as_secs_f64(),
-        })
+        };
+        Ok((report, lanes))
     }
 
-    fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError> {
-        let Some((inv, depth)) = self.run.iteration.as_ref().and_then(|r| r.found) else {
+    fn lane_solution(&mut self, lane: usize) -> Result<(usize, Vec<Move>), EvalError> {
+        let Some((inv, depth)) = self
+            .run
+            .ring
+            .as_ref()
+            .and_then(|r| r.lanes.get(lane))
+            .and_then(|l| l.found)
+        else {
             return Err(EvalError::Device("no goal was found".into()));
         };
         if depth >= MAX_DEPTH as usize || inv >= self.shape.invocations {
@@ -444,7 +451,8 @@ impl IdaDevice for GpuIda {
             .chain((1..=depth).map(|d| frame_word(board_words, d)))
             .collect();
         let got = self.read_state(inv as usize, &words)?;
-        let (len, root) = (got[0] as usize, got[1] as usize);
+        // (The root word holds the lane above the root's index.)
+        let (len, root) = (got[0] as usize, (got[1] & ((1 << LANE_SHIFT) - 1)) as usize);
         if len > PATH_MOVES * PATH_WORDS {
             return Err(EvalError::Device(format!(
                 "the device reports a path of {len} moves to its root"
