@@ -9,7 +9,7 @@
 # Uses target/release/npuzzle when it is there (build it first, or carry it to the machine),
 # else builds it. The GPU tests run through cargo, or, on a machine without cargo, from the test
 # executables in $NPUZZLE_TEST_BINS (built here by `cargo test --release --no-run --test gpu_ida
-# --test gpu`; they look for the repository at the path they were built in). Pattern tables are
+# --test gpu_lanes --test gpu`; they look for the repository at the path they were built in). Pattern tables are
 # built into OUT_DIR/pdb (pdb6666 and pdb78 take a minute or two on many cores) unless
 # NPUZZLE_CACHE_DIR points to a cache that has them. The most telling runs come first
 # (manhattan on Korf's 100, pdb6666 on the 24-puzzles), so a run cut short still says the most.
@@ -43,7 +43,7 @@ cat "$out/adapter.txt"
 
 say "GPU tests (tests/gpu_ida.rs, tests/gpu.rs)"
 if command -v cargo >/dev/null; then
-  NPUZZLE_REQUIRE_GPU=1 timeout 120 cargo test --release --quiet --test gpu_ida --test gpu \
+  NPUZZLE_REQUIRE_GPU=1 timeout 120 cargo test --release --quiet --test gpu_ida --test gpu_lanes --test gpu \
     2>&1 | grep -E '^test result|FAILED|panicked' | tee "$out/tests.txt"
 elif [ -n "${NPUZZLE_TEST_BINS:-}" ]; then
   for t in "$NPUZZLE_TEST_BINS"/*; do
@@ -92,6 +92,10 @@ for h in linear-conflict pdb78; do
   bench "korf100-$h-gpu" assets/bench/korf100.txt blank-first "$h" gpu-idastar 25
   bench "korf100-$h-cpu" assets/bench/korf100.txt blank-first "$h" idastar 15
 done
+# GPU IDA*'s bench runs 4 boards at once, each in a lane of the device (since 2026-12-07):
+# against one board at a time, where one board's trees are too small to fill it.
+bench korf100-pdb78-gpu-one-board assets/bench/korf100.txt blank-first pdb78 gpu-idastar 25 \
+  --jobs 1
 
 say "GPU IDA* with a quarter and four times the default 65,536 invocations, manhattan, Korf 100"
 for inv in 16384 262144; do

@@ -273,19 +273,31 @@ impl Hardware {
         None
     }
 
-    /// GPU IDA*'s device for `heuristic` and `goal`, or `None` (no GPU, or one that cannot
-    /// take them, said as a [`Note::Fallback`]): the CPU's IDA* then searches the same tree.
+    /// GPU IDA*'s device for `heuristic` and `goal`, one handle for each of `searches`
+    /// searches at once (more than one: lanes of one shared device,
+    /// [`crate::eval::lanes`]), or `None` (no GPU, or one that cannot take them, said as a
+    /// [`Note::Fallback`]): the CPU's IDA* then searches the same tree.
     fn device(
         &self,
         heuristic: &HeuristicSpec,
         goal: &Goal,
+        searches: usize,
         watch: &dyn Watch,
-    ) -> Result<Option<Box<dyn IdaDevice + Send>>, PlanError> {
+    ) -> Result<Option<Vec<Box<dyn IdaDevice + Send>>>, PlanError> {
         #[cfg(feature = "gpu")]
         if let Some(ctx) = &self.gpu {
             match crate::eval::gpu_ida::GpuIda::new(ctx.clone(), heuristic, goal, self.invocations)
             {
-                Ok(d) => return Ok(Some(Box::new(d))),
+                Ok(d) if searches <= 1 => return Ok(Some(vec![Box::new(d)])),
+                Ok(d) => {
+                    let lanes = crate::eval::lanes::SharedDevice::lanes(Box::new(d), searches);
+                    return Ok(Some(
+                        lanes
+                            .into_iter()
+                            .map(|l| Box::new(l) as Box<dyn IdaDevice + Send>)
+                            .collect(),
+                    ));
+                }
                 Err(e) if self.fallback => {
                     watch.note(Note::Fallback(format!(
                         "{e}; gpu-idastar runs IDA* on the CPU"
@@ -294,7 +306,7 @@ impl Hardware {
                 Err(e) => return Err(PlanError::Gpu(e)),
             }
         }
-        let _ = (heuristic, goal, watch);
+        let _ = (heuristic, goal, searches, watch);
         Ok(None)
     }
 
@@ -530,8 +542,8 @@ impl Chosen {
         watch: &dyn Watch,
     ) -> Result<Plan, PlanError> {
         let on = match self.algorithm {
-            Algorithm::GpuIdaStar => match hardware.device(&self.heuristic, goal, watch)? {
-                Some(d) => On::Device(d),
+            Algorithm::GpuIdaStar => match hardware.device(&self.heuristic, goal, 1, watch)? {
+                Some(mut d) => On::Device(d.remove(0)),
                 None => On::Cpu,
             },
             Algorithm::BatchedAStar => {
@@ -544,6 +556,38 @@ impl Chosen {
             on,
             batch_size,
         })
+    }
+
+    /// Plans for `searches` searches at once towards `goal`: for GPU IDA* with a device,
+    /// each in a lane of one device they share ([`crate::eval::lanes`]); else each opened as
+    /// [`Chosen::open`] does.
+    ///
+    /// # Errors
+    /// As [`Chosen::open`].
+    pub fn open_many(
+        self,
+        hardware: &Hardware,
+        goal: &Goal,
+        batch_size: usize,
+        searches: usize,
+        watch: &dyn Watch,
+    ) -> Result<Vec<Plan>, PlanError> {
+        if self.algorithm == Algorithm::GpuIdaStar && searches > 1 {
+            let plan = |on| Plan {
+                chosen: self.clone(),
+                on,
+                batch_size,
+            };
+            return Ok(
+                match hardware.device(&self.heuristic, goal, searches, watch)? {
+                    Some(devices) => devices.into_iter().map(|d| plan(On::Device(d))).collect(),
+                    None => (0..searches).map(|_| plan(On::Cpu)).collect(),
+                },
+            );
+        }
+        (0..searches.max(1))
+            .map(|_| self.clone().open(hardware, goal, batch_size, watch))
+            .collect()
     }
 }
 

@@ -12,7 +12,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::gpu::context;
+use common::gpu::{check, check_with, context, solved};
 use common::{board, catalogue, goal, korf100, pdb};
 use npuzzle::eval::EvalError;
 use npuzzle::eval::gpu::GpuContext;
@@ -21,81 +21,9 @@ use npuzzle::eval::ida::{IdaDevice, RoundReport, SubtreeRoot};
 use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
 use npuzzle::puzzle::random::{random_solvable, random_walk};
 use npuzzle::puzzle::{Board, Goal, GoalSpec, Move};
-use npuzzle::search::{
-    Algorithm, Engine, Limits, Outcome, Problem, Pruning, SearchError, Solution, run, solve,
-};
+use npuzzle::search::{Engine, Limits, Outcome, Problem, Pruning, SearchError, run};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-fn solved(o: Result<Outcome, SearchError>) -> Solution {
-    match o.unwrap() {
-        Outcome::Solved(s) => s,
-        Outcome::Unsolvable(v) => panic!("unsolvable: {}", v.reason()),
-    }
-}
-
-/// [`check_with`] with the default pruning, the duplicate-sequence automaton.
-fn check(
-    dev: &mut dyn IdaDevice,
-    spec: &HeuristicSpec,
-    start: &Board,
-    g: &Goal,
-    what: &str,
-) -> (u64, u32) {
-    check_with(dev, spec, start, g, what, Pruning::Fsm)
-}
-
-/// Solves `start` with GPU IDA* on `dev` (the host on two threads) and with the CPU IDA*
-/// (one thread), both pruning with `pruning`, and checks lengths, the solution's replay and every completed iteration's counts; returns
-/// the GPU's rounds and solution length.
-fn check_with(
-    dev: &mut dyn IdaDevice,
-    spec: &HeuristicSpec,
-    start: &Board,
-    g: &Goal,
-    what: &str,
-    pruning: Pruning,
-) -> (u64, u32) {
-    let problem = Problem {
-        start: start.clone(),
-        goal: g.clone(),
-    };
-    let limits = Limits {
-        pruning,
-        ..Limits::default()
-    };
-    let cpu = solved(solve(
-        &problem,
-        Algorithm::IdaStar,
-        spec.clone(),
-        &limits,
-        &mut |_| {},
-    ));
-    // The host's top of the tree on two threads (levels of 2,048 nodes and more; the split
-    // must give the same nodes, in the same order, as one thread).
-    let two = Limits {
-        threads: 2,
-        ..limits.clone()
-    };
-    let gpu = solved(run(
-        &problem,
-        Engine::Device {
-            device: dev,
-            heuristic: spec.clone(),
-        },
-        &two,
-        &mut |_| {},
-    ));
-    assert_eq!(gpu.moves.len(), cpu.moves.len(), "{what}: length");
-    assert_eq!(&common::replay(start, &gpu.moves), g.board(), "{what}");
-    let (c, d) = (&cpu.stats.iterations, &gpu.stats.iterations);
-    assert_eq!(c.len(), d.len(), "{what}: iterations");
-    for (a, b) in c.iter().zip(d).take(c.len() - 1) {
-        assert_eq!(a, b, "{what}: iteration with threshold {}", a.threshold);
-    }
-    assert_eq!(c.last().unwrap().threshold, d.last().unwrap().threshold);
-    (gpu.stats.rounds, gpu.moves.len() as u32)
-}
 
 /// A device that counts the work items each iteration handed out between invocations.
 struct Counting<'d> {

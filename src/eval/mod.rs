@@ -12,6 +12,7 @@ pub mod gpu_ida;
 #[cfg(feature = "gpu")]
 mod gpu_layout;
 pub mod ida;
+pub mod lanes;
 
 use crate::heuristic::{Heuristic, HeuristicKind};
 use crate::puzzle::Goal;

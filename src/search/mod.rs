@@ -474,10 +474,13 @@ pub fn run(
         Engine::Device { device, heuristic } => {
             takes_shape(&heuristic, problem)?;
             load_pruning(problem, limits);
-            checked(problem, limits, |ctl| {
-                let mut rounds = gpu_idastar::Rounds::new(device);
+            let outcome = checked(problem, limits, |ctl| {
+                let mut rounds = gpu_idastar::Rounds::new(&mut *device);
                 idastar::search_on(problem, &heuristic, Some(&mut rounds), ctl, progress)
-            })
+            });
+            // What is left of the search on the device goes (a shared device's lane).
+            device.finish();
+            outcome
         }
     }
 }
