@@ -7,6 +7,7 @@ use super::{
     L_MIN_F, L_STOP, LANE_WORDS, MAX_LANES, SHARE_MAX, ST_BUSY, ST_HEADER, ST_LANES,
     ST_PENDING_MIN, ST_PUBLISHED, ST_TAIL, ST_WORK, ST_WORK2,
 };
+use crate::eval::EvalError;
 use crate::eval::ida::LaneReport;
 
 /// A lane's search as the host keeps it from round to round.
@@ -142,7 +143,18 @@ impl Ring {
     /// Takes in a round's status block `st` (`cut`: the round was cut short; `invocations`
     /// ran it): the work counters, each lane's counts, least f, goal and items, and the next
     /// round's donations. Returns each lane's part of the round.
-    pub(super) fn advance(&mut self, st: &[u32], cut: bool, invocations: u32) -> Vec<LaneReport> {
+    ///
+    /// # Errors
+    /// [`EvalError::Device`] when the device holds no work (every item taken, no invocation
+    /// busy) but the count of items of a lane whose iteration is under way says otherwise:
+    /// its counts cannot be trusted. (A lane whose goal was found still counts the finder's
+    /// item until the next round drops it.)
+    pub(super) fn advance(
+        &mut self,
+        st: &[u32],
+        cut: bool,
+        invocations: u32,
+    ) -> Result<Vec<LaneReport>, EvalError> {
         let busy = st[ST_BUSY];
         // Donations are reserved within the free slots (`room`), so the tail never passes them.
         self.tail = st[ST_TAIL];
@@ -155,12 +167,26 @@ impl Ring {
         };
         self.keep_from = self.taken.min(st[ST_PENDING_MIN]);
         self.dirty = self.dirty.max(self.tail.min(self.capacity));
-        let reports = self
+        let reports: Vec<LaneReport> = self
             .lanes
             .iter_mut()
             .enumerate()
             .map(|(l, lane)| lane.advance(&st[ST_LANES + l * LANE_WORDS..], cut))
             .collect();
+        // (Else a search would wait for the lane's iteration to end, round after round.)
+        if !cut
+            && busy == 0
+            && self.taken >= self.tail
+            && let Some(l) = self
+                .lanes
+                .iter()
+                .position(|l| l.active && l.outstanding > 0)
+        {
+            return Err(EvalError::Device(format!(
+                "lane {l} counts {} items left, but the device holds none",
+                self.lanes[l].outstanding
+            )));
+        }
         // The roots are all taken: the next round asks the busy invocations to share with the
         // idle ones that the queue does not feed already.
         self.hungry = if self.taken >= self.available {
@@ -183,7 +209,7 @@ impl Ring {
         self.keep_from -= turns;
         self.available -= turns;
         self.tail -= turns;
-        reports
+        Ok(reports)
     }
 }
 

@@ -394,7 +394,7 @@ impl LaneDevice for GpuIda {
             self.run.budget_cap = (budget / 2).max(16);
         }
         let run = self.run.ring.as_mut().expect("checked above");
-        let lanes = run.advance(&st, cut, invocations);
+        let lanes = run.advance(&st, cut, invocations)?;
         let sum = |f: fn(&LaneReport) -> u64| lanes.iter().map(f).sum::<u64>();
         let expanded = sum(|l| l.expanded);
         let finished = (0..MAX_LANES)
