@@ -8,9 +8,9 @@ fn item_base(idx: u32) -> u32 { return (idx % params.capacity) * ITEM_WORDS; }
 // ones (the host counts items so that a turn keeps its parity). Item words are written once a
 // turn, atomically, so a taker within the round that wrote them sees each word either whole
 // with its turn's tag or still with the last turn's (the host clears the ring's used slots to
-// 0 before an iteration): `visible` says whether all are written. No item word uses its top
-// bit: tiles < 32, g and path lengths < 256, roots and automaton states < 65,536, 15 moves a
-// path word.
+// 0 when it empties the ring): `visible` says whether all are written. No item word uses its
+// top bit: tiles < 32, g and path lengths < 256, root words < 2^31 (the root's index below
+// 2^24, its lane above), automaton states < 65,536, 15 moves a path word.
 fn item_tag(idx: u32) -> u32 { return (1u - (idx / params.capacity) % 2u) << 31u; }
 fn iget(k: u32) -> u32 { return atomicLoad(&items[k]) & 0x7FFFFFFFu; }
 fn iput(k: u32, v: u32, tag: u32) { atomicStore(&items[k], v | tag); }

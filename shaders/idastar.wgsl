@@ -46,7 +46,7 @@ override SHARE_MAX: u32 = 8u;
 // Status words.
 const ST_WORK: u32 = 0u;
 const ST_TAIL: u32 = 1u;
-// (Words 2–6, 10 and 12 are the lanes' now.)
+// (Words 2–6, 10 and 12 are unused: each lane counts for itself, from ST_LANES.)
 const ST_BUSY: u32 = 7u;
 const ST_DONATED: u32 = 8u;
 // Invocations whose loop ended with budget left, neither found nor out of work: the adapter
@@ -581,7 +581,9 @@ fn search(i: u32) {
     if (running && !found && budget != 0u) {
         atomicAdd(&status[ST_CUT], 1u);
     }
-    if (!found && running && params.hungry > 0u) {
+    // (Not a stack of a lane stopped within the round: its items would only be dropped.)
+    if (!found && running && params.hungry > 0u
+        && atomicLoad(&status[lane_at(lane_, L_STOP)]) == 0u) {
         for (var k = 0u; k < SHARE_MAX; k++) {
             if (k < params.share) {
                 donate(i, depth, g0, false);

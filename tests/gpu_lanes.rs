@@ -8,7 +8,7 @@
 mod common;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use common::gpu::{check, context};
 use common::{board, goal, korf100, pdb};
@@ -17,7 +17,8 @@ use npuzzle::eval::gpu_ida::GpuIda;
 use npuzzle::eval::ida::{IdaDevice, LaneDevice, LaneReport, RoundReport, SubtreeRoot};
 use npuzzle::eval::lanes::SharedDevice;
 use npuzzle::heuristic::{HeuristicKind, HeuristicSpec};
-use npuzzle::puzzle::{GoalSpec, Move};
+use npuzzle::puzzle::{Board, Goal, GoalSpec, Move};
+use npuzzle::search::{Engine, Limits, Outcome, Problem, SearchError, run};
 
 /// What the rounds of a shared device did, counted by [`Watched`].
 #[derive(Default)]
@@ -28,6 +29,8 @@ struct Seen {
     begun_beside: AtomicU64,
     /// Goals found in a lane while another lane's iteration went on.
     found_beside: AtomicU64,
+    /// Lanes stopped with their iteration under way.
+    stopped_mid: AtomicU64,
 }
 
 /// A [`GpuIda`] whose lanes' rounds are counted in `seen`.
@@ -89,6 +92,9 @@ impl LaneDevice for Watched {
         Ok(added)
     }
     fn stop(&mut self, lane: usize) {
+        if self.active[lane] {
+            self.seen.stopped_mid.fetch_add(1, Ordering::Relaxed);
+        }
         self.active[lane] = false;
         self.dev.stop(lane);
     }
@@ -120,7 +126,9 @@ impl LaneDevice for Watched {
 /// with pdb555: every search's finished iterations have the CPU's counts and its answer is the
 /// optimum, replayed. The lanes must really share the device: rounds in which two lanes
 /// expanded nodes, iterations begun while another's was under way, goals found while another
-/// searched on (its lane then drained and given to the next board).
+/// searched on (its lane then drained and given to the next board). One thread first starts
+/// Korf's hardest board and cancels it after three rounds: its lane is stopped mid-iteration,
+/// and the items it leaves on the device are dropped, not counted in another board's.
 #[test]
 fn boards_searched_at_once_in_lanes_expand_the_cpu_nodes() {
     let Some(ctx) = context("boards_searched_at_once_in_lanes_expand_the_cpu_nodes") else {
@@ -147,9 +155,17 @@ fn boards_searched_at_once_in_lanes_expand_the_cpu_nodes() {
         assert_eq!(lanes.len(), 4);
         let next = AtomicUsize::new(0);
         let (h, g, next) = (&h, &g, &next);
+        let hardest = korf100().into_iter().max_by_key(|k| k.2).unwrap();
+        let hardest = &board(4, 4, &hardest.1);
         std::thread::scope(|s| {
-            for mut lane in lanes {
+            for (t, mut lane) in lanes.into_iter().enumerate() {
                 s.spawn(move || {
+                    if t == 0 {
+                        assert_eq!(
+                            cancelled(&mut lane, h, hardest, g),
+                            Err(SearchError::Cancelled)
+                        );
+                    }
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some((id, tiles, optimal)) = korf.get(i) else {
@@ -177,5 +193,87 @@ fn boards_searched_at_once_in_lanes_expand_the_cpu_nodes() {
             count(&seen.found_beside) > 0,
             "{name}: no goal was found beside another search"
         );
+        assert!(
+            count(&seen.stopped_mid) > 0,
+            "{name}: no lane was stopped mid-iteration"
+        );
+    }
+}
+
+/// Searches `start` on `dev` and cancels the search after the third round that leaves its
+/// iteration under way, so that it stops mid-iteration.
+fn cancelled(
+    dev: &mut dyn IdaDevice,
+    h: &HeuristicSpec,
+    start: &Board,
+    g: &Goal,
+) -> Result<Outcome, SearchError> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        cancel: Some(cancel.clone()),
+        ..Limits::default()
+    };
+    let problem = Problem {
+        start: start.clone(),
+        goal: g.clone(),
+    };
+    let mut device = CancelMidIteration {
+        dev,
+        cancel,
+        rounds: 0,
+    };
+    let engine = Engine::Device {
+        device: &mut device,
+        heuristic: h.clone(),
+    };
+    run(&problem, engine, &limits, &mut |_| {})
+}
+
+/// A device that sets `cancel` after its third round that leaves an iteration under way.
+struct CancelMidIteration<'d> {
+    dev: &'d mut dyn IdaDevice,
+    cancel: Arc<AtomicBool>,
+    rounds: u32,
+}
+
+impl IdaDevice for CancelMidIteration<'_> {
+    fn describe(&self) -> String {
+        self.dev.describe()
+    }
+    fn invocations(&self) -> usize {
+        self.dev.invocations()
+    }
+    fn frontier_target(&self) -> usize {
+        self.dev.frontier_target()
+    }
+    fn max_depth(&self) -> u32 {
+        self.dev.max_depth()
+    }
+    fn set_pruning(&mut self, table: &[[u16; 4]]) -> Result<(), EvalError> {
+        self.dev.set_pruning(table)
+    }
+    fn begin(
+        &mut self,
+        bound: u32,
+        roots: &[SubtreeRoot<'_>],
+        histogram: bool,
+    ) -> Result<(), EvalError> {
+        self.dev.begin(bound, roots, histogram)
+    }
+    fn round(&mut self, budget: u32) -> Result<RoundReport, EvalError> {
+        let r = self.dev.round(budget)?;
+        if !r.found && !r.exhausted && !r.cut {
+            self.rounds += 1;
+            if self.rounds >= 3 {
+                self.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+        Ok(r)
+    }
+    fn solution(&mut self) -> Result<(usize, Vec<Move>), EvalError> {
+        self.dev.solution()
+    }
+    fn finish(&mut self) {
+        self.dev.finish();
     }
 }

@@ -227,7 +227,8 @@ pub(super) struct BenchArgs {
     pub(super) merge: bool,
     #[command(flatten)]
     pub(super) opts: SearchOpts,
-    /// Instances solved in parallel (default: all cores).
+    /// Instances solved in parallel (default: all cores; with gpu-idastar, boards sharing
+    /// the device: 4 on a GPU, 1 on a software adapter, at most 16).
     // A negative number is a bad value of --jobs, not an unknown argument.
     #[arg(long, short, allow_negative_numbers = true, value_parser = parse_threads)]
     pub(super) jobs: Option<usize>,

@@ -29,7 +29,8 @@ pub struct RoundReport {
     pub min_f: u32,
     /// Whether an invocation reached the goal ([`IdaDevice::solution`] gives the moves).
     pub found: bool,
-    /// Subtrees (roots and donated nodes) searched to the end in the round.
+    /// Subtrees (roots and donated nodes) searched to the end in the round, or dropped (their
+    /// search had ended: see [`LaneDevice`]).
     pub finished: u64,
     /// Invocations still searching at the round's end.
     pub busy: u64,
@@ -186,8 +187,8 @@ pub trait LaneDevice: IdaDevice + Send {
     fn stop(&mut self, lane: usize);
 
     /// Runs one round of every lane: every invocation makes at most `budget` expansions.
-    /// Returns the round as a whole (its counts the lanes' together; `found` and `exhausted`
-    /// lane 0's) and each lane's part.
+    /// Returns the round as a whole (its counts the lanes' together; `min_f`, `found` and
+    /// `exhausted` lane 0's) and each lane's part.
     ///
     /// # Errors
     /// [`EvalError::Device`] when the device fails.

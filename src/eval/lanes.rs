@@ -43,6 +43,8 @@ struct Hub {
     slots: Vec<Slot>,
     /// The budget of the last round a search asked for.
     budget: u32,
+    /// The device's error, once it failed: the lanes' state is lost, so every search gets it.
+    broken: Option<String>,
 }
 
 /// A device lane as the hub keeps it.
@@ -57,6 +59,8 @@ struct Slot {
     pending: Option<RoundReport>,
     /// The goal's moves, read back at once after the round that found it.
     solution: Option<(usize, Vec<Move>)>,
+    /// The budget its search last asked for.
+    asked: u32,
 }
 
 impl Slot {
@@ -67,6 +71,7 @@ impl Slot {
             searching: false,
             pending: None,
             solution: None,
+            asked: ROOM_BUDGET,
         }
     }
 }
@@ -83,6 +88,7 @@ impl SharedDevice {
                 ready: false,
                 slots,
                 budget: ROOM_BUDGET,
+                broken: None,
             }),
             searches,
         });
@@ -99,6 +105,15 @@ impl SharedDevice {
         // A search that panicked holding the lock leaves the hub as it was between rounds.
         self.hub.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// The hub, unless the device failed (then its error, for every search).
+    fn working(&self) -> Result<MutexGuard<'_, Hub>, EvalError> {
+        let hub = self.hub();
+        match &hub.broken {
+            Some(e) => Err(EvalError::Device(e.clone())),
+            None => Ok(hub),
+        }
+    }
 }
 
 impl Hub {
@@ -106,11 +121,22 @@ impl Hub {
     /// roots (`roots` in all).
     fn ready(&mut self, roots: usize) -> Result<(), EvalError> {
         if !self.ready {
-            self.device.reset_lanes(roots)?;
+            let reset = self.device.reset_lanes(roots);
+            self.fails(reset)?;
             self.slots.iter_mut().for_each(|s| *s = Slot::free());
             self.ready = true;
         }
         Ok(())
+    }
+
+    /// `r`, and when it is an error the hub is broken: the lanes' state on the device is
+    /// unknown, so every search gets the error from then on (none waits for a lane that
+    /// will never end).
+    fn fails<T>(&mut self, r: Result<T, EvalError>) -> Result<T, EvalError> {
+        if let Err(e) = &r {
+            self.broken = Some(e.to_string());
+        }
+        r
     }
 
     /// Runs one round of every lane, `budget` expansions an invocation, and hands each slot
@@ -118,14 +144,20 @@ impl Hub {
     /// once. After a round the adapter cut short every lane's iteration is lost: each search
     /// is told, and the device's lanes are emptied.
     fn round(&mut self, budget: u32) -> Result<(), EvalError> {
-        let (all, lanes) = self.device.lane_round(budget)?;
-        for (s, (slot, lane)) in self.slots.iter_mut().zip(&lanes).enumerate() {
-            slot.idle = lane.idle;
-            if lane.found && slot.searching {
-                slot.solution = Some(self.device.lane_solution(s)?);
+        let r = self.device.lane_round(budget);
+        let (all, lanes) = self.fails(r)?;
+        // The device capped the round's budget (else each search's own budget is its).
+        let cap = (all.budget < budget).then_some(all.budget);
+        for (s, lane) in lanes.iter().enumerate() {
+            if lane.found && self.slots[s].searching {
+                let moves = self.device.lane_solution(s);
+                self.slots[s].solution = Some(self.fails(moves)?);
             }
+            let slot = &mut self.slots[s];
+            slot.idle = lane.idle;
             if slot.searching {
-                slot.pending = Some(merge(slot.pending.take(), &all, lane));
+                let asked = cap.map_or(slot.asked, |c| c.min(slot.asked));
+                slot.pending = Some(merge(slot.pending.take(), &all, lane, asked));
                 slot.searching = !(lane.found || lane.exhausted || all.cut);
             }
             if slot.owner.is_none() && lane.idle {
@@ -135,7 +167,8 @@ impl Hub {
         if all.cut {
             self.ready = false;
             let owners: Vec<_> = self.slots.iter().map(|s| s.owner).collect();
-            self.device.reset_lanes(self.room())?;
+            let reset = self.device.reset_lanes(self.room());
+            self.fails(reset)?;
             self.ready = true;
             for (slot, owner) in self.slots.iter_mut().zip(owners) {
                 slot.idle = true;
@@ -183,8 +216,14 @@ impl Hub {
     }
 }
 
-/// `lane`'s part of round `all` added to the rounds its search has not seen (`before`).
-fn merge(before: Option<RoundReport>, all: &RoundReport, lane: &LaneReport) -> RoundReport {
+/// `lane`'s part of round `all` added to the rounds its search has not seen (`before`), as
+/// rounds of `budget` expansions an invocation (its search's own, or the device's cap).
+fn merge(
+    before: Option<RoundReport>,
+    all: &RoundReport,
+    lane: &LaneReport,
+    budget: u32,
+) -> RoundReport {
     let mut r = before.unwrap_or_default();
     r.expanded += lane.expanded;
     r.generated += lane.generated;
@@ -196,7 +235,7 @@ fn merge(before: Option<RoundReport>, all: &RoundReport, lane: &LaneReport) -> R
     r.finished += all.finished;
     r.busy = all.busy;
     r.invocations = all.invocations;
-    r.budget = all.budget;
+    r.budget = budget;
     r.busy_share = all.busy_share;
     r.donated += all.donated;
     r.donated_within += all.donated_within;
@@ -235,14 +274,15 @@ impl IdaDevice for Lane {
     }
 
     fn set_pruning(&mut self, table: &[[u16; 4]]) -> Result<(), EvalError> {
-        let mut hub = self.shared.hub();
+        let mut hub = self.shared.working()?;
         match &hub.pruning {
             Some(t) if t.as_slice() == table => Ok(()),
             Some(_) => Err(EvalError::Device(
                 "the searches sharing the device use different pruning automata".into(),
             )),
             None => {
-                hub.device.set_pruning(table)?;
+                let set = hub.device.set_pruning(table);
+                hub.fails(set)?;
                 hub.pruning = Some(table.to_vec());
                 hub.ready = false;
                 Ok(())
@@ -261,14 +301,15 @@ impl IdaDevice for Lane {
                 "a device shared by several searches gathers no histogram".into(),
             ));
         }
-        let mut hub = self.shared.hub();
+        let mut hub = self.shared.working()?;
         let room = hub.room();
         hub.ready(room)?;
         let s = hub.slot_for(self.id, self.slot)?;
         self.slot = Some(s);
         let mut added = false;
         for _ in 0..MOST_WAITING_ROUNDS {
-            added = hub.device.add(s, bound, roots)?;
+            let add = hub.device.add(s, bound, roots);
+            added = hub.fails(add)?;
             if added {
                 break;
             }
@@ -293,8 +334,9 @@ impl IdaDevice for Lane {
         let s = self
             .slot
             .ok_or_else(|| EvalError::Device("round before begin".into()))?;
-        let mut hub = self.shared.hub();
+        let mut hub = self.shared.working()?;
         hub.budget = budget;
+        hub.slots[s].asked = budget;
         if hub.slots[s].pending.is_none() {
             hub.round(budget)?;
         }

@@ -89,6 +89,19 @@ fn bench(a: &BenchArgs, printed: &std::sync::atomic::AtomicBool) -> Result<u8, C
     } else {
         Vec::new()
     };
+    // GPU IDA* that fell back to the CPU searches one board at a time on all cores, as the
+    // CPU's IDA* of one board would, unless `--jobs` says otherwise.
+    let on_gpu = |plans: &Mutex<Vec<Plan>>| {
+        let plans = plans.lock().unwrap_or_else(|e| e.into_inner());
+        plans
+            .iter()
+            .any(|p| p.evaluated() == crate::eval::Evaluated::Gpu)
+    };
+    let jobs = if gpu_ida && a.jobs.is_none() && !devices.iter().any(on_gpu) {
+        1
+    } else {
+        jobs
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()

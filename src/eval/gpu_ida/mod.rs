@@ -138,7 +138,7 @@ pub struct GpuIda {
     pipes: Pipelines,
     /// The buffers, and the work items' ring with the bind group naming them all.
     bufs: Buffers,
-    /// The round budget's cap and the iteration begun.
+    /// The round budget's cap and the work on the device (the ring and the lanes).
     run: RunState,
 }
 
@@ -249,7 +249,7 @@ impl GpuIda {
         self.shape.idle_tries = tries;
     }
 
-    /// Caps the slots of the work items' ring beyond an iteration's roots (at least one), so
+    /// Caps the slots of the work items' ring beyond the roots it is made for (at least one), so
     /// that it turns often; for tests.
     pub fn set_ring_slots(&mut self, slots: u32) {
         self.run.ring_cap = slots.max(1);

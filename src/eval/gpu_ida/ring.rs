@@ -91,6 +91,9 @@ impl Ring {
     /// `count` roots of `lane`, written at the tail, begin its iteration with threshold
     /// `bound`.
     pub(super) fn push(&mut self, lane: usize, bound: u32, count: u32) {
+        // The new roots feed that many of the idle invocations the next round's hand-out was
+        // for.
+        self.hungry = self.hungry.saturating_sub(count);
         self.tail += count;
         self.available = self.tail;
         self.dirty = self.dirty.max(self.tail.min(self.capacity));
