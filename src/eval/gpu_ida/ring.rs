@@ -1,5 +1,5 @@
 //! The work on GPU IDA*'s device as the host keeps it from round to round ([`Ring`]): the
-//! work items' ring (its counters, less whole turns) and each lane's search ([`Lane`]); the
+//! work items' ring (its counters, less whole turns) and each lane's search ([`LaneState`]); the
 //! words a round starts from, and what its status block says.
 
 use super::{
@@ -12,7 +12,7 @@ use crate::eval::ida::LaneReport;
 
 /// A lane's search as the host keeps it from round to round.
 #[derive(Clone, Debug)]
-pub(super) struct Lane {
+pub(super) struct LaneState {
     /// The threshold of its iteration.
     pub(super) bound: u32,
     /// Its search has ended (stopped, or its goal found): its items are dropped.
@@ -28,9 +28,9 @@ pub(super) struct Lane {
     pub(super) found: Option<(u32, usize)>,
 }
 
-impl Default for Lane {
-    fn default() -> Lane {
-        Lane {
+impl Default for LaneState {
+    fn default() -> LaneState {
+        LaneState {
             bound: 0,
             stopped: false,
             active: false,
@@ -63,7 +63,7 @@ pub(super) struct Ring {
     pub(super) histogram: bool,
     /// Work items the ring holds.
     pub(super) capacity: u32,
-    pub(super) lanes: Vec<Lane>,
+    pub(super) lanes: Vec<LaneState>,
 }
 
 impl Ring {
@@ -79,7 +79,7 @@ impl Ring {
             share: 1,
             histogram,
             capacity,
-            lanes: vec![Lane::default(); MAX_LANES],
+            lanes: vec![LaneState::default(); MAX_LANES],
         }
     }
 
@@ -97,11 +97,11 @@ impl Ring {
         self.tail += count;
         self.available = self.tail;
         self.dirty = self.dirty.max(self.tail.min(self.capacity));
-        self.lanes[lane] = Lane {
+        self.lanes[lane] = LaneState {
             bound,
             active: true,
             outstanding: u64::from(count),
-            ..Lane::default()
+            ..LaneState::default()
         };
     }
 
@@ -216,7 +216,7 @@ impl Ring {
     }
 }
 
-impl Lane {
+impl LaneState {
     /// Takes in the lane's words `w` of a round's status block (`cut`: the round was cut
     /// short) and says the lane's part of it.
     fn advance(&mut self, w: &[u32], cut: bool) -> LaneReport {

@@ -104,12 +104,20 @@ impl GpuIda {
         Ok(words)
     }
 
-    /// Empties the ring and every lane, every invocation idle: a ring of `count` roots
+    /// Empties the ring and every lane, every invocation idle: a ring of `roots` roots
     /// besides the items handed out (capped by `ring_cap`), with or without the histogram.
     ///
     /// # Errors
-    /// [`EvalError::Device`] when the roots do not fit one binding.
-    fn empty(&mut self, count: u32, histogram: bool) -> Result<(), EvalError> {
+    /// [`EvalError::Device`] before the pruning automaton is set (roots would name states of
+    /// none), or when the roots do not fit one binding.
+    fn empty(&mut self, roots: usize, histogram: bool) -> Result<(), EvalError> {
+        if !self.bufs.pruning_set {
+            return Err(EvalError::Device(
+                "roots before set_pruning: they would name states of no automaton".into(),
+            ));
+        }
+        let count =
+            u32::try_from(roots).map_err(|_| EvalError::Device("too many subtree roots".into()))?;
         let most = self.most_items();
         if count > most {
             return Err(EvalError::Device(format!(
@@ -313,14 +321,7 @@ impl IdaDevice for GpuIda {
         roots: &[SubtreeRoot<'_>],
         histogram: bool,
     ) -> Result<(), EvalError> {
-        let count = u32::try_from(roots.len())
-            .map_err(|_| EvalError::Device("too many subtree roots".into()))?;
-        if !self.bufs.pruning_set {
-            return Err(EvalError::Device(
-                "begin before set_pruning: the roots name states of no automaton".into(),
-            ));
-        }
-        self.empty(count, histogram)?;
+        self.empty(roots.len(), histogram)?;
         // An empty ring has room for the roots it was made for.
         if !self.push_roots(0, bound, roots)? {
             return Err(EvalError::Device("no room for the roots".into()));
@@ -343,14 +344,7 @@ impl LaneDevice for GpuIda {
     }
 
     fn reset_lanes(&mut self, roots: usize) -> Result<(), EvalError> {
-        if !self.bufs.pruning_set {
-            return Err(EvalError::Device(
-                "lanes before set_pruning: roots would name states of no automaton".into(),
-            ));
-        }
-        let count =
-            u32::try_from(roots).map_err(|_| EvalError::Device("too many subtree roots".into()))?;
-        self.empty(count, false)
+        self.empty(roots, false)
     }
 
     fn add(
