@@ -312,6 +312,9 @@ fn gpu_boards(asked: Option<usize>, hardware: &Hardware) -> usize {
     } else {
         1
     };
+    if let Some(n) = asked.filter(|&n| n > MOST_GPU_BOARDS) {
+        crate::note!("npuzzle: --jobs {n} capped at {MOST_GPU_BOARDS} (the GPU's lanes)");
+    }
     asked.unwrap_or(default).clamp(1, MOST_GPU_BOARDS)
 }
 
